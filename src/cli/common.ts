@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { type CaseRunner, formatReport, reportJson, runConformance } from '../conformance/index.ts';
+import { AxsimError } from '../errors.ts';
+
+/** Set by `--debug` on the root command: show stack traces. */
+export const cliState = { debug: false };
+
+/** Exit codes: 0 ok, 1 internal error (a bug in axsim), 2 the input was rejected. */
+export function exitCodeFor(e: unknown): number {
+  return e instanceof AxsimError && e.category !== 'Internal' ? 2 : 1;
+}
+
+/** Prints an error the way the CLI does: categorised, without a stack unless --debug. */
+export function reportError(e: unknown, write: (s: string) => void = (s) => process.stderr.write(s)): number {
+  if (e instanceof AxsimError) {
+    write(`axsim: ${e.format()}\n`);
+    if (cliState.debug && e.stack) write(`${e.stack}\n`);
+  } else {
+    const err = e as Error;
+    write(`axsim: Internal: ${err?.message ?? String(e)}\n`);
+    write(
+      cliState.debug && err?.stack
+        ? `${err.stack}\n`
+        : '  (this is a bug in axsim; rerun with --debug for the stack trace)\n',
+    );
+  }
+  return exitCodeFor(e);
+}
+
+/** Wraps a command action so that errors are printed and set the exit code. */
+export function action<A extends unknown[]>(
+  fn: (...args: A) => unknown | Promise<unknown>,
+): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (e) {
+      process.exitCode = reportError(e);
+    }
+  };
+}
+
+/** Prints a JSON document on stdout. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * Adds `conformance FILE…` to an ISA's command group: runs reference-vector files through the ISA's
+ * case runner and prints `N passed, M failed` (or the --json document). Exit code 3 when any failed.
+ */
+export function addConformanceCommand(
+  group: Command,
+  isa: string,
+  makeRunner: (opts: Record<string, unknown>) => CaseRunner,
+  extra?: (c: Command) => void,
+): Command {
+  const cmd = group
+    .command('conformance')
+    .description(`run ${isa} reference-vector files (gzip JSON Lines) and report N passed, M failed`)
+    .argument('<files...>', 'vector files (.jsonl or .jsonl.gz)')
+    .option('--json', 'print one JSON document listing every case id with its result')
+    .option('--filter <text>', 'only run cases whose id contains this text')
+    .option('--max-failures <n>', 'how many failures to show in detail', '10');
+  extra?.(cmd);
+  cmd.action(
+    action(async (files: string[], opts: Record<string, unknown>) => {
+      const report = await runConformance(files, makeRunner(opts), {
+        filter: opts.filter as string | undefined,
+      });
+      process.stdout.write(
+        `${opts.json ? reportJson(report) : formatReport(report, Number(opts.maxFailures))}\n`,
+      );
+      if (report.failed > 0) process.exitCode = 3;
+    }),
+  );
+  return cmd;
+}
