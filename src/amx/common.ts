@@ -1,0 +1,139 @@
+/**
+ * Helpers shared by the instruction families: operand bit access, the X/Y circular-buffer reads,
+ * write-enable masks, shuffles and indexed loads (corsix/amx RegisterFile.md).
+ *
+ * Operands travel as two unsigned 32-bit halves (lo = bits 0..31, hi = bits 32..63) so that the
+ * executors never touch BigInt.
+ */
+
+/** Bits [pos, pos+width) of the operand (width <= 32, field must not straddle bit 32 unless noted). */
+export function field(lo: number, hi: number, pos: number, width: number): number {
+  const mask = width >= 32 ? 0xffffffff : (1 << width) - 1;
+  if (pos >= 32) return ((hi >>> (pos - 32)) & mask) >>> 0;
+  if (pos + width <= 32) return ((lo >>> pos) & mask) >>> 0;
+  // straddles: low part from lo, high part from hi
+  const lowBits = 32 - pos;
+  return (((lo >>> pos) | (hi << lowBits)) & mask) >>> 0;
+}
+
+export function bit(lo: number, hi: number, pos: number): number {
+  return pos >= 32 ? (hi >>> (pos - 32)) & 1 : (lo >>> pos) & 1;
+}
+
+/**
+ * Copies the 64 bytes at byte offset `off` (mod 512) of a 512-byte X/Y pool into dst[0..63],
+ * wrapping around the end of the pool.
+ */
+export function loadXY(dst: Uint8Array, pool: Uint8Array, off: number): void {
+  off &= 0x1ff;
+  if (off <= 448) {
+    dst.set(pool.subarray(off, off + 64));
+  } else {
+    const n = 512 - off;
+    dst.set(pool.subarray(off, 512));
+    dst.set(pool.subarray(0, 64 - n), n);
+  }
+}
+
+/**
+ * Fills en[0..63] with the byte-granular write-enable of a 7-bit or 9-bit mask field `val`
+ * (the field's bits at position 0 upward), for lanes of `g` bytes. Lane i is enabled when
+ * en[i*g] is 1. Semantics per corsix/amx RegisterFile.md "Per-byte write-enable" and the
+ * per-instruction tables: mode 0 values 0/1/2 = all/odd/even (9-bit: 3..5 also enable all),
+ * 1 = only lane N, 2/3 = first/last N (0 = all), 4/5 = first/last N (0 = none), 6/7 = none.
+ * Lane numbers are taken modulo 64 bytes (N*g mod 64).
+ */
+export function writemask(en: Uint8Array, val: number, g: number, maskBits: number): void {
+  const mode = maskBits >= 9 ? (val >>> 6) & 7 : (val >>> 5) & 3;
+  let v = val;
+  if (mode !== 0) v = v * g;
+  v &= 0x3f;
+  switch (mode) {
+    case 0: {
+      if (v === 0 || (maskBits >= 9 && v < 6 && v > 2)) {
+        en.fill(1);
+      } else if (v === 1 || v === 2) {
+        const odd = v === 1 ? 1 : 0;
+        for (let b = 0; b < 64; b++) en[b] = (Math.floor(b / g) & 1) === odd ? 1 : 0;
+      } else {
+        en.fill(0);
+      }
+      return;
+    }
+    case 1:
+      en.fill(0);
+      for (let b = v; b < v + g && b < 64; b++) en[b] = 1;
+      return;
+    case 2:
+    case 4:
+      if (mode === 2 && v === 0) {
+        en.fill(1);
+        return;
+      }
+      for (let b = 0; b < 64; b++) en[b] = b < v ? 1 : 0;
+      return;
+    case 3:
+    case 5:
+      if (mode === 3 && v === 0) {
+        en.fill(1);
+        return;
+      }
+      for (let b = 0; b < 64; b++) en[b] = b >= 64 - v ? 1 : 0;
+      return;
+    default:
+      en.fill(0);
+  }
+}
+
+const shuffleTmp = new Uint8Array(64);
+/**
+ * Applies shuffle S0..S3 in place to a 64-byte vector of `eb`-byte lanes (RegisterFile.md
+ * "Shuffles": S1 moves lane 1 to lane 2, S2 to lane 4, S3 to lane 8; S0 is the identity).
+ * Destination lane d takes source lane ((d mod k) * n/k + floor(d / k)) for k = 2^s and n lanes,
+ * except that for 8-lane vectors S3 acts as the identity (as the table there shows).
+ */
+export function shuffle(v: Uint8Array, s: number, eb: number): void {
+  if (s === 0) return;
+  shuffleTmp.set(v);
+  const step = 64 >>> s;
+  let soff = 0;
+  for (let doff = 0; doff < 64; doff += eb) {
+    for (let k = 0; k < eb; k++) v[doff + k] = shuffleTmp[soff + k]!;
+    soff += step;
+    if (soff & 64) soff += eb;
+    soff &= 63;
+  }
+}
+
+const idxTmp = new Uint8Array(48);
+/**
+ * Indexed load (RegisterFile.md "Indexed loads"): the low 64*ibits/ebits... bytes of `v` hold
+ * packed `ibits`-bit indices; each selects an `ebits`-bit lane of `table` (64 bytes). The result
+ * (64 bytes) replaces v. For 64-bit lanes with 4-bit indices only the low 3 index bits matter.
+ */
+export function indexedLoad(
+  v: Uint8Array,
+  table: Uint8Array,
+  tableOff: number,
+  ibits: number,
+  ebits: number,
+): void {
+  idxTmp.set(v.subarray(0, 40));
+  const eb = ebits >>> 3;
+  const lanes = 64 / eb;
+  const imask = (1 << ibits) - 1;
+  for (let lane = 0; lane < lanes; lane++) {
+    const bitPos = lane * ibits;
+    const byte = bitPos >>> 3;
+    const word = idxTmp[byte]! | (idxTmp[byte + 1]! << 8);
+    const idx = (word >>> (bitPos & 7)) & imask;
+    const toff = (idx * eb) & 0x3f;
+    for (let k = 0; k < eb; k++) v[lane * eb + k] = table[tableOff + toff + k]!;
+  }
+}
+
+/** Sign-extends the low `bits` bits of v (bits <= 32). */
+export function sext(v: number, bits: number): number {
+  const s = 32 - bits;
+  return s === 0 ? v | 0 : (v << s) >> s;
+}
