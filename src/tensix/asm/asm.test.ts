@@ -1,0 +1,339 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AxsimError } from '../../errors.ts';
+import { assemble, disassemble, disassembleWord } from './index.ts';
+
+/** Asserts that `fn` throws a BadInput AxsimError at line:col whose message contains `text`. */
+function throwsAt(
+  fn: () => unknown,
+  line: number,
+  col: number,
+  text: string | RegExp,
+  hint?: string | RegExp,
+) {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof AxsimError, `not an AxsimError: ${String(e)}`);
+    assert.equal(e.category, 'BadInput', e.format());
+    assert.equal(e.location?.line, line, e.format());
+    assert.equal(e.location?.col, col, e.format());
+    if (typeof text === 'string') assert.ok(e.message.includes(text), e.format());
+    else assert.match(e.message, text);
+    if (hint !== undefined) {
+      if (typeof hint === 'string') assert.ok(e.hint?.includes(hint), e.format());
+      else assert.match(e.hint ?? '', hint);
+    }
+    return true;
+  });
+}
+
+const hexes = (w: Uint32Array) => [...w].map((x) => `0x${x.toString(16).padStart(8, '0')}`);
+
+describe('tt-llk macro forms', () => {
+  // tt-llk tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_relu.h (leaky ReLU body), verbatim.
+  // Expected words computed by hand from ckernel_ops.h: TT_OP(op, params) = (op << 24) + params.
+  const relu = `
+        TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);        // load from dest into lreg[0]
+        TTI_SFPSETCC(0, p_sfpu::LREG0, 0, 0);                                         // condition - if value in LREG0 is negative //will set cc result reg
+        TTI_SFPMUL(p_sfpu::LREG0, p_sfpu::LREG2, p_sfpu::LCONST_0, p_sfpu::LREG0, 0); // Multiply LREG0 * LREG2 (x * slope)
+        TTI_SFPENCC(0, 0, 0, 0);                                                      // clear cc result reg
+        TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);       // store from lreg0 into dest register
+`;
+  it('assembles the ReLU kernel body on Wormhole', () => {
+    const r = assemble(relu, 'wormhole');
+    assert.deepEqual(hexes(r.words), [
+      '0x7000c000', // SFPLOAD: lreg_ind 0 <<20, mod0 0 <<16, addr_mode 3 <<14, addr 0
+      '0x7b000000', // SFPSETCC: all fields 0
+      '0x86002900', // SFPMUL: a=0 <<16, b=2 <<12, c=LCONST_0=9 <<8, d=0
+      '0x8a000000',
+      '0x7200c000',
+    ]);
+    assert.deepEqual(r.lines, [2, 3, 4, 5, 6]);
+    assert.deepEqual(r.warnings, []);
+  });
+  it('uses the Blackhole macro layout (sfpu_addr_mode << 13)', () => {
+    const r = assemble(relu, 'blackhole');
+    assert.deepEqual(hexes(r.words), ['0x70006000', '0x7b000000', '0x86002900', '0x8a000000', '0x72006000']);
+  });
+
+  it('assembles lines of ckernel_sfpu_exp.h, multi-line calls included', () => {
+    // tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_exp.h, lines 409-414, 433-438, 552, 644.
+    const src = `TTI_SFPLOAD(p_sfpu::LREG0, 0, ADDR_MOD_3, 0);
+TTI_SFPSWAP(0, p_sfpu::LREG14, p_sfpu::LREG0, 9);
+TTI_SFPMAD(p_sfpu::LREG12, p_sfpu::LREG0, p_sfpu::LREG13, p_sfpu::LREG0, 0);
+TTI_SFP_STOCH_RND(0, 0, 0, p_sfpu::LREG0, p_sfpu::LREG0, sfpi::SFPSTOCHRND_MOD1_FP32_TO_UINT16);
+TTI_SFPSHFT(15, p_sfpu::LREG0, p_sfpu::LREG0, 1);
+TTI_SFPSTORE(p_sfpu::LREG0, 0, ADDR_MOD_3, 0);
+        TTI_SFPLOADMACRO(
+            4,
+            0,
+            3,
+            0);     // MACRO Sequence Register 1: LD, SWAP, STORE
+        TTI_SFPNOP; // NOP is necessary because the SWAP operation takes 2 cycles
+TTI_SFPSHFT2(p_sfpu::LREG2, p_sfpu::LREG14, p_sfpu::LREG4, 5); // SHFT2[6]
+TTI_SFPCONFIG(0, 14, 0); // SFPCONFIG Dest 14 = LREG[14]
+`;
+    const r = assemble(src, 'wormhole');
+    assert.deepEqual(hexes(r.words), [
+      '0x7000c000',
+      '0x92000e09', // SFPSWAP imm12 0, lreg_src_c 14 <<8, dest 0, mod1 9
+      '0x840c0d00', // SFPMAD a=12 <<16, b=0, c=13 <<8, d=0
+      '0x8e000006', // SFP_STOCH_RND ... mod1 = SFPSTOCHRND_MOD1_FP32_TO_UINT16 = 6 (sfpi_constants.h)
+      '0x7a00f001', // SFPSHFT imm12 15 <<12, mod1 1
+      '0x7200c000',
+      '0x9340c000', // SFPLOADMACRO lreg_ind 4 <<20, addr_mode 3 <<14
+      '0x8f000000',
+      '0x94002e45', // SFPSHFT2 imm12 2 <<12, c 14 <<8, d 4 <<4, mod1 5
+      '0x910000e0', // SFPCONFIG imm16 0, config_dest 14 <<4
+    ]);
+    assert.deepEqual(r.lines, [1, 2, 3, 4, 5, 6, 7, 12, 13, 14]);
+  });
+
+  it('assembles ckernel_sfpu_reduce.h int-average lines with kernel constants defined', () => {
+    // tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_reduce.h perform_int_average(); the two
+    // constants are that file's (AVG_SHIFT_AMOUNT = 5, AVG_SHIFT_MASK = 0xfff).
+    const src = `constexpr std::uint32_t AVG_SHIFT_AMOUNT = 5;
+#define AVG_SHIFT_MASK 0xfff
+TTI_SFPSHFT(-AVG_SHIFT_AMOUNT & AVG_SHIFT_MASK, p_sfpu::LREG0, p_sfpu::LREG0, 0b01);
+TTI_SFPSETCC(0, p_sfpu::LREG1, 0, 4);
+TTI_SFPCOMPC(0, 0, 0, 0);
+TTI_SFPIADD(0, p_sfpu::LCONST_0, p_sfpu::LREG0, 6);
+TTI_SFPTRANSP(0, 0, 0, 0);
+`;
+    const r = assemble(src, 'wormhole');
+    // -5 & 0xfff = 0xffb; SFPSHFT: 0xffb << 12 = 0xffb000.
+    assert.deepEqual(hexes(r.words), ['0x7affb001', '0x7b000104', '0x8b000000', '0x79000906', '0x8c000000']);
+    assert.deepEqual(r.lines, [3, 4, 5, 6, 7]);
+  });
+
+  it('accepts TT_ and TT_OP_ forms, sfpi constants, casts and the ckernel:: prefix', () => {
+    const r = assemble(
+      `TT_SFPLOADI(p_sfpu::LREG0, sfpi::SFPLOADI_MOD0_UPPER, (std::uint16_t)(0x3f800000 >> 16));
+TT_OP_SFPLOADI(ckernel::p_sfpu::LREG1, SFPLOADI_MOD0_LOWER, static_cast<uint16_t>(-1));
+TTI_SFPIADD((-16) & 0xFFF, p_sfpu::LREG1, p_sfpu::LREG2, sfpi::SFPIADD_MOD1_ARG_IMM | sfpi::SFPIADD_MOD1_CC_NONE)`,
+      'wormhole',
+    );
+    // SFPLOADI_MOD0_UPPER = 8, SFPLOADI_MOD0_LOWER = 10, SFPIADD_MOD1_ARG_IMM = 1, CC_NONE = 4.
+    assert.deepEqual(hexes(r.words), ['0x71083f80', '0x711affff', '0x79ff0125']);
+  });
+
+  it('assembles Tensix (non-SFPU) macros kernels use around SFPU code', () => {
+    // TT_OP_SETRWC(clear_ab_vld, rwc_cr, rwc_d, rwc_b, rwc_a, BitMask) = TT_OP(0x37, ...)
+    const r = assemble(
+      'TTI_SETRWC(p_setrwc::CLR_NONE, p_setrwc::CR_D, 8, 0, 0, p_setrwc::SET_D);',
+      'wormhole',
+    );
+    // rwc_cr 4 << 18 = 0x100000, rwc_d 8 << 14 = 0x20000, BitMask 4.
+    assert.deepEqual(hexes(r.words), ['0x37120004']);
+  });
+
+  it('evaluates constant expressions with C precedence', () => {
+    const word = (e: string) => assemble(`TTI_SFPLOADI(0, 0, ${e});`, 'wormhole').words[0]! & 0xffff;
+    assert.equal(word('1 + 2 * 3'), 7);
+    assert.equal(word('(1 + 2) * 3'), 9);
+    assert.equal(word('1 << 4 | 1'), 17);
+    assert.equal(word('0xF0 & 0x3C ^ 0x01'), 0x31);
+    assert.equal(word('~0 & 0xff'), 0xff);
+    assert.equal(word('(-16) & 0xFFF'), 0xff0);
+    assert.equal(word('-(-3)'), 3);
+    assert.equal(word('0b1010 + 010 + 0x10 + 10u'), 10 + 8 + 16 + 10);
+    assert.equal(word('100 / 7 % 4'), 2);
+    assert.equal(word('1 ? 5 : 6'), 5);
+    assert.equal(word('(int16_t)0x8000 & 0xffff'), 0x8000);
+    assert.equal(word('(uint8_t)0x1ff'), 0xff);
+    assert.equal(word('0x100 >> 4 >> 1'), 8);
+  });
+});
+
+describe('canonical form and .word', () => {
+  it('assembles ttsim field order and the printed order alike', () => {
+    const a = assemble('SFPMAD instr_mod1=0 lreg_dest=6 lreg_src_c=5 lreg_src_b=7 lreg_src_a=6', 'wormhole');
+    const b = assemble('SFPMAD lreg_src_a=6 lreg_src_b=7 lreg_src_c=5 lreg_dest=6 instr_mod1=0;', 'wormhole');
+    // SFPU-FORMAT.md example record: words ["0x84067560"].
+    assert.deepEqual(hexes(a.words), ['0x84067560']);
+    assert.deepEqual(hexes(b.words), ['0x84067560']);
+  });
+  it('prints every field, highest bits first', () => {
+    assert.equal(
+      disassembleWord(0x84067560, 'wormhole'),
+      'SFPMAD lreg_src_a=6 lreg_src_b=7 lreg_src_c=5 lreg_dest=6 instr_mod1=0',
+    );
+    assert.equal(disassembleWord(0x71083f80, 'wormhole'), 'SFPLOADI lreg_ind=0 instr_mod0=8 imm16=0x3f80');
+    assert.equal(disassembleWord(0x8f000000, 'blackhole'), 'SFPNOP');
+  });
+  it('shows SFPLOADMACRO with the combined VD', () => {
+    // TT_SFPLOADMACRO((MacroIndex << 2) + VDLo, Mod0, AddrMod, (Imm9 << 1) + VDHi) with MacroIndex 1,
+    // VD 5 (VDHi 1, VDLo 1), Imm9 8 -> lreg_ind 5, dest_reg_addr 17.
+    const w = assemble('TTI_SFPLOADMACRO((1 << 2) + 1, 0, 3, (8 << 1) + 1);', 'wormhole').words[0]!;
+    assert.equal(w, 0x9350c011);
+    const text = disassembleWord(w, 'wormhole');
+    assert.equal(text, 'SFPLOADMACRO macro_index=1 vd=5 instr_mod0=0 sfpu_addr_mode=3 imm9=8');
+    assert.equal(assemble(text, 'wormhole').words[0], w);
+    // the raw ttsim fields are accepted too, and the doc's names in any case
+    assert.equal(
+      assemble('SFPLOADMACRO dest_reg_addr=17 sfpu_addr_mode=3 instr_mod0=0 lreg_ind=5', 'wormhole').words[0],
+      w,
+    );
+    assert.equal(
+      assemble('SFPLOADMACRO MacroIndex=1 VD=5 Imm9=8 instr_mod0=0 sfpu_addr_mode=3', 'wormhole').words[0],
+      w,
+    );
+    // Blackhole: AddrMod is 3 bits at 15:13
+    const bh = assemble(
+      'SFPLOADMACRO macro_index=0 vd=4 instr_mod0=2 sfpu_addr_mode=7 imm9=0x1ff',
+      'blackhole',
+    );
+    assert.deepEqual(hexes(bh.words), ['0x9302e3ff']);
+  });
+  it('takes .word and .ttinsn', () => {
+    const r = assemble('.word 0x84067560, 2164260864\n.ttinsn -1', 'wormhole');
+    assert.deepEqual(hexes(r.words), ['0x84067560', '0x81000000', '0xffffffff']);
+    assert.deepEqual(r.lines, [1, 1, 2]);
+    assert.equal(r.warnings.length, 1);
+    assert.equal(r.warnings[0]!.category, 'Unsupported');
+  });
+  it('warns about macro words with bits outside the fields the decoder knows', () => {
+    // SFPLUT's dest_reg_addr macro argument lands in bits the encoding table marks unused.
+    const r = assemble('TTI_SFPLUT(p_sfpu::LREG3, 4, 1);', 'wormhole');
+    assert.deepEqual(hexes(r.words), ['0x73340001']);
+    assert.equal(r.warnings.length, 1);
+    assert.equal(r.warnings[0]!.category, 'UndefinedBehaviour');
+    assert.equal(r.warnings[0]!.location?.line, 1);
+    assert.equal(
+      disassembleWord(0x73340001, 'wormhole', { comments: false }),
+      'SFPLUT lreg_ind=3 instr_mod0=4 unused_bits=0x1',
+    );
+    assert.equal(assemble('SFPLUT lreg_ind=3 instr_mod0=4 unused_bits=0x1', 'wormhole').words[0], 0x73340001);
+    throwsAt(
+      () => assemble('SFPLUT lreg_ind=3 instr_mod0=4 unused_bits=0x10000', 'wormhole'),
+      1,
+      44,
+      'not within its unused bits',
+    );
+  });
+  it('notes template loads', () => {
+    assert.match(disassembleWord(0x840123d0, 'wormhole'), /^SFPMAD .* lreg_dest=13 .*template 1/);
+  });
+});
+
+describe('errors', () => {
+  it('names the nearest instruction for unknown ones', () => {
+    throwsAt(
+      () => assemble('\n  TTI_SFPMAAD(0, 0, 0, 0, 0);', 'wormhole'),
+      2,
+      3,
+      "unknown instruction 'TTI_SFPMAAD'",
+      'TTI_SFPMAD',
+    );
+    throwsAt(
+      () => assemble('SFPMAAD lreg_dest=0', 'wormhole'),
+      1,
+      1,
+      "unknown instruction 'SFPMAAD'",
+      'SFPMAD',
+    );
+  });
+  it('rejects Blackhole-only instructions on Wormhole', () => {
+    throwsAt(
+      () => assemble('SFPGT instr_mod1=0 lreg_dest=0 lreg_c=0', 'wormhole'),
+      1,
+      1,
+      'not a wormhole instruction',
+      'blackhole',
+    );
+    throwsAt(() => assemble('TTI_SFPARECIP(0, 0, 0, 0);', 'wormhole'), 1, 1, 'TTI_SFPARECIP');
+  });
+  it('names the nearest constant for unknown names', () => {
+    throwsAt(
+      () =>
+        assemble(
+          'TTI_SFPMAD(p_sfpu::LREG1, p_sfpu::LREG0, p_sfpu::LCONST_neg, p_sfpu::LREG1, 0);',
+          'wormhole',
+        ),
+      1,
+      42,
+      "unknown name 'p_sfpu::LCONST_neg'",
+      'p_sfpu::LCONST_neg1',
+    );
+  });
+  it('reports immediates that do not fit, naming instruction and field', () => {
+    throwsAt(
+      () => assemble('// x\nTTI_SFPIADD(-16, p_sfpu::LREG1, p_sfpu::LREG2, 5);', 'wormhole'),
+      2,
+      13,
+      'TTI_SFPIADD argument 1 (imm12_math) = -16 does not fit in its 12 bit(s) 23:12',
+      '(-16) & 0xfff',
+    );
+    throwsAt(() => assemble('TTI_SFPLOADI(0, 0, 0x10000);', 'wormhole'), 1, 20, 'imm16) = 65536');
+    throwsAt(
+      () => assemble('SFPMAD lreg_src_a=16 lreg_src_b=0 lreg_src_c=0 lreg_dest=0 instr_mod1=0', 'wormhole'),
+      1,
+      19,
+      'SFPMAD field lreg_src_a = 16 does not fit in 4 bit(s)',
+    );
+    throwsAt(() => assemble('.word 0x100000000', 'wormhole'), 1, 7, 'does not fit in 32 bits');
+  });
+  it('reports argument count mismatches', () => {
+    throwsAt(() => assemble('TTI_SFPMAD(1, 2, 3, 4);', 'wormhole'), 1, 22, 'takes 5 argument(s)');
+    throwsAt(() => assemble('TTI_SFPMAD(1, 2, 3, 4, 5, 6);', 'wormhole'), 1, 27, 'but got 6');
+    throwsAt(() => assemble('TTI_SFPMAD(1, 2 3, 4, 5);', 'wormhole'), 1, 17, "expected ',' or ')'");
+  });
+  it('reports canonical field problems', () => {
+    throwsAt(
+      () => assemble('SFPMAD lreg_src_a=1', 'wormhole'),
+      1,
+      1,
+      'missing field(s) lreg_src_b, lreg_src_c, lreg_dest, instr_mod1',
+    );
+    throwsAt(
+      () => assemble('SFPMAD lreg_src_a=1 lreg_src_b=0 lreg_src_c=0 lreg_dst=0 instr_mod1=0', 'wormhole'),
+      1,
+      47,
+      "no field 'lreg_dst'",
+      'did you mean lreg_dest?',
+    );
+    // names compare without case and underscores (so the documentation's VD, MacroIndex work)
+    assert.equal(
+      assemble('SFPMAD LREG_SRC_A=6 lregsrcb=7 lreg_src_c=5 lreg_dest=6 instr_mod1=0', 'wormhole').words[0],
+      0x84067560,
+    );
+    throwsAt(() => assemble('SFPMAD lreg_src_a=1 lreg_src_a=1', 'wormhole'), 1, 21, 'given twice');
+    throwsAt(
+      () =>
+        assemble(
+          'SFPLOADMACRO vd=1 lreg_ind=0 macro_index=0 instr_mod0=0 sfpu_addr_mode=0 imm9=0',
+          'wormhole',
+        ),
+      1,
+      19,
+      "no field 'lreg_ind' in this form",
+    );
+  });
+  it('reports syntax errors with position', () => {
+    throwsAt(() => assemble('TTI_SFPNOP; /* open', 'wormhole'), 1, 13, 'unterminated /* comment');
+    throwsAt(() => assemble('TTI_SFPLOADI(0, 0, 1.5f);', 'wormhole'), 1, 20, "floating-point literal '1.5f'");
+    throwsAt(() => assemble('TTI_SFPLOADI(0, 0, lo16(x));', 'wormhole'), 1, 20, "function call 'lo16(…)'");
+    throwsAt(() => assemble('for (int i = 0; i < 8; i++) {', 'wormhole'), 1, 1, "unknown instruction 'for'");
+    throwsAt(() => assemble('#include "x.h"', 'wormhole'), 1, 1, '#include is not supported');
+    throwsAt(() => assemble('SFPNOP SFPNOP', 'wormhole'), 1, 8, 'expected end of statement');
+    throwsAt(() => assemble('TTI_SFPLOADI(0, 0, 1 << 64);', 'wormhole'), 1, 22, 'shift count 64');
+    throwsAt(() => assemble('TTI_SFPLOADI(0, 0, 1 / 0);', 'wormhole'), 1, 22, 'division by zero');
+  });
+  it('puts the file name in locations', () => {
+    assert.throws(
+      () => assemble('\nbogus', 'wormhole', { file: 'k.cpp' }),
+      (e: unknown) => e instanceof AxsimError && e.format().startsWith('k.cpp:2:1: BadInput'),
+    );
+  });
+  it('disassemble rejects only non-words, with the index', () => {
+    assert.throws(
+      () => disassemble([0x8f000000, -1], 'wormhole'),
+      (e: unknown) => e instanceof AxsimError && e.category === 'BadInput' && e.location?.index === 1,
+    );
+  });
+  it('takes options.defines', () => {
+    const r = assemble('TTI_SFPLOAD(p_sfpu::LREG0, INSTRUCTION_MODE, ADDR_MOD_3, offset);', 'wormhole', {
+      defines: { INSTRUCTION_MODE: 4, offset: 2n },
+    });
+    assert.deepEqual(hexes(r.words), ['0x7004c002']);
+  });
+});

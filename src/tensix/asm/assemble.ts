@@ -1,0 +1,443 @@
+/**
+ * The Tensix assembler. One instruction per statement, in any of three forms that may be mixed:
+ *  (a) tt-llk macro calls, `TTI_SFPMAD(p_sfpu::LREG1, p_sfpu::LREG0, p_sfpu::LCONST_neg1, p_sfpu::LREG1, 0);`
+ *      (also `TT_…(…)` and `TT_OP_…(…)`), arguments in the macro's own order (`macros.data.ts`);
+ *  (b) the canonical text the disassembler prints, `SFPMAD lreg_src_a=1 … instr_mod1=0`, fields by
+ *      name in any order (`syntax.ts`, derived from the encoding table);
+ *  (c) raw words, `.word 0x84067560`.
+ * Plus `#define NAME expr` and `constexpr [type] NAME = expr;` for kernel-local constants, `//` and
+ * `/* *\/` comments. See docs/tensix-asm.md.
+ */
+import {
+  AxsimError,
+  badInput,
+  type ErrorLocation,
+  nearestName,
+  undefinedBehaviour,
+  unsupported,
+} from '../../errors.ts';
+import { ARCHES, type Arch, byOpcode, type InsnDef, instructionSet, templateLoadSlot } from '../encoding.ts';
+import { ExprParser, type Scope } from './expr.ts';
+import { type Token, tokenize } from './lexer.ts';
+import { normName, placeValue, type SyntaxField, syntaxOf, UNUSED_BITS } from './syntax.ts';
+import { archTables, type MacroDef, stripNamespaces } from './tables.ts';
+
+export interface AssembleOptions {
+  /** File name for error locations. */
+  file?: string;
+  /** Extra named constants, as if `#define`d before the source (e.g. a kernel's template parameters). */
+  defines?: Readonly<Record<string, number | bigint>>;
+}
+
+export interface AssembleResult {
+  words: Uint32Array;
+  /** The 1-based source line of the statement that produced each word. */
+  lines: number[];
+  /**
+   * Words that were assembled as written but that the decoder will refuse: an opcode the encoding
+   * table does not have for this arch, or bits set outside the instruction's fields (possible with
+   * the macro and `.word` forms). Running them raises the error given here.
+   */
+  warnings: AxsimError[];
+}
+
+const MACRO_PREFIXES = ['TT_OP_', 'TTI_', 'TT_'] as const;
+/** Words that may start a `constexpr`/`const` declaration. */
+const DECL_WORDS = new Set(['constexpr', 'const', 'static', 'inline', 'constinit']);
+
+const hex32 = (w: number) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
+
+class Assembler {
+  readonly p: ExprParser;
+  readonly words: number[] = [];
+  readonly lines: number[] = [];
+  readonly warnings: AxsimError[] = [];
+  readonly defines = new Map<string, bigint>();
+  readonly tables;
+  readonly insnNames: string[];
+  readonly insnByName: Map<string, InsnDef>;
+
+  constructor(
+    readonly src: string,
+    readonly arch: Arch,
+    readonly opts: AssembleOptions,
+  ) {
+    this.tables = archTables(arch);
+    for (const [k, v] of Object.entries(opts.defines ?? {})) this.defines.set(k, BigInt(v));
+    const scope: Scope = {
+      lookup: (name) => this.defines.get(name) ?? this.tables.constants.get(stripNamespaces(name)),
+      names: () => [...this.defines.keys(), ...this.tables.constants.keys()],
+    };
+    this.p = new ExprParser(tokenize(src, opts.file), scope, opts.file);
+    this.insnNames = instructionSet(arch).map((d) => d.name);
+    this.insnByName = new Map(instructionSet(arch).map((d) => [d.name, d]));
+  }
+
+  loc(t: Token): ErrorLocation {
+    return this.p.loc(t);
+  }
+
+  run(): AssembleResult {
+    const p = this.p;
+    for (;;) {
+      const t = p.peek();
+      if (t.kind === 'eof') break;
+      if (t.kind === 'punct' && t.text === ';') {
+        p.next();
+        continue;
+      }
+      if (t.kind === 'preproc') {
+        p.next();
+        this.preprocessor(t);
+        continue;
+      }
+      if (t.kind === 'directive') {
+        this.directive();
+        continue;
+      }
+      if (t.kind === 'ident') {
+        const macro = this.macroName(t.text);
+        if (macro) {
+          this.macroCall(macro);
+          continue;
+        }
+        if (DECL_WORDS.has(t.text)) {
+          this.declaration();
+          continue;
+        }
+        const def = this.insnByName.get(t.text.toUpperCase());
+        if (def) {
+          this.canonical(def);
+          continue;
+        }
+      }
+      throw this.unexpectedStatement(t);
+    }
+    return { words: Uint32Array.from(this.words), lines: this.lines, warnings: this.warnings };
+  }
+
+  unexpectedStatement(t: Token): AxsimError {
+    if (t.kind === 'ident') {
+      const other = ARCHES.find(
+        (a) => a !== this.arch && instructionSet(a).some((d) => d.name === t.text.toUpperCase()),
+      );
+      if (other) {
+        return badInput(`${t.text.toUpperCase()} is not a ${this.arch} instruction`, {
+          location: this.loc(t),
+          hint: `it exists on ${other}; pass --arch ${other}`,
+        });
+      }
+      const known = [...this.insnNames, ...[...this.tables.macros.keys()].map((m) => `TTI_${m}`)];
+      const near = nearestName(t.text, known);
+      return badInput(`unknown instruction '${t.text}'`, {
+        location: this.loc(t),
+        hint: near
+          ? `did you mean ${near}?`
+          : 'statements are TTI_/TT_/TT_OP_ macro calls, canonical `NAME field=value …` lines, or .word',
+      });
+    }
+    if (t.kind === 'punct' && (t.text === '{' || t.text === '}')) {
+      return badInput(`unexpected '${t.text}': only straight-line instruction statements are accepted`, {
+        location: this.loc(t),
+        hint: 'unroll loops and remove the surrounding function; see docs/tensix-asm.md',
+      });
+    }
+    return badInput(`expected an instruction but found ${this.p.describe(t)}`, { location: this.loc(t) });
+  }
+
+  /** `TTI_SFPMAD` -> the SFPMAD macro definition, or undefined when the name is not a macro form. */
+  macroName(text: string): { def: MacroDef; form: string } | undefined {
+    const name = text.replace(/^ckernel::/, '');
+    for (const prefix of MACRO_PREFIXES) {
+      if (!name.startsWith(prefix)) continue;
+      const base = name.slice(prefix.length);
+      const def = this.tables.macros.get(base);
+      if (def) return { def, form: `${prefix}${base}` };
+    }
+    return undefined;
+  }
+
+  /** Checks that nothing else follows on the line of `last` (`;` is allowed). */
+  endOfLine(last: Token): void {
+    const t = this.p.peek();
+    if (t.kind === 'punct' && t.text === ';') {
+      this.p.next();
+      return;
+    }
+    if (t.kind === 'eof' || t.line > last.line) return;
+    throw badInput(`expected end of statement but found ${this.p.describe(t)}`, {
+      location: this.loc(t),
+      hint: 'one instruction per line (or separate them with ;)',
+    });
+  }
+
+  emit(word: number, at: Token, checkDecodable: boolean): void {
+    this.words.push(word >>> 0);
+    this.lines.push(at.line);
+    if (!checkDecodable) return;
+    const def = byOpcode(word >>> 24, this.arch);
+    const location = this.loc(at);
+    if (!def) {
+      this.warnings.push(
+        unsupported(
+          `${hex32(word)}: opcode 0x${(word >>> 24).toString(16)} is not in axsim's ${this.arch} encoding table`,
+          {
+            location,
+          },
+        ),
+      );
+    } else if (word & def.reservedMask && templateLoadSlot(word, this.arch) < 0) {
+      this.warnings.push(
+        undefinedBehaviour(
+          `${hex32(word)}: ${def.name} has bits set outside its fields (mask ${hex32(word & def.reservedMask)})`,
+          { location, hint: 'the decoder requires unused bits to be zero' },
+        ),
+      );
+    }
+  }
+
+  macroCall(m: { def: MacroDef; form: string }): void {
+    const p = this.p;
+    const head = p.next();
+    const { def, form } = m;
+    const values: { v: bigint; at: Token }[] = [];
+    if (def.args.length === 0) {
+      // TTI_SFPNOP takes no arguments; allow an empty pair of parentheses too.
+      if (p.isPunct('(') && p.isPunct(')', 1)) {
+        p.next();
+        p.next();
+      }
+    } else {
+      p.expect('(', `after ${form}`);
+      if (!p.isPunct(')')) {
+        for (;;) {
+          const at = p.peek();
+          values.push({ v: p.expression(), at });
+          if (!p.isPunct(',')) break;
+          p.next();
+        }
+      }
+      const close = p.peek();
+      if (!p.isPunct(')') || values.length !== def.args.length) {
+        const where = values.length > def.args.length ? values[def.args.length]!.at : close;
+        if (values.length !== def.args.length && (p.isPunct(')') || values.length > def.args.length)) {
+          throw badInput(
+            `${form} takes ${def.args.length} argument(s) (${def.args.map((a) => a.name).join(', ')}) but got ${values.length}`,
+            { location: this.loc(where) },
+          );
+        }
+        throw badInput(`expected ',' or ')' in ${form}(…) but found ${p.describe(close)}`, {
+          location: this.loc(close),
+        });
+      }
+      p.next();
+    }
+    // TT_OP(opcode, params) = (opcode << 24) + params (tt-llk ckernel_ops.h); each argument must
+    // stay within its bits, or it would silently add into the neighbouring argument.
+    let word = BigInt(def.opcode) << 24n;
+    def.args.forEach((a, k) => {
+      const { v, at } = values[k]!;
+      const max = (1n << BigInt(a.width)) - 1n;
+      if (v < 0n || v > max) {
+        const hi = a.shift + a.width - 1;
+        throw badInput(
+          `${form} argument ${k + 1} (${a.name}) = ${v} does not fit in its ${a.width} bit(s) ${hi}:${a.shift}`,
+          {
+            location: this.loc(at),
+            hint:
+              v < 0n
+                ? `write a negative immediate as a two's-complement field value, e.g. (${v}) & 0x${max.toString(16)}`
+                : `the largest value is ${max} (0x${max.toString(16)})`,
+          },
+        );
+      }
+      word += v << BigInt(a.shift);
+    });
+    this.emit(Number(word), head, true);
+  }
+
+  canonical(def: InsnDef): void {
+    const p = this.p;
+    const head = p.next();
+    let last = head;
+    const given = new Map<string, { v: bigint; at: Token; nameTok: Token; name: string }>();
+    while (p.peek().kind === 'ident' && p.peek().line === head.line && p.isPunct('=', 1)) {
+      const nameTok = p.next();
+      p.next();
+      const at = p.peek();
+      const v = p.expression();
+      last = p.toks[p.pos - 1]!;
+      const key = normName(nameTok.text);
+      if (given.has(key))
+        throw badInput(`${def.name}: field ${nameTok.text} given twice`, { location: this.loc(nameTok) });
+      given.set(key, { v, at, nameTok, name: nameTok.text });
+    }
+    this.endOfLine(last);
+    const syn = syntaxOf(def);
+    // Use the documented view (SFPLOADMACRO) when any of its own names appear, else the raw fields.
+    const viewOnly = syn.view?.filter((f) => !syn.plain.some((g) => normName(g.name) === normName(f.name)));
+    const fields: SyntaxField[] =
+      syn.view && viewOnly!.some((f) => given.has(normName(f.name))) ? syn.view : syn.plain;
+    let word = (def.opcode << 24) >>> 0;
+    // `unused_bits=0x…` (ttsim's decode of a word with bits set outside the fields, e.g. a
+    // template load): those bits in place.
+    const unused = given.get(normName(UNUSED_BITS));
+    if (unused) {
+      given.delete(normName(UNUSED_BITS));
+      if (unused.v < 0n || (unused.v & ~BigInt(def.reservedMask)) !== 0n) {
+        throw badInput(
+          `${def.name} ${UNUSED_BITS} = 0x${unused.v.toString(16)} is not within its unused bits (mask 0x${def.reservedMask.toString(16)})`,
+          { location: this.loc(unused.at) },
+        );
+      }
+      word = (word | Number(unused.v)) >>> 0;
+    }
+    const known = new Set(fields.map((f) => normName(f.name)));
+    for (const [key, g] of given) {
+      if (known.has(key)) continue;
+      const all = [...syn.plain, ...(syn.view ?? [])].map((f) => f.name);
+      const near = nearestName(g.name, all);
+      const mixing = all.some((n) => normName(n) === key);
+      throw badInput(`${def.name} has no field '${g.name}'${mixing ? ' in this form' : ''}`, {
+        location: this.loc(g.nameTok),
+        hint: mixing
+          ? `write either ${syn.view!.map((f) => f.name).join(' ')} or ${syn.plain.map((f) => f.name).join(' ')}, not a mix`
+          : near && normName(near) !== key
+            ? `did you mean ${near}?`
+            : `its fields are: ${fields.map((f) => f.name).join(', ') || '(none)'}`,
+      });
+    }
+    const missing = fields.filter((f) => !given.has(normName(f.name)));
+    if (missing.length > 0) {
+      throw badInput(`${def.name}: missing field(s) ${missing.map((f) => f.name).join(', ')}`, {
+        location: this.loc(head),
+        hint: 'the canonical form names every field; the macro forms (TTI_…) take positional arguments',
+      });
+    }
+    for (const f of fields) {
+      const g = given.get(normName(f.name))!;
+      const max = 2 ** f.width - 1;
+      if (g.v < 0n || g.v > BigInt(max)) {
+        throw badInput(`${def.name} field ${f.name} = ${g.v} does not fit in ${f.width} bit(s)`, {
+          location: this.loc(g.at),
+          hint:
+            g.v < 0n
+              ? `write it as a two's-complement field value, e.g. (${g.v}) & 0x${max.toString(16)}`
+              : `the largest value is ${max}`,
+        });
+      }
+      word = (word | placeValue(Number(g.v), f)) >>> 0;
+    }
+    this.emit(word, head, unused !== undefined);
+  }
+
+  directive(): void {
+    const p = this.p;
+    const t = p.next();
+    if (t.text !== '.word' && t.text !== '.ttinsn') {
+      throw badInput(`unknown directive '${t.text}'`, {
+        location: this.loc(t),
+        hint: 'the only directive is .word',
+      });
+    }
+    for (;;) {
+      const at = p.peek();
+      const v = p.expression();
+      if (v < -(2n ** 31n) || v >= 2n ** 32n) {
+        throw badInput(`${t.text} value ${v} does not fit in 32 bits`, { location: this.loc(at) });
+      }
+      this.emit(Number(BigInt.asUintN(32, v)), at, true);
+      if (!p.isPunct(',')) break;
+      p.next();
+    }
+    this.endOfLine(p.toks[p.pos - 1]!);
+  }
+
+  /** `constexpr [static] [const] [type…] NAME = expr;` */
+  declaration(): void {
+    const p = this.p;
+    while (p.peek().kind === 'ident' && !p.isPunct('=', 1)) p.next();
+    const name = p.next();
+    if (name.kind !== 'ident')
+      throw badInput(`expected a name in the declaration but found ${p.describe(name)}`, {
+        location: this.loc(name),
+      });
+    p.expect('=', `after ${name.text} (only \`constexpr type NAME = value;\` declarations are accepted)`);
+    const v = p.expression();
+    this.defines.set(name.text, v);
+    if (!p.isPunct(';'))
+      throw badInput(`expected ';' after the declaration of ${name.text} but found ${p.describe(p.peek())}`, {
+        location: this.loc(p.peek()),
+      });
+    p.next();
+  }
+
+  preprocessor(t: Token): void {
+    const text = t.text
+      .replace(/\/\*.*?\*\//g, ' ')
+      .replace(/\/\/.*$/, '')
+      .trim();
+    const m = /^#\s*(\w*)\s*(.*)$/s.exec(text)!;
+    const [, directive, rest] = m;
+    const location = this.loc(t);
+    switch (directive) {
+      case 'pragma':
+      case '':
+        return;
+      case 'define': {
+        const d = /^([A-Za-z_]\w*)(\()?\s*(.*)$/s.exec(rest!);
+        if (!d) throw badInput('#define needs a name', { location });
+        if (d[2]) {
+          throw badInput(`function-like macro ${d[1]}(…) is not supported`, {
+            location,
+            hint: 'only `#define NAME value` with an integer constant expression',
+          });
+        }
+        const body = d[3]!.trim();
+        if (body === '') {
+          this.defines.set(d[1]!, 1n);
+          return;
+        }
+        // Evaluate the body with the current scope; its tokens report positions on this line.
+        const sub = new ExprParser(
+          tokenize(body, this.opts.file).map((k) => ({
+            ...k,
+            line: t.line,
+            col: t.col + text.indexOf(body) + k.col - 1,
+          })),
+          this.p.scope,
+          this.opts.file,
+        );
+        const v = sub.expression();
+        const after = sub.peek();
+        if (after.kind !== 'eof')
+          throw badInput(`unexpected ${sub.describe(after)} in #define ${d[1]}`, {
+            location: sub.loc(after),
+          });
+        this.defines.set(d[1]!, v);
+        return;
+      }
+      case 'undef':
+        this.defines.delete(rest!.trim());
+        return;
+      default:
+        throw badInput(`preprocessor directive #${directive} is not supported`, {
+          location,
+          hint: 'only #define NAME value, #undef and #pragma (ignored) are accepted',
+        });
+    }
+  }
+}
+
+/**
+ * Assembles kernel source for `arch` into 32-bit Tensix instruction words (opcode in bits 31:24, as
+ * ttsim and the conformance vectors hold them). Throws BadInput AxsimErrors with file:line:col.
+ */
+export function assemble(source: string, arch: Arch, opts: AssembleOptions = {}): AssembleResult {
+  try {
+    return new Assembler(source, arch, opts).run();
+  } catch (e) {
+    if (e instanceof AxsimError) throw e;
+    throw new AxsimError('Internal', `assembler failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+  }
+}
