@@ -11,6 +11,8 @@
  * References: IEEE 754-2019 §3.6; OCP 8-bit Floating Point Specification (OFP8) rev 1.0 §3, §5;
  * OCP Microscaling Formats (MX) v1.0 §5.3.
  */
+
+import { f32BitsToBf16Rne, f32BitsToE4m3Rne, f32BitsToFp16Rne } from './fast.ts';
 import {
   type DecodeOptions,
   decodeToF32Bits,
@@ -50,6 +52,7 @@ export function fp16ToF32Bits(h: number, opts?: DecodeOptions): number {
   return decodeToF32Bits(FP16, h, opts);
 }
 export function f32BitsToFp16(b: number, mode: RoundMode = 'rne', opts?: EncodeOptions): number {
+  if (mode === 'rne' && opts === undefined) return f32BitsToFp16Rne(b, FP16);
   return encodeFromF32Bits(FP16, b, mode, opts);
 }
 
@@ -59,6 +62,7 @@ export function bf16ToF32Bits(h: number, opts?: DecodeOptions): number {
   return decodeToF32Bits(BF16, h, opts);
 }
 export function f32BitsToBf16(b: number, mode: RoundMode = 'rne', opts?: EncodeOptions): number {
+  if (mode === 'rne' && opts === undefined) return f32BitsToBf16Rne(b, BF16);
   return encodeFromF32Bits(BF16, b, mode, opts);
 }
 
@@ -77,6 +81,7 @@ export function e4m3ToF32Bits(c: number, opts?: DecodeOptions): number {
   return decodeToF32Bits(E4M3, c, opts);
 }
 export function f32BitsToE4m3(b: number, mode: RoundMode = 'rne', opts?: EncodeOptions): number {
+  if (mode === 'rne' && opts === undefined) return f32BitsToE4m3Rne(b);
   return encodeFromF32Bits(E4M3, b, mode, opts);
 }
 export function e5m2ToF32Bits(c: number, opts?: DecodeOptions): number {

@@ -4,6 +4,7 @@
  * held in unsigned integers; see docs/numeric.md.
  */
 export * from './bits.ts';
+export * from './bulk.ts';
 export * from './formats.ts';
 export * from './int.ts';
 export * from './minifloat.ts';
