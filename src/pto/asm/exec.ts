@@ -1,0 +1,590 @@
+/**
+ * Walks a verified function: evaluates the scalar glue (arith.*, scf.for/if/yield), tracks tile
+ * buffers with their runtime valid region and global-tensor views, and hands every tile op to a
+ * hook. The runner (run.ts) executes tile ops on part 1's simulator through the hook; the cost
+ * command prices them. Scalars are JS numbers (index and integers up to 2^53, floats rounded to
+ * their type); anything outside that range is reported, not approximated.
+ */
+import { AxsimError, badInput, unsupported } from '../../errors.ts';
+import type { Func, Module, Op, Pos, SyncOp, TileBufType, Type, Use } from './ast.ts';
+import { type TileCall, tileCall } from './call.ts';
+import { printType } from './printer.ts';
+import { asTileBuf, elemOf, isFloatType } from './types.ts';
+
+export interface TileValue {
+  kind: 'tile';
+  /** Static description (Level-1 tiles and memrefs are described as row-major vec buffers). */
+  type: TileBufType;
+  validRow: number;
+  validCol: number;
+  /** Identity of the underlying buffer: DPS ops write into it in place. */
+  id: number;
+  /** What the hooks attach (e.g. part 1's Tile). */
+  handle: unknown;
+}
+
+export interface PtrValue {
+  kind: 'ptr';
+  /** Function argument name the pointer came from. */
+  arg: string;
+  elem: string;
+}
+
+export interface ViewValue {
+  kind: 'view';
+  arg: string;
+  elem: string;
+  /** Logical shape and element strides of the view, outermost first. */
+  shape: number[];
+  strides: number[];
+  /** Element offset of the view's origin from the pointer. */
+  offset: number;
+}
+
+export type RtValue =
+  | { kind: 'int'; v: number; type: string }
+  | { kind: 'float'; v: number; type: string }
+  | TileValue
+  | PtrValue
+  | ViewValue;
+
+export interface ExecHooks {
+  /** A new tile buffer (alloc_tile, memref.alloc, a Level-1 result): return its handle. */
+  alloc?(t: TileValue, op: Op): unknown;
+  /** A tile op. `ins` are resolved operands; `out` the destination buffer (fresh for SSA results). */
+  tile(call: TileCall, ins: RtValue[], out: TileValue | ViewValue, ctx: ExecContext): void;
+  sync?(op: SyncOp, ctx: ExecContext): void;
+}
+
+export interface ExecContext {
+  /** Position of the op being executed. */
+  pos: Pos;
+  /** How many times control has reached this op before (loop iterations). */
+  visit: number;
+}
+
+export interface ExecOptions {
+  /** Upper bound on executed operations (guards against runaway loops). */
+  maxSteps?: number;
+  file?: string;
+}
+
+class Exec {
+  env = new Map<string, RtValue>();
+  steps = 0;
+  nextId = 1;
+  visits = new Map<Op, number>();
+
+  constructor(
+    readonly hooks: ExecHooks,
+    readonly opts: ExecOptions,
+  ) {}
+
+  at(pos: Pos, e: AxsimError): AxsimError {
+    return e.location ? e : e.at(this.opts.file === undefined ? pos : { file: this.opts.file, ...pos });
+  }
+
+  get(u: Use): RtValue {
+    const v = this.env.get(u.name);
+    if (!v)
+      throw badInput(`use of undefined value %${u.name}`, {
+        location: { line: u.pos.line, col: u.pos.col },
+        hint: 'run `axsim pto check` first',
+      });
+    return v;
+  }
+
+  int(u: Use): number {
+    const v = this.get(u);
+    if (v.kind !== 'int') throw badInput(`%${u.name} is not an integer`, { location: u.pos });
+    return v.v;
+  }
+
+  newTile(type: TileBufType, validRow: number, validCol: number, op: Op): TileValue {
+    const t: TileValue = { kind: 'tile', type, validRow, validCol, id: this.nextId++, handle: undefined };
+    t.handle = this.hooks.alloc?.(t, op);
+    return t;
+  }
+
+  run(ops: Op[]): RtValue[] | undefined {
+    for (const op of ops) {
+      if (++this.steps > (this.opts.maxSteps ?? 1_000_000)) {
+        throw unsupported(`the program executes more than ${this.opts.maxSteps ?? 1_000_000} operations`, {
+          location: op.pos,
+          hint: 'reduce the loop trip counts',
+        });
+      }
+      try {
+        const r = this.op(op);
+        if (r) return r;
+      } catch (e) {
+        if (e instanceof AxsimError) throw this.at(op.pos, e);
+        throw e;
+      }
+    }
+    return undefined;
+  }
+
+  /** Executes one op; returns yielded/returned values for terminators. */
+  op(op: Op): RtValue[] | undefined {
+    const def = (u: Use, v: RtValue) => this.env.set(u.name, v);
+    switch (op.kind) {
+      case 'return':
+      case 'scf.yield':
+        return op.values.map((v) => this.get(v));
+      case 'arith.constant': {
+        const t = op.type.kind === 'scalar' ? op.type.name : 'index';
+        const a = op.value;
+        if (a.kind === 'bool') def(op.results[0]!, { kind: 'int', v: a.value ? 1 : 0, type: 'i1' });
+        else if (a.kind === 'float' || isFloatType(op.type)) {
+          const x = a.kind === 'float' ? Number(a.text) : a.kind === 'int' ? Number(a.value) : 0;
+          def(op.results[0]!, { kind: 'float', v: roundFloat(x, t), type: t });
+        } else if (a.kind === 'int') {
+          if (a.value > BigInt(Number.MAX_SAFE_INTEGER) || a.value < BigInt(Number.MIN_SAFE_INTEGER)) {
+            throw unsupported(
+              `constant ${a.value} is outside the range the scalar evaluator handles exactly (±2^53)`,
+            );
+          }
+          def(op.results[0]!, { kind: 'int', v: wrapInt(Number(a.value), t), type: t });
+        }
+        return undefined;
+      }
+      case 'arith.binary': {
+        const a = this.get(op.lhs);
+        const b = this.get(op.rhs);
+        const t = op.type.kind === 'scalar' ? op.type.name : 'index';
+        def(op.results[0]!, binary(op.name.slice(6), a, b, t));
+        return undefined;
+      }
+      case 'arith.cast': {
+        const a = this.get(op.operand);
+        const to = op.to.kind === 'scalar' ? op.to.name : 'index';
+        if (a.kind !== 'int' && a.kind !== 'float') throw badInput(`${op.name}: operand is not a scalar`);
+        const isF = isFloatType(op.to);
+        if (isF) def(op.results[0]!, { kind: 'float', v: roundFloat(a.v, to), type: to });
+        else {
+          if (a.kind === 'float' && !Number.isFinite(a.v))
+            throw badInput(`${op.name}: cannot convert ${a.v} to ${to}`);
+          const x = Math.trunc(a.v);
+          const unsignedSrc = op.name === 'arith.index_castui' || op.name === 'arith.extui';
+          def(op.results[0]!, {
+            kind: 'int',
+            v: wrapInt(unsignedSrc && x < 0 ? toUnsigned(x, a.type) : x, to),
+            type: to,
+          });
+        }
+        return undefined;
+      }
+      case 'arith.cmp': {
+        const a = this.get(op.lhs);
+        const b = this.get(op.rhs);
+        if ((a.kind !== 'int' && a.kind !== 'float') || (b.kind !== 'int' && b.kind !== 'float')) {
+          throw badInput(`${op.name}: operands must be scalars`);
+        }
+        def(op.results[0]!, { kind: 'int', v: compare(op.predicate, a.v, b.v, a.type) ? 1 : 0, type: 'i1' });
+        return undefined;
+      }
+      case 'arith.select': {
+        const c = this.int(op.cond);
+        def(op.results[0]!, c ? this.get(op.a) : this.get(op.b));
+        return undefined;
+      }
+      case 'scf.for': {
+        const lb = this.int(op.lb);
+        const ub = this.int(op.ub);
+        const step = this.int(op.step);
+        if (step <= 0)
+          throw badInput(`scf.for: step must be positive, got ${step}`, { hint: 'use a positive step' });
+        let carried = op.iterArgs.map((a) => this.get(a.init));
+        const ivType = this.get(op.lb).kind === 'int' ? (this.get(op.lb) as { type: string }).type : 'index';
+        for (let i = lb; i < ub; i += step) {
+          def(op.iv, { kind: 'int', v: i, type: ivType });
+          op.iterArgs.forEach((a, k) => {
+            def(a.arg, carried[k]!);
+          });
+          const y = this.run(op.body);
+          if (op.iterArgs.length) carried = y ?? carried;
+        }
+        op.results.forEach((r, k) => {
+          def(r, carried[k]!);
+        });
+        return undefined;
+      }
+      case 'scf.if': {
+        const c = this.int(op.cond);
+        const body = c ? op.thenOps : (op.elseOps ?? []);
+        const y = this.run(body);
+        op.results.forEach((r, k) => {
+          def(r, y![k]!);
+        });
+        return undefined;
+      }
+      case 'section':
+        this.run(op.body);
+        return undefined;
+      case 'memref.alloc': {
+        const tb = asTileBuf(op.type)!;
+        def(op.results[0]!, this.newTile(tb, tb.vRow, tb.vCol, op));
+        return undefined;
+      }
+      case 'pto.alloc_tile': {
+        const tb = op.type as TileBufType;
+        const vr = op.validRow ? this.int(op.validRow) : tb.vRow;
+        const vc = op.validCol ? this.int(op.validCol) : tb.vCol;
+        if (vr < 0 || vc < 0 || vr > tb.rows || vc > tb.cols) {
+          throw badInput(
+            `pto.alloc_tile: valid region ${vr}x${vc} is outside the ${tb.rows}x${tb.cols} tile`,
+            {
+              hint: 'valid dims must be between 0 and the physical rows/cols',
+            },
+          );
+        }
+        def(op.results[0]!, this.newTile(tb, vr, vc, op));
+        return undefined;
+      }
+      case 'pto.subset':
+        throw unsupported('pto.subset is not executed by axsim yet', {
+          hint: 'allocate a separate tile instead',
+        });
+      case 'pto.make_tensor_view': {
+        const p = this.get(op.ptr);
+        if (p.kind !== 'ptr') throw badInput('pto.make_tensor_view: the base is not a pointer argument');
+        const shape = op.shape.map((u) => this.int(u));
+        const strides = op.strides.map((u) => this.int(u));
+        if (shape.some((d) => d < 0) || strides.some((s) => s < 0)) {
+          throw badInput('pto.make_tensor_view: negative shape or stride', {
+            hint: 'sizes and strides are ≥ 0',
+          });
+        }
+        def(op.results[0]!, { kind: 'view', arg: p.arg, elem: p.elem, shape, strides, offset: 0 });
+        return undefined;
+      }
+      case 'pto.partition_view': {
+        const s = this.get(op.source);
+        if (s.kind !== 'view') throw badInput('pto.partition_view: the source is not a tensor view');
+        const offs = op.offsets.map((u) => this.int(u));
+        const sizes = op.sizes.map((u) => this.int(u));
+        for (let i = 0; i < s.shape.length; i++) {
+          if (offs[i]! < 0 || sizes[i]! < 0 || offs[i]! + sizes[i]! > s.shape[i]!) {
+            throw badInput(
+              `pto.partition_view: dimension ${i}: offset ${offs[i]} + size ${sizes[i]} exceeds the view's ${s.shape[i]}`,
+              { hint: 'keep the partition inside the tensor view' },
+            );
+          }
+        }
+        const t = op.type;
+        if (t.kind === 'partition_tensor_view') {
+          t.shape.forEach((d, i) => {
+            if (d >= 0 && sizes[i] !== undefined && sizes[i] !== d) {
+              throw badInput(
+                `pto.partition_view: size ${sizes[i]} of dimension ${i} disagrees with the result type's ${d}`,
+                {
+                  hint: `make the sizes match ${printType(t)}`,
+                },
+              );
+            }
+          });
+        }
+        const offset = s.offset + offs.reduce((a, o, i) => a + o * s.strides[i]!, 0);
+        def(op.results[0]!, {
+          kind: 'view',
+          arg: s.arg,
+          elem: s.elem,
+          shape: sizes,
+          strides: s.strides,
+          offset,
+        });
+        return undefined;
+      }
+      case 'sync':
+        this.hooks.sync?.(op, this.ctx(op));
+        return undefined;
+      case 'dps':
+      case 'ssa':
+      case 'asm': {
+        const call = tileCall(op)!;
+        const ins = call.ins.map((i, k): RtValue => {
+          if (i.use) return this.get(i.use);
+          return immediate(i.imm!, call.ins[k]?.type);
+        });
+        let out: RtValue;
+        if (call.outIsResult) {
+          const tb = asTileBuf(call.out.type!)!;
+          out = this.newTile(tb, tb.vRow, tb.vCol, op);
+          def(call.out.use, out);
+        } else out = this.get(call.out.use);
+        if (out.kind !== 'tile' && out.kind !== 'view')
+          throw badInput(`${call.name}: the destination is not a tile or view`);
+        this.hooks.tile(call, ins, out, this.ctx(op));
+        // `%r = pto.tmatmul ins(…) outs(%c) -> T`: the result is the destination buffer
+        if (op.kind === 'dps' && op.results.length) def(op.results[0]!, out);
+        return undefined;
+      }
+    }
+  }
+
+  ctx(op: Op): ExecContext {
+    const n = this.visits.get(op) ?? 0;
+    this.visits.set(op, n + 1);
+    return { pos: op.pos, visit: n };
+  }
+}
+
+function immediate(a: import('./ast.ts').Attr, t: Type | undefined): RtValue {
+  const tn = t && t.kind === 'scalar' ? t.name : undefined;
+  if (a.kind === 'float') return { kind: 'float', v: Number(a.text), type: tn ?? 'f32' };
+  if (a.kind === 'int') {
+    if (tn && /^(f|bf)/.test(tn)) return { kind: 'float', v: Number(a.value), type: tn };
+    return { kind: 'int', v: Number(a.value), type: tn ?? 'i32' };
+  }
+  throw badInput('unsupported immediate operand');
+}
+
+const F32 = new Float32Array(1);
+function roundFloat(x: number, t: string): number {
+  if (t === 'f32') {
+    F32[0] = x;
+    return F32[0];
+  }
+  return x;
+}
+
+function bitsOf(t: string): number {
+  if (t === 'index') return 64;
+  const m = /(\d+)$/.exec(t);
+  return m ? Number(m[1]) : 64;
+}
+
+function wrapInt(x: number, t: string): number {
+  const bits = bitsOf(t);
+  if (bits >= 53) {
+    if (!Number.isSafeInteger(x))
+      throw unsupported(`integer ${x} exceeds the exact range of the scalar evaluator`);
+    return x;
+  }
+  if (t === 'i1') return x & 1;
+  const m = 2 ** bits;
+  let r = ((x % m) + m) % m;
+  if (!t.startsWith('u') && r >= m / 2) r -= m;
+  return r;
+}
+
+function toUnsigned(x: number, t: string): number {
+  const bits = bitsOf(t);
+  return bits >= 53 ? x : x + 2 ** bits;
+}
+
+function binary(name: string, a: RtValue, b: RtValue, t: string): RtValue {
+  if ((a.kind !== 'int' && a.kind !== 'float') || (b.kind !== 'int' && b.kind !== 'float')) {
+    throw badInput(`arith.${name}: operands must be scalars`);
+  }
+  const x = a.v;
+  const y = b.v;
+  if (name.endsWith('f')) {
+    let r: number;
+    switch (name) {
+      case 'addf':
+        r = x + y;
+        break;
+      case 'subf':
+        r = x - y;
+        break;
+      case 'mulf':
+        r = x * y;
+        break;
+      case 'divf':
+        r = x / y;
+        break;
+      case 'maximumf':
+      case 'maxnumf':
+        r = Math.max(x, y);
+        break;
+      default:
+        r = Math.min(x, y);
+    }
+    return { kind: 'float', v: roundFloat(r, t), type: t };
+  }
+  const uns = name.endsWith('ui');
+  const ux = uns && x < 0 ? toUnsigned(x, t) : x;
+  const uy = uns && y < 0 ? toUnsigned(y, t) : y;
+  const needNonZero = () => {
+    if (y === 0) throw badInput(`arith.${name}: division by zero`, { hint: 'the divisor must be non-zero' });
+  };
+  let r: number;
+  switch (name) {
+    case 'addi':
+      r = x + y;
+      break;
+    case 'subi':
+      r = x - y;
+      break;
+    case 'muli':
+      r = x * y;
+      break;
+    case 'divsi':
+      needNonZero();
+      r = Math.trunc(x / y);
+      break;
+    case 'divui':
+      needNonZero();
+      r = Math.trunc(ux / uy);
+      break;
+    case 'remsi':
+      needNonZero();
+      r = x % y;
+      break;
+    case 'remui':
+      needNonZero();
+      r = ux % uy;
+      break;
+    case 'ceildivsi':
+    case 'ceildivui':
+      needNonZero();
+      r = Math.ceil(ux / uy);
+      break;
+    case 'floordivsi':
+      needNonZero();
+      r = Math.floor(x / y);
+      break;
+    case 'maxsi':
+      r = Math.max(x, y);
+      break;
+    case 'minsi':
+      r = Math.min(x, y);
+      break;
+    case 'maxui':
+      r = ux >= uy ? x : y;
+      break;
+    case 'minui':
+      r = ux <= uy ? x : y;
+      break;
+    case 'andi':
+    case 'ori':
+    case 'xori':
+    case 'shli':
+    case 'shrsi':
+    case 'shrui': {
+      const bits = bitsOf(t);
+      if (bits > 32) throw unsupported(`arith.${name} on ${t} is not supported by the scalar evaluator`);
+      if ((name === 'shli' || name.startsWith('shr')) && (y < 0 || y >= bits)) {
+        throw badInput(`arith.${name}: shift amount ${y} is not below the width ${bits}`, {
+          hint: 'MLIR makes this poison',
+        });
+      }
+      r =
+        name === 'andi'
+          ? x & y
+          : name === 'ori'
+            ? x | y
+            : name === 'xori'
+              ? x ^ y
+              : name === 'shli'
+                ? x << y
+                : name === 'shrsi'
+                  ? x >> y
+                  : (ux >>> 0) >>> y;
+      break;
+    }
+    default:
+      throw unsupported(`arith.${name} is not evaluated`);
+  }
+  if (!Number.isSafeInteger(r))
+    throw unsupported(`arith.${name}: result exceeds the exact range of the scalar evaluator`);
+  return { kind: 'int', v: wrapInt(r, t), type: t };
+}
+
+function compare(p: string, x: number, y: number, t: string): boolean {
+  const u = (v: number) => (v < 0 ? toUnsigned(v, t) : v);
+  switch (p) {
+    case 'eq':
+    case 'oeq':
+    case 'ueq':
+      return x === y;
+    case 'ne':
+    case 'one':
+    case 'une':
+      return x !== y;
+    case 'slt':
+    case 'olt':
+    case 'ult':
+      return p === 'ult' && !t.startsWith('f') ? u(x) < u(y) : x < y;
+    case 'sle':
+    case 'ole':
+    case 'ule':
+      return p === 'ule' && !t.startsWith('f') ? u(x) <= u(y) : x <= y;
+    case 'sgt':
+    case 'ogt':
+    case 'ugt':
+      return p === 'ugt' && !t.startsWith('f') ? u(x) > u(y) : x > y;
+    case 'sge':
+    case 'oge':
+    case 'uge':
+      return p === 'uge' && !t.startsWith('f') ? u(x) >= u(y) : x >= y;
+    case 'true':
+      return true;
+    case 'false':
+      return false;
+    case 'ord':
+      return !Number.isNaN(x) && !Number.isNaN(y);
+    case 'uno':
+      return Number.isNaN(x) || Number.isNaN(y);
+    default:
+      return false;
+  }
+}
+
+/** Binds a function's arguments: scalars by value, pointers by name, tiles as fresh buffers. */
+export type ArgBinder = (arg: { name: string; type: Type }) => RtValue | undefined;
+
+/** Finds a function by name (or the only/first one). */
+export function findFunc(m: Module, name?: string): Func {
+  if (name !== undefined) {
+    const f = m.funcs.find((x) => x.name === name);
+    if (!f)
+      throw badInput(`no function @${name} in the program`, {
+        hint: `functions: ${m.funcs.map((x) => `@${x.name}`).join(' ')}`,
+      });
+    return f;
+  }
+  if (m.funcs.length === 0) throw badInput('the program has no function');
+  return m.funcs[0]!;
+}
+
+/**
+ * Executes `f`. Pointer arguments become `ptr` values named after the argument, tile arguments
+ * fresh buffers, scalar arguments come from `scalars` (default 0).
+ */
+export function execFunc(
+  f: Func,
+  hooks: ExecHooks,
+  opts: ExecOptions & { scalars?: Record<string, number> } = {},
+): { returned: RtValue[]; env: Map<string, RtValue> } {
+  const ex = new Exec(hooks, opts);
+  for (const a of f.args) {
+    const t = a.type;
+    if (t.kind === 'ptr') ex.env.set(a.use.name, { kind: 'ptr', arg: a.use.name, elem: t.elem.name });
+    else if (t.kind === 'scalar') {
+      const v = opts.scalars?.[a.use.name] ?? 0;
+      ex.env.set(
+        a.use.name,
+        isFloatType(t)
+          ? { kind: 'float', v: roundFloat(v, t.name), type: t.name }
+          : { kind: 'int', v: wrapInt(Math.trunc(v), t.name), type: t.name },
+      );
+    } else {
+      const tb = asTileBuf(t);
+      if (!tb) throw unsupported(`argument %${a.use.name} of type ${printType(t)} cannot be bound`);
+      const tv = ex.newTile(
+        tb,
+        tb.vRow < 0 ? tb.rows : tb.vRow,
+        tb.vCol < 0 ? tb.cols : tb.vCol,
+        f.body[0] ??
+          ({ kind: 'return', pos: f.pos, results: [], spelling: 'return', values: [], types: [] } as Op),
+      );
+      ex.env.set(a.use.name, tv);
+    }
+  }
+  void elemOf;
+  const returned = ex.run(f.body) ?? [];
+  return { returned, env: ex.env };
+}

@@ -1,0 +1,45 @@
+/** PTO-AS text: parser, canonical printer, verifier, and the program walker. */
+import { readFileSync } from 'node:fs';
+import { badInput } from '../../errors.ts';
+import type { Module } from './ast.ts';
+import { type ParseOptions, parsePtoAs } from './parser.ts';
+import { type Profile, verifyModule } from './verify.ts';
+
+export * from './ast.ts';
+export { attrWord, type CallInput, type TileCall, tileCall } from './call.ts';
+export {
+  type ExecContext,
+  type ExecHooks,
+  execFunc,
+  findFunc,
+  type PtrValue,
+  type RtValue,
+  type TileValue,
+  type ViewValue,
+} from './exec.ts';
+export { OP_SIGS, type OperandKind, type OpFamily, type OpSig } from './ops.ts';
+export { type ParseOptions, parsePtoAs, parseType } from './parser.ts';
+export { printAttr, printModule, printType } from './printer.ts';
+export { setSupportTable } from './support.ts';
+export { asTileBuf, dtypeOfName, elemOf, tileShape } from './types.ts';
+export {
+  type Diagnostic,
+  diagnosticError,
+  type Profile,
+  type VerifyOptions,
+  verifyDiagnostics,
+  verifyModule,
+} from './verify.ts';
+
+/** Reads, parses and verifies a PTO-AS file. */
+export function loadProgram(file: string, opts: ParseOptions & { profile?: Profile } = {}): Module {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw badInput(`cannot read ${file}: ${(e as Error).message}`, { location: { file } });
+  }
+  const m = parsePtoAs(text, { ...opts, file });
+  verifyModule(m, { file, profile: opts.profile });
+  return m;
+}

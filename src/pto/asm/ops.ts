@@ -1,0 +1,201 @@
+/**
+ * The syntax-level catalogue of PTO tile ops: each registered mnemonic (PTOAS spelling, dotted
+ * where PTOAS dots it) with the kinds of its `ins(...)` operands and of its `outs(...)`.
+ * Operand orders follow PTOAS `include/PTO/IR/PTOOps.td` @bba77f1 (the `arguments` lists), which
+ * PTO-AS.md §3 summarises. Element-type and profile support is part 1's business (src/pto/).
+ *
+ * Kinds: `T` a tile (tile_buf / memref / Level-1 tile), `S` a scalar (builtin int/float/index),
+ * `V` a partition view, `TS` either a tile or a scalar (tdivs), a trailing `?` marks an optional
+ * operand, `*` a variadic tail of tiles.
+ */
+export type OperandKind = 'T' | 'S' | 'V' | 'TS' | 'T?' | 'T*';
+
+export type OpFamily =
+  | 'binary'
+  | 'ternary'
+  | 'unary'
+  | 'scalar'
+  | 'compare'
+  | 'select'
+  | 'convert'
+  | 'rowreduce'
+  | 'colreduce'
+  | 'rowexpand'
+  | 'colexpand'
+  | 'transpose'
+  | 'matmul'
+  | 'load'
+  | 'store'
+  | 'move'
+  | 'fill'
+  | 'misc';
+
+export interface OpSig {
+  /** PTOAS mnemonic without `pto.`. */
+  mnemonic: string;
+  /** The PTO instruction (pto_instr.hpp spelling): `tmatmul.acc` → `TMATMUL_ACC`. */
+  insn: string;
+  family: OpFamily;
+  ins: OperandKind[];
+  /** Kind of the single `outs` operand. */
+  out: 'T' | 'V';
+  /** Attribute dictionary placed inside `ins(...)` (tcmp, tcmps, tcvt). */
+  attrsInIns?: boolean;
+  /** The ops whose DPS form may also carry `-> type` results. */
+  hasResult?: boolean;
+}
+
+const table: [string, OpFamily, string, ('T' | 'V')?, { attrsInIns?: boolean; hasResult?: boolean }?][] = [
+  // binary tile-tile
+  ['tadd', 'binary', 'T T'],
+  ['tsub', 'binary', 'T T'],
+  ['tmul', 'binary', 'T T'],
+  ['tdiv', 'binary', 'T T'],
+  ['tmax', 'binary', 'T T'],
+  ['tmin', 'binary', 'T T'],
+  ['trem', 'binary', 'T T'],
+  ['tfmod', 'binary', 'T T'],
+  ['tpow', 'binary', 'T T'],
+  ['tand', 'binary', 'T T'],
+  ['tor', 'binary', 'T T'],
+  ['txor', 'binary', 'T T'],
+  ['tshl', 'binary', 'T T'],
+  ['tshr', 'binary', 'T T'],
+  ['tpartadd', 'binary', 'T T'],
+  ['tpartmax', 'binary', 'T T'],
+  ['tpartmin', 'binary', 'T T'],
+  ['tprelu', 'binary', 'T T T'],
+  // ternary
+  ['taddc', 'ternary', 'T T T'],
+  ['tsubc', 'ternary', 'T T T'],
+  ['taddsc', 'ternary', 'T S T'],
+  ['tsubsc', 'ternary', 'T S T'],
+  // unary
+  ['tabs', 'unary', 'T'],
+  ['tneg', 'unary', 'T'],
+  ['tnot', 'unary', 'T'],
+  ['texp', 'unary', 'T'],
+  ['tlog', 'unary', 'T'],
+  ['tsqrt', 'unary', 'T'],
+  ['trsqrt', 'unary', 'T'],
+  ['trecip', 'unary', 'T'],
+  ['trelu', 'unary', 'T'],
+  // tile-scalar
+  ['tadds', 'scalar', 'T S'],
+  ['tsubs', 'scalar', 'T S'],
+  ['tmuls', 'scalar', 'T S'],
+  ['tdivs', 'scalar', 'TS TS'],
+  ['tmaxs', 'scalar', 'T S'],
+  ['tmins', 'scalar', 'T S'],
+  ['trems', 'scalar', 'T S'],
+  ['tfmods', 'scalar', 'T S'],
+  ['tpows', 'scalar', 'T S'],
+  ['tands', 'scalar', 'T S'],
+  ['tors', 'scalar', 'T S'],
+  ['txors', 'scalar', 'T S'],
+  ['tshls', 'scalar', 'T S'],
+  ['tshrs', 'scalar', 'T S'],
+  ['tlrelu', 'scalar', 'T S'],
+  ['texpands', 'fill', 'S'],
+  ['tci', 'fill', 'S'],
+  // compare / select
+  ['tcmp', 'compare', 'T T', 'T', { attrsInIns: true }],
+  ['tcmps', 'compare', 'T S', 'T', { attrsInIns: true }],
+  ['tsel', 'select', 'T T T'],
+  ['tsels', 'select', 'T T S'],
+  // conversion
+  ['tcvt', 'convert', 'T', 'T', { attrsInIns: true }],
+  // reductions
+  ['trowsum', 'rowreduce', 'T T'],
+  ['trowmax', 'rowreduce', 'T T'],
+  ['trowmin', 'rowreduce', 'T T'],
+  ['trowprod', 'rowreduce', 'T T'],
+  ['tcolsum', 'colreduce', 'T T?'],
+  ['tcolmax', 'colreduce', 'T'],
+  ['tcolmin', 'colreduce', 'T'],
+  ['tcolprod', 'colreduce', 'T'],
+  // expansions
+  ['trowexpand', 'rowexpand', 'T'],
+  ['trowexpandadd', 'rowexpand', 'T T'],
+  ['trowexpandsub', 'rowexpand', 'T T'],
+  ['trowexpandmul', 'rowexpand', 'T T'],
+  ['trowexpanddiv', 'rowexpand', 'T T'],
+  ['trowexpandmax', 'rowexpand', 'T T'],
+  ['trowexpandmin', 'rowexpand', 'T T'],
+  ['tcolexpand', 'colexpand', 'T'],
+  // layout
+  ['ttrans', 'transpose', 'T T'],
+  ['treshape', 'move', 'T'],
+  ['tfillpad', 'move', 'T'],
+  ['tfillpad_expand', 'move', 'T'],
+  ['textract', 'move', 'T S S'],
+  ['tgather', 'move', 'T T?'],
+  ['tgatherb', 'move', 'T T'],
+  ['tscatter', 'move', 'T T'],
+  // cube
+  ['tmatmul', 'matmul', 'T T', 'T', { hasResult: true }],
+  ['tmatmul.acc', 'matmul', 'T T T', 'T', { hasResult: true }],
+  ['tmatmul.bias', 'matmul', 'T T T', 'T', { hasResult: true }],
+  ['tmatmul.mx', 'matmul', 'T T T T', 'T', { hasResult: true }],
+  ['tmatmul.mx.acc', 'matmul', 'T T T T T', 'T', { hasResult: true }],
+  ['tmatmul.mx.bias', 'matmul', 'T T T T T', 'T', { hasResult: true }],
+  ['tgemv', 'matmul', 'T T', 'T', { hasResult: true }],
+  ['tgemv.acc', 'matmul', 'T T T', 'T', { hasResult: true }],
+  ['tgemv.bias', 'matmul', 'T T T', 'T', { hasResult: true }],
+  // data movement
+  ['tload', 'load', 'V', 'T'],
+  ['tstore', 'store', 'T', 'V', { hasResult: true }],
+  ['tstore_fp', 'store', 'T T', 'V'],
+  ['tmov', 'move', 'T', 'T', { hasResult: true }],
+  ['tmov.fp', 'move', 'T T'],
+];
+
+function insnName(mnemonic: string): string {
+  return mnemonic.toUpperCase().replace(/\./g, '_');
+}
+
+export const OP_SIGS: ReadonlyMap<string, OpSig> = new Map(
+  table.map(([mnemonic, family, ins, out, extra]) => [
+    mnemonic,
+    {
+      mnemonic,
+      insn: insnName(mnemonic),
+      family,
+      ins: ins.split(' ') as OperandKind[],
+      out: out ?? 'T',
+      ...(extra ?? {}),
+    },
+  ]),
+);
+
+/** Non-tile `pto.` ops with their own custom syntax (parsed by dedicated rules). */
+export const CUSTOM_PTO_OPS = [
+  'make_tensor_view',
+  'partition_view',
+  'alloc_tile',
+  'subset',
+  'record_event',
+  'wait_event',
+  'get_buf',
+  'rls_buf',
+  'barrier',
+  'section.vector',
+  'section.cube',
+] as const;
+
+/** Every `pto.` mnemonic the parser knows, for "did you mean" hints. */
+export function knownPtoMnemonics(): string[] {
+  return [...OP_SIGS.keys(), ...CUSTOM_PTO_OPS].map((m) => `pto.${m}`);
+}
+
+/** Count range of a signature's ins operands: [min, max] (max = Infinity with a variadic tail). */
+export function insArity(sig: OpSig): [number, number] {
+  let min = 0;
+  let max = 0;
+  for (const k of sig.ins) {
+    if (k === 'T*') return [min, Number.POSITIVE_INFINITY];
+    max++;
+    if (!k.endsWith('?')) min++;
+  }
+  return [min, max];
+}

@@ -1,0 +1,1370 @@
+/**
+ * Recursive-descent parser for PTO-AS. Grammar: PTOAS @bba77f1 (`PTOOps.td` assembly formats,
+ * `PTOTypeDefs.cpp` tile_buf parser) as summarised in shared/conformance/PTO-AS.md; plus the
+ * pto-isa manual's Level-1 SSA form and its assembly form (`tadd %d, %a, %b : T`), and, unless
+ * `strict` is set, the manual's short type spellings `!pto.tile<f32, 16, 16>` /
+ * `!pto.tile_buf<f32, 16, 16>`.
+ *
+ * Every error is a BadInput AxsimError at line:col with a hint saying what would fix it.
+ */
+import { nearestName } from '../../errors.ts';
+import {
+  ADDRESS_SPACES,
+  type Attr,
+  BLAYOUTS,
+  type Func,
+  type FuncArg,
+  type Module,
+  type NamedAttr,
+  type Op,
+  type Operand,
+  type Pos,
+  type ScalarType,
+  SLAYOUTS,
+  TILE_LOCS,
+  type TileBufType,
+  type Type,
+  type Use,
+} from './ast.ts';
+import { Lexer, type Token } from './lexer.ts';
+import { CUSTOM_PTO_OPS, knownPtoMnemonics, OP_SIGS } from './ops.ts';
+
+export interface ParseOptions {
+  /** File name for error locations. */
+  file?: string;
+  /** Reject the pto-isa manual's short type spellings (PTOAS accepts only the canonical forms). */
+  strict?: boolean;
+}
+
+const SCALAR_RE =
+  /^(index|i1|i4|i8|i16|i32|i64|ui8|ui16|ui32|ui64|si8|si16|si32|si64|f16|bf16|f32|f64|tf32|f8E4M3FN|f8E5M2|f8E4M3|f8E5M2FNUZ|f8E4M3FNUZ|f8e4m3|f8e5m2|hif8|f4E2M1FN|f6E2M3FN|f6E3M2FN|f8E8M0FNU)$/;
+
+export const CMP_MODES = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'] as const;
+export const ROUND_MODES = ['NONE', 'RINT', 'ROUND', 'FLOOR', 'CEIL', 'TRUNC', 'ODD', 'CAST_RINT'] as const;
+export const PIPE_EVENT_TYPES = [
+  'TLOAD',
+  'TSTORE_ACC',
+  'TSTORE_VEC',
+  'TMOV_M2L',
+  'TMOV_M2S',
+  'TMOV_M2B',
+  'TMOV_M2V',
+  'TMOV_V2M',
+  'TMATMUL',
+  'TVEC',
+  'TVECWAIT_EVENT',
+] as const;
+export const PIPES = [
+  'PIPE_S',
+  'PIPE_V',
+  'PIPE_M',
+  'PIPE_MTE1',
+  'PIPE_MTE2',
+  'PIPE_MTE3',
+  'PIPE_MTE4',
+  'PIPE_MTE5',
+  'PIPE_V2',
+  'PIPE_FIX',
+  'PIPE_ALL',
+] as const;
+export const CMPI_PREDICATES = ['eq', 'ne', 'slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge'] as const;
+export const CMPF_PREDICATES = [
+  'false',
+  'oeq',
+  'ogt',
+  'oge',
+  'olt',
+  'ole',
+  'one',
+  'ord',
+  'ueq',
+  'ugt',
+  'uge',
+  'ult',
+  'ule',
+  'une',
+  'uno',
+  'true',
+] as const;
+export const ARITH_BINARY = [
+  'addi',
+  'subi',
+  'muli',
+  'divsi',
+  'divui',
+  'remsi',
+  'remui',
+  'ceildivsi',
+  'ceildivui',
+  'floordivsi',
+  'maxsi',
+  'minsi',
+  'maxui',
+  'minui',
+  'andi',
+  'ori',
+  'xori',
+  'shli',
+  'shrsi',
+  'shrui',
+  'addf',
+  'subf',
+  'mulf',
+  'divf',
+  'maximumf',
+  'minimumf',
+  'maxnumf',
+  'minnumf',
+] as const;
+export const ARITH_CASTS = [
+  'index_cast',
+  'index_castui',
+  'sitofp',
+  'uitofp',
+  'fptosi',
+  'fptoui',
+  'extsi',
+  'extui',
+  'trunci',
+  'extf',
+  'truncf',
+  'bitcast',
+] as const;
+
+const OTHER_OPS = [
+  'return',
+  'func.return',
+  'arith.constant',
+  'arith.cmpi',
+  'arith.cmpf',
+  'arith.select',
+  'scf.for',
+  'scf.if',
+  'scf.yield',
+  'memref.alloc',
+  ...ARITH_BINARY.map((n) => `arith.${n}`),
+  ...ARITH_CASTS.map((n) => `arith.${n}`),
+];
+
+class Parser {
+  private readonly lx: Lexer;
+  private readonly strict: boolean;
+
+  constructor(src: string, opts: ParseOptions) {
+    this.lx = new Lexer(src, opts.file);
+    this.strict = opts.strict ?? false;
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------
+
+  private pos(t: Token): Pos {
+    return { line: t.line, col: t.col };
+  }
+
+  private describe(t: Token): string {
+    switch (t.kind) {
+      case 'eof':
+        return 'end of input';
+      case 'value':
+        return `'%${t.text}'`;
+      case 'symbol':
+        return `'@${t.text}'`;
+      case 'bang':
+        return `'!${t.text}'`;
+      case 'hash':
+        return `'#${t.text}'`;
+      case 'string':
+        return `"${t.text}"`;
+      default:
+        return `'${t.text}'`;
+    }
+  }
+
+  private fail(t: Token, message: string, hint?: string): never {
+    return this.lx.error(t, message, hint);
+  }
+
+  private expectPunct(p: string, context: string, hint?: string): Token {
+    const t = this.lx.next();
+    if (t.kind !== 'punct' || t.text !== p) {
+      this.fail(t, `expected '${p}' ${context}, found ${this.describe(t)}`, hint ?? `insert '${p}'`);
+    }
+    return t;
+  }
+
+  private expectKeyword(word: string, context: string, hint?: string): Token {
+    const t = this.lx.next();
+    if (t.kind !== 'ident' || t.text !== word) {
+      this.fail(t, `expected '${word}' ${context}, found ${this.describe(t)}`, hint ?? `write '${word}'`);
+    }
+    return t;
+  }
+
+  private isKeyword(word: string): boolean {
+    const t = this.lx.peek();
+    return t.kind === 'ident' && t.text === word;
+  }
+
+  private expectValue(context: string): Use {
+    const t = this.lx.next();
+    if (t.kind !== 'value') {
+      this.fail(t, `expected an SSA value (%name) ${context}, found ${this.describe(t)}`);
+    }
+    return { name: t.text, pos: this.pos(t) };
+  }
+
+  private expectInt(context: string, allowNegative = true): { value: number; tok: Token } {
+    const t = this.lx.next();
+    if (t.kind !== 'int') this.fail(t, `expected an integer ${context}, found ${this.describe(t)}`);
+    const v = Number(t.text);
+    if (!Number.isSafeInteger(v)) this.fail(t, `integer ${t.text} is out of range ${context}`);
+    if (!allowNegative && v < 0) this.fail(t, `${context}: must be non-negative, found ${v}`);
+    return { value: v, tok: t };
+  }
+
+  /** `%a, %b, …` until a token that is not a value (possibly empty). */
+  private valueList(context: string): Use[] {
+    const out: Use[] = [];
+    if (this.lx.peek().kind !== 'value') return out;
+    out.push(this.expectValue(context));
+    while (this.lx.eatPunct(',')) out.push(this.expectValue(context));
+    return out;
+  }
+
+  // ---- types -----------------------------------------------------------------------------
+
+  private scalarFromIdent(t: Token): ScalarType {
+    if (t.kind !== 'ident' || !SCALAR_RE.test(t.text)) {
+      const near =
+        t.kind === 'ident'
+          ? nearestName(t.text, ['f32', 'f16', 'bf16', 'i8', 'i16', 'i32', 'index'])
+          : undefined;
+      this.fail(
+        t,
+        `expected an element type, found ${this.describe(t)}`,
+        near
+          ? `did you mean '${near}'?`
+          : 'element types are builtin MLIR types: f32 f16 bf16 i8 i16 i32 i64 ui8 … index',
+      );
+    }
+    return { kind: 'scalar', name: t.text };
+  }
+
+  parseType(): Type {
+    const t = this.lx.next();
+    if (t.kind === 'ident') {
+      if (t.text === 'memref') return this.parseMemref(t);
+      return this.scalarFromIdent(t);
+    }
+    if (t.kind === 'bang') {
+      switch (t.text) {
+        case 'pto.tile_buf':
+          return this.parseTileBuf(t);
+        case 'pto.tile':
+          return this.parseTile(t);
+        case 'pto.ptr': {
+          this.expectPunct('<', 'after !pto.ptr');
+          const e = this.scalarFromIdent(this.lx.next());
+          this.expectPunct('>', 'to close !pto.ptr<…>');
+          return { kind: 'ptr', elem: e };
+        }
+        case 'pto.tensor_view':
+        case 'pto.partition_tensor_view': {
+          this.expectPunct('<', `after !${t.text}`);
+          const { dims } = this.lx.scanDims();
+          const e = this.scalarFromIdent(this.lx.next());
+          this.expectPunct('>', `to close !${t.text}<…>`);
+          return {
+            kind: t.text === 'pto.tensor_view' ? 'tensor_view' : 'partition_tensor_view',
+            shape: dims,
+            elem: e,
+          };
+        }
+        default: {
+          const near = nearestName(t.text, [
+            'pto.tile_buf',
+            'pto.tile',
+            'pto.ptr',
+            'pto.tensor_view',
+            'pto.partition_tensor_view',
+          ]);
+          this.fail(
+            t,
+            `unknown type '!${t.text}'`,
+            near
+              ? `did you mean '!${near}'?`
+              : 'PTO types are !pto.tile_buf, !pto.tile, !pto.ptr, !pto.tensor_view, !pto.partition_tensor_view',
+          );
+        }
+      }
+    }
+    return this.fail(t, `expected a type, found ${this.describe(t)}`, 'e.g. f32, index or !pto.tile_buf<…>');
+  }
+
+  private parseMemref(_t: Token): Type {
+    this.expectPunct('<', "after 'memref'");
+    const { dims } = this.lx.scanDims();
+    const e = this.scalarFromIdent(this.lx.next());
+    let space: string | undefined;
+    if (this.lx.eatPunct(',')) {
+      const h = this.lx.next();
+      if (h.kind !== 'hash' || h.text !== 'pto.address_space') {
+        this.fail(h, `expected '#pto.address_space<…>' in memref, found ${this.describe(h)}`);
+      }
+      this.expectPunct('<', 'after #pto.address_space');
+      const w = this.lx.next();
+      if (w.kind !== 'ident' || !(ADDRESS_SPACES as readonly string[]).includes(w.text)) {
+        const near = w.kind === 'ident' ? nearestName(w.text, ADDRESS_SPACES) : undefined;
+        this.fail(
+          w,
+          `unknown address space ${this.describe(w)}`,
+          near ? `did you mean '${near}'?` : `one of ${ADDRESS_SPACES.join(', ')}`,
+        );
+      }
+      space = w.text;
+      this.expectPunct('>', 'to close #pto.address_space<…>');
+    }
+    this.expectPunct('>', 'to close memref<…>');
+    return { kind: 'memref', shape: dims, elem: e, space };
+  }
+
+  private parseTile(t: Token): Type {
+    this.expectPunct('<', 'after !pto.tile');
+    const { dims } = this.lx.scanDims();
+    const et = this.lx.next();
+    const elem = this.scalarFromIdent(et);
+    if (dims.length === 0) {
+      // pto-isa manual short spelling: !pto.tile<f32, 16, 16>
+      if (this.strict || !this.lx.isPunct(',')) {
+        this.fail(
+          et,
+          '!pto.tile expects dims then element type',
+          `write !pto.tile<16x16x${elem.name}> (dims 'x'-separated before the element type)`,
+        );
+      }
+      const shape: number[] = [];
+      while (this.lx.eatPunct(',')) shape.push(this.expectInt('as a tile dimension', false).value);
+      this.expectPunct('>', 'to close !pto.tile<…>');
+      return { kind: 'tile', shape, elem };
+    }
+    for (const d of dims)
+      if (d < 0) this.fail(t, 'a Level-1 tile needs static dims', 'replace ? by a number');
+    this.expectPunct('>', 'to close !pto.tile<…>');
+    return { kind: 'tile', shape: dims, elem };
+  }
+
+  private parseTileBuf(t: Token): TileBufType {
+    this.expectPunct('<', 'after !pto.tile_buf');
+    const first = this.lx.peek();
+    if (first.kind === 'ident' && first.text !== 'loc' && SCALAR_RE.test(first.text)) {
+      // pto-isa manual short spelling: !pto.tile_buf<f32, 16, 16>
+      if (this.strict) {
+        this.fail(
+          first,
+          '!pto.tile_buf needs the ten key=value items',
+          'write !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>',
+        );
+      }
+      const dtype = this.scalarFromIdent(this.lx.next());
+      this.expectPunct(',', 'after the element type of a short !pto.tile_buf');
+      const rows = this.expectInt('(rows)', false).value;
+      this.expectPunct(',', 'after rows');
+      const cols = this.expectInt('(cols)', false).value;
+      this.expectPunct('>', 'to close !pto.tile_buf<…>');
+      return {
+        kind: 'tile_buf',
+        loc: 'vec',
+        dtype,
+        rows,
+        cols,
+        vRow: rows,
+        vCol: cols,
+        blayout: 'row_major',
+        slayout: 'none_box',
+        fractal: 512,
+        pad: 0,
+      };
+    }
+    const keys = ['loc', 'dtype', 'rows', 'cols', 'v_row', 'v_col', 'blayout', 'slayout', 'fractal', 'pad'];
+    const out: Partial<TileBufType> & { kind: 'tile_buf' } = { kind: 'tile_buf' };
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (i > 0) {
+        const c = this.lx.next();
+        if (c.kind !== 'punct' || c.text !== ',') {
+          this.fail(
+            c,
+            `expected ',' then '${key}=' in !pto.tile_buf, found ${this.describe(c)}`,
+            `the ten keys are mandatory and ordered: ${keys.join(', ')}`,
+          );
+        }
+      }
+      const k = this.lx.next();
+      if (k.kind !== 'ident' || k.text !== key) {
+        this.fail(
+          k,
+          `expected '${key}=' in !pto.tile_buf, found ${this.describe(k)}`,
+          `the ten keys are mandatory and in this order: ${keys.join(', ')}`,
+        );
+      }
+      this.expectPunct('=', `after '${key}'`);
+      const v = this.lx.peek();
+      switch (key) {
+        case 'loc': {
+          this.lx.next();
+          const word = v.kind === 'ident' || v.kind === 'string' ? v.text : '';
+          if (!(TILE_LOCS as readonly string[]).includes(word)) {
+            const near = nearestName(word, TILE_LOCS);
+            this.fail(
+              v,
+              `unknown loc ${this.describe(v)}`,
+              `${near ? `did you mean '${near}'? ` : ''}loc is one of ${TILE_LOCS.join(', ')} (UB is 'vec', L1 is 'mat')`,
+            );
+          }
+          out.loc = word as TileBufType['loc'];
+          break;
+        }
+        case 'dtype': {
+          const ty = this.parseType();
+          if (ty.kind !== 'scalar') this.fail(v, 'dtype must be an element type', 'e.g. dtype=f32');
+          out.dtype = ty;
+          break;
+        }
+        case 'rows':
+        case 'cols': {
+          const n = this.expectInt(`for ${key}`);
+          if (n.value < 0)
+            this.fail(n.tok, 'rows/cols must be non-negative', `write a static size ≥ 0 for ${key}`);
+          out[key] = n.value;
+          break;
+        }
+        case 'v_row':
+        case 'v_col': {
+          let n: number;
+          if (v.kind === 'punct' && v.text === '?') {
+            this.lx.next();
+            n = -1;
+          } else {
+            const r = this.expectInt(`for ${key}`);
+            if (r.value < -1) {
+              this.fail(r.tok, `${key} must be ?, -1 or ≥ 0`, 'use ? for a dynamic valid dim');
+            }
+            n = r.value;
+          }
+          if (key === 'v_row') out.vRow = n;
+          else out.vCol = n;
+          break;
+        }
+        case 'blayout':
+        case 'slayout': {
+          this.lx.next();
+          const allowed: readonly string[] = key === 'blayout' ? BLAYOUTS : SLAYOUTS;
+          const word = v.kind === 'ident' || v.kind === 'string' ? v.text : '';
+          if (!allowed.includes(word)) {
+            const near = nearestName(word.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase(), allowed);
+            this.fail(
+              v,
+              `unknown ${key} ${this.describe(v)}`,
+              `${near ? `did you mean '${near}'? ` : ''}${key} is one of ${allowed.join(', ')}`,
+            );
+          }
+          if (key === 'blayout') out.blayout = word as TileBufType['blayout'];
+          else out.slayout = word as TileBufType['slayout'];
+          break;
+        }
+        case 'fractal': {
+          out.fractal = this.expectInt('for fractal', false).value;
+          break;
+        }
+        case 'pad': {
+          const p = this.lx.next();
+          if (p.kind !== 'int' || !/^[0-3]$/.test(p.text)) {
+            this.fail(
+              p,
+              `unknown pad ${this.describe(p)}`,
+              'pad is an integer: 0 = Null, 1 = Zero, 2 = Max, 3 = Min',
+            );
+          }
+          out.pad = Number(p.text);
+          break;
+        }
+      }
+    }
+    const close = this.lx.next();
+    if (close.kind !== 'punct' || close.text !== '>') {
+      this.fail(
+        close,
+        `expected '>' after pad in !pto.tile_buf, found ${this.describe(close)}`,
+        "close the type with '>'",
+      );
+    }
+    void t;
+    return out as TileBufType;
+  }
+
+  // ---- attributes --------------------------------------------------------------------------
+
+  private parseAttrValue(): Attr {
+    const t = this.lx.peek();
+    if (t.kind === 'int') {
+      this.lx.next();
+      return this.maybeTyped({ kind: 'int', value: BigInt(t.text) });
+    }
+    if (t.kind === 'float') {
+      this.lx.next();
+      return this.maybeTyped({ kind: 'float', text: t.text });
+    }
+    if (t.kind === 'string') {
+      this.lx.next();
+      return { kind: 'string', value: t.text };
+    }
+    if (t.kind === 'ident' && (t.text === 'true' || t.text === 'false')) {
+      this.lx.next();
+      return { kind: 'bool', value: t.text === 'true' };
+    }
+    if (t.kind === 'hash') return this.parseHashAttr();
+    if (t.kind === 'bang' || (t.kind === 'ident' && (SCALAR_RE.test(t.text) || t.text === 'memref'))) {
+      return { kind: 'type', type: this.parseType() };
+    }
+    if (t.kind === 'ident') {
+      this.lx.next();
+      return { kind: 'word', value: t.text };
+    }
+    return this.fail(t, `expected an attribute value, found ${this.describe(t)}`);
+  }
+
+  private maybeTyped(a: Attr): Attr {
+    if (this.lx.isPunct(':')) {
+      // `{x = 1 : i32}` — typed literal inside an attribute dictionary
+      this.lx.next();
+      return { kind: 'typed', value: a, type: this.parseType() };
+    }
+    return a;
+  }
+
+  /** `#pto<cmp lt>`, `#pto<round_mode ROUND>`, `#pto.event<EVENT_ID0>`, `#pto.layout<nd>` … */
+  private parseHashAttr(): Attr {
+    const h = this.lx.next();
+    const ns = h.text;
+    this.expectPunct('<', `after '#${ns}'`);
+    const words: string[] = [];
+    for (;;) {
+      const w = this.lx.next();
+      if (w.kind === 'punct' && w.text === '>') break;
+      if (w.kind === 'punct' && w.text === ',') continue;
+      if (w.kind !== 'ident' && w.kind !== 'int') {
+        this.fail(w, `unexpected ${this.describe(w)} inside '#${ns}<…>'`, "close the attribute with '>'");
+      }
+      words.push(w.text);
+      if (words.length > 8) this.fail(w, `attribute '#${ns}<…>' is too long`, "close it with '>'");
+    }
+    this.checkEnumAttr(h, ns, words);
+    return { kind: 'enum', ns, words };
+  }
+
+  private checkEnumAttr(t: Token, ns: string, words: string[]): void {
+    const oneOf = (what: string, value: string | undefined, allowed: readonly string[]) => {
+      if (value === undefined || !allowed.includes(value)) {
+        const near = value === undefined ? undefined : nearestName(value, allowed);
+        this.fail(
+          t,
+          `unknown ${what} '${value ?? ''}'`,
+          `${near ? `did you mean '${near}'? ` : ''}${what} is one of ${allowed.join(' ')}`,
+        );
+      }
+    };
+    if (ns === 'pto') {
+      if (words.length !== 2)
+        this.fail(t, `'#pto<…>' needs a kind and a value`, 'e.g. #pto<cmp lt> or #pto<round_mode RINT>');
+      if (words[0] === 'cmp') oneOf('compare mode', words[1], CMP_MODES);
+      else if (words[0] === 'round_mode') oneOf('round mode', words[1], ROUND_MODES);
+      else if (words[0] !== 'pad_mode' && words[0] !== 'mask_pattern') {
+        this.fail(
+          t,
+          `unknown '#pto<${words[0]} …>' attribute`,
+          "the enum attributes are '#pto<cmp …>' and '#pto<round_mode …>'",
+        );
+      }
+    } else if (ns === 'pto.pipe_event_type') {
+      if (words.length !== 1) this.fail(t, 'expected one event type', 'e.g. #pto.pipe_event_type<TLOAD>');
+      oneOf('pipe event type', words[0], PIPE_EVENT_TYPES);
+    } else if (ns === 'pto.event') {
+      if (words.length !== 1 || !/^EVENT_ID[0-7]$/.test(words[0]!)) {
+        this.fail(t, `unknown event '${words.join(' ')}'`, 'events are EVENT_ID0 … EVENT_ID7');
+      }
+    } else if (ns === 'pto.address_space') {
+      oneOf('address space', words[0], ADDRESS_SPACES);
+    } else if (ns === 'pto.layout') {
+      oneOf('layout', words[0], ['nd', 'dn', 'nz']);
+    } else if (ns === 'pto.pipe') {
+      oneOf('pipe', words[0], PIPES);
+    } else {
+      this.fail(
+        t,
+        `unknown attribute '#${ns}'`,
+        'known: #pto<cmp …>, #pto<round_mode …>, #pto.pipe_event_type<…>, #pto.event<…>, #pto.address_space<…>, #pto.layout<…>',
+      );
+    }
+  }
+
+  /** `{name = value, …}` (the opening brace is the next token). */
+  private parseAttrDict(): NamedAttr[] {
+    this.expectPunct('{', 'to open an attribute dictionary');
+    const out: NamedAttr[] = [];
+    if (this.lx.eatPunct('}')) return out;
+    for (;;) {
+      const k = this.lx.next();
+      if (k.kind !== 'ident' && k.kind !== 'string') {
+        this.fail(
+          k,
+          `expected an attribute name, found ${this.describe(k)}`,
+          'attributes are written {name = value}',
+        );
+      }
+      if (out.some((a) => a.name === k.text)) this.fail(k, `attribute '${k.text}' given twice`, 'remove one');
+      let value: Attr = { kind: 'bool', value: true };
+      if (this.lx.eatPunct('=')) value = this.parseAttrValue();
+      out.push({ name: k.text, value });
+      if (this.lx.eatPunct('}')) return out;
+      this.expectPunct(',', 'between attributes', "separate attributes with ',' and close with '}'");
+    }
+  }
+
+  // ---- module / func ---------------------------------------------------------------------
+
+  parseModule(): Module {
+    const t = this.lx.peek();
+    if (t.kind === 'ident' && t.text === 'module') {
+      this.lx.next();
+      let name: string | undefined;
+      if (this.lx.peek().kind === 'symbol') name = this.lx.next().text;
+      if (this.isKeyword('attributes')) {
+        this.fail(this.lx.peek(), 'module attributes are not supported', 'remove the attributes {…} clause');
+      }
+      this.expectPunct('{', 'to open the module body');
+      const funcs: Func[] = [];
+      while (!this.lx.isPunct('}')) {
+        const n = this.lx.peek();
+        if (n.kind === 'eof')
+          this.fail(n, "missing '}' at the end of the module", "close the module with '}'");
+        funcs.push(this.parseFunc());
+      }
+      this.lx.next();
+      const e = this.lx.next();
+      if (e.kind !== 'eof')
+        this.fail(e, `unexpected ${this.describe(e)} after the module`, 'a file holds one module');
+      return { wrapped: true, name, funcs };
+    }
+    const funcs: Func[] = [];
+    while (this.lx.peek().kind !== 'eof') funcs.push(this.parseFunc());
+    if (funcs.length === 0)
+      this.fail(t, 'empty program', 'write module { func.func @name(...) { ... return } }');
+    return { wrapped: false, name: undefined, funcs };
+  }
+
+  private parseFunc(): Func {
+    const t = this.lx.next();
+    if (t.kind !== 'ident' || t.text !== 'func.func') {
+      const near = t.kind === 'ident' ? nearestName(t.text, ['func.func', 'module']) : undefined;
+      this.fail(
+        t,
+        `expected 'func.func', found ${this.describe(t)}`,
+        near ? `did you mean '${near}'?` : 'a module contains func.func @name(%arg: type, …) { … }',
+      );
+    }
+    const n = this.lx.next();
+    if (n.kind !== 'symbol') this.fail(n, `expected a function name (@name), found ${this.describe(n)}`);
+    this.expectPunct('(', 'to open the argument list');
+    const args: FuncArg[] = [];
+    if (!this.lx.eatPunct(')')) {
+      for (;;) {
+        const use = this.expectValue('as a function argument');
+        this.expectPunct(
+          ':',
+          `after argument %${use.name}`,
+          'give each argument a type: %arg0: !pto.ptr<f32>',
+        );
+        args.push({ use, type: this.parseType() });
+        if (this.lx.eatPunct(')')) break;
+        this.expectPunct(',', 'between arguments', "separate arguments with ',' and close with ')'");
+      }
+    }
+    let resultTypes: Type[] = [];
+    let hasArrow = false;
+    if (this.lx.eatPunct('->')) {
+      hasArrow = true;
+      resultTypes = this.parseTypeListMaybeParen();
+    }
+    if (this.isKeyword('attributes')) {
+      this.fail(this.lx.peek(), 'function attributes are not supported', 'remove the attributes {…} clause');
+    }
+    this.expectPunct('{', 'to open the function body');
+    const body = this.parseBlockBody();
+    return { pos: this.pos(t), name: n.text, args, resultTypes, hasArrow, body };
+  }
+
+  /** `()`, `T`, or `(T, T)`. */
+  private parseTypeListMaybeParen(): Type[] {
+    if (this.lx.eatPunct('(')) {
+      const out: Type[] = [];
+      if (this.lx.eatPunct(')')) return out;
+      for (;;) {
+        out.push(this.parseType());
+        if (this.lx.eatPunct(')')) return out;
+        this.expectPunct(',', 'between types');
+      }
+    }
+    return [this.parseType()];
+  }
+
+  /** Ops until the matching `}` (consumed). */
+  private parseBlockBody(): Op[] {
+    const ops: Op[] = [];
+    for (;;) {
+      const t = this.lx.peek();
+      if (t.kind === 'punct' && t.text === '}') {
+        this.lx.next();
+        return ops;
+      }
+      if (t.kind === 'eof') this.fail(t, "missing '}' to close a region", "close the block with '}'");
+      ops.push(this.parseOp());
+    }
+  }
+
+  // ---- ops --------------------------------------------------------------------------------
+
+  private parseOp(): Op {
+    const first = this.lx.peek();
+    const results: Use[] = [];
+    if (first.kind === 'value') {
+      results.push(this.expectValue('as a result'));
+      while (this.lx.eatPunct(',')) results.push(this.expectValue('as a result'));
+      this.expectPunct('=', 'after the result names', "results are bound with '%r = op …'");
+    }
+    const nt = this.lx.next();
+    if (nt.kind !== 'ident') {
+      this.fail(nt, `expected an operation name, found ${this.describe(nt)}`, 'e.g. pto.tadd ins(…) outs(…)');
+    }
+    const pos = this.pos(first.kind === 'value' ? first : nt);
+    const name = nt.text;
+    const noResults = (what: string) => {
+      if (results.length > 0) this.fail(first, `'${what}' has no results`, `remove '%${results[0]!.name} ='`);
+    };
+    const oneResult = (what: string) => {
+      if (results.length !== 1) {
+        this.fail(
+          first.kind === 'value' ? first : nt,
+          `'${what}' produces exactly one result`,
+          `write '%r = ${what} …'`,
+        );
+      }
+    };
+    if (name === 'return' || name === 'func.return') {
+      noResults(name);
+      const values = this.valueList('in return');
+      let types: Type[] = [];
+      if (values.length > 0) {
+        this.expectPunct(':', 'before the returned types');
+        types = this.typeList(values.length, 'return');
+      }
+      return { kind: 'return', pos, results, spelling: name, values, types };
+    }
+    if (name.startsWith('arith.')) return this.parseArith(name, nt, pos, results, oneResult);
+    if (name.startsWith('scf.')) return this.parseScf(name, nt, pos, results, noResults);
+    if (name === 'memref.alloc') {
+      oneResult(name);
+      this.expectPunct('(', "after 'memref.alloc'");
+      this.expectPunct(')', "after 'memref.alloc(' (dynamic sizes are not supported)");
+      this.expectPunct(':', 'before the memref type');
+      const ty = this.parseType();
+      if (ty.kind !== 'memref') this.fail(nt, 'memref.alloc must produce a memref type', 'write : memref<…>');
+      return { kind: 'memref.alloc', pos, results, type: ty };
+    }
+    if (name.startsWith('pto.')) return this.parsePto(name.slice(4), nt, pos, results, oneResult, noResults);
+    if (/^t[a-z_.]+$/.test(name) && OP_SIGS.has(name)) return this.parseAsmForm(name, nt, pos, results);
+    const near = nearestName(name, [...knownPtoMnemonics(), ...OTHER_OPS, ...OP_SIGS.keys()]);
+    return this.fail(
+      nt,
+      `unknown operation '${name}'`,
+      near ? `did you mean '${near}'?` : 'PTO tile ops are spelled pto.<mnemonic> (e.g. pto.tadd)',
+    );
+  }
+
+  private typeList(n: number, what: string): Type[] {
+    const out: Type[] = [this.parseType()];
+    while (out.length < n) {
+      const c = this.lx.peek();
+      if (!(c.kind === 'punct' && c.text === ',')) {
+        this.fail(c, `${what}: ${n} operands but ${out.length} type(s)`, 'give one type per operand');
+      }
+      this.lx.next();
+      out.push(this.parseType());
+    }
+    return out;
+  }
+
+  private parseArith(name: string, nt: Token, pos: Pos, results: Use[], oneResult: (w: string) => void): Op {
+    const short = name.slice(6);
+    oneResult(name);
+    if (short === 'constant') {
+      const v = this.lx.peek();
+      let value: Attr;
+      if (v.kind === 'int') value = { kind: 'int', value: BigInt(this.lx.next().text) };
+      else if (v.kind === 'float') value = { kind: 'float', text: this.lx.next().text };
+      else if (v.kind === 'ident' && (v.text === 'true' || v.text === 'false')) {
+        this.lx.next();
+        value = { kind: 'bool', value: v.text === 'true' };
+      } else
+        this.fail(
+          v,
+          `expected a constant value, found ${this.describe(v)}`,
+          'e.g. arith.constant 16 : index',
+        );
+      let type: Type;
+      if (value.kind === 'bool' && !this.lx.isPunct(':')) type = { kind: 'scalar', name: 'i1' };
+      else {
+        this.expectPunct(':', 'before the constant type', 'write arith.constant 16 : index');
+        type = this.parseType();
+      }
+      if (type.kind !== 'scalar')
+        this.fail(v, 'arith.constant here needs a scalar type', 'e.g. : index, : i32, : f32');
+      if (value.kind === 'float' && !/^(f|bf|tf)/.test(type.name)) {
+        this.fail(
+          v,
+          `float literal ${v.text} with integer type ${type.name}`,
+          'write an integer literal or a float type',
+        );
+      }
+      return { kind: 'arith.constant', pos, results, value, type };
+    }
+    if (short === 'cmpi' || short === 'cmpf') {
+      const p = this.lx.next();
+      const allowed: readonly string[] = short === 'cmpi' ? CMPI_PREDICATES : CMPF_PREDICATES;
+      const word = p.kind === 'ident' || p.kind === 'string' ? p.text : '';
+      if (!allowed.includes(word)) {
+        const near = nearestName(word, allowed);
+        this.fail(
+          p,
+          `unknown ${name} predicate ${this.describe(p)}`,
+          `${near ? `did you mean '${near}'? ` : ''}one of ${allowed.join(' ')}`,
+        );
+      }
+      this.expectPunct(',', 'after the predicate');
+      const lhs = this.expectValue(`in ${name}`);
+      this.expectPunct(',', 'between operands');
+      const rhs = this.expectValue(`in ${name}`);
+      this.expectPunct(':', 'before the operand type');
+      return {
+        kind: 'arith.cmp',
+        name: name as 'arith.cmpi',
+        pos,
+        results,
+        predicate: word,
+        lhs,
+        rhs,
+        type: this.parseType(),
+      };
+    }
+    if (short === 'select') {
+      const cond = this.expectValue('as the select condition');
+      this.expectPunct(',', 'after the condition');
+      const a = this.expectValue('in arith.select');
+      this.expectPunct(',', 'between operands');
+      const b = this.expectValue('in arith.select');
+      this.expectPunct(':', 'before the type');
+      return { kind: 'arith.select', pos, results, cond, a, b, type: this.parseType() };
+    }
+    if ((ARITH_CASTS as readonly string[]).includes(short)) {
+      const operand = this.expectValue(`in ${name}`);
+      this.expectPunct(':', 'before the source type');
+      const from = this.parseType();
+      this.expectKeyword('to', 'between the source and result types', `write ${name} %x : i32 to index`);
+      return { kind: 'arith.cast', name, pos, results, operand, from, to: this.parseType() };
+    }
+    if ((ARITH_BINARY as readonly string[]).includes(short)) {
+      const lhs = this.expectValue(`in ${name}`);
+      this.expectPunct(',', 'between operands');
+      const rhs = this.expectValue(`in ${name}`);
+      this.expectPunct(':', 'before the type');
+      return { kind: 'arith.binary', name, pos, results, lhs, rhs, type: this.parseType() };
+    }
+    const near = nearestName(
+      name,
+      OTHER_OPS.filter((o) => o.startsWith('arith.')),
+    );
+    return this.fail(nt, `unsupported arith op '${name}'`, near ? `did you mean '${near}'?` : undefined);
+  }
+
+  private parseScf(name: string, nt: Token, pos: Pos, results: Use[], noResults: (w: string) => void): Op {
+    if (name === 'scf.for') {
+      const iv = this.expectValue('as the loop variable');
+      this.expectPunct('=', 'after the loop variable', 'write scf.for %i = %lb to %ub step %s { … }');
+      const lb = this.expectValue('as the lower bound');
+      this.expectKeyword('to', 'after the lower bound');
+      const ub = this.expectValue('as the upper bound');
+      this.expectKeyword('step', 'after the upper bound');
+      const step = this.expectValue('as the step');
+      const iterArgs: { arg: Use; init: Use }[] = [];
+      let iterTypes: Type[] = [];
+      if (this.isKeyword('iter_args')) {
+        this.lx.next();
+        this.expectPunct('(', "after 'iter_args'");
+        for (;;) {
+          const arg = this.expectValue('as an iteration argument');
+          this.expectPunct('=', 'after the iteration argument');
+          iterArgs.push({ arg, init: this.expectValue('as its initial value') });
+          if (this.lx.eatPunct(')')) break;
+          this.expectPunct(',', 'between iteration arguments');
+        }
+        this.expectPunct('->', 'before the loop result types');
+        iterTypes = this.parseTypeListMaybeParen();
+        if (iterTypes.length !== iterArgs.length) {
+          this.fail(
+            nt,
+            `scf.for has ${iterArgs.length} iter_args but ${iterTypes.length} result types`,
+            'give one type per iteration argument',
+          );
+        }
+      }
+      if (results.length !== iterArgs.length) {
+        this.fail(
+          nt,
+          `scf.for returns ${iterArgs.length} value(s) but ${results.length} result name(s) are bound`,
+          'bind one result per iter_arg',
+        );
+      }
+      this.expectPunct('{', 'to open the loop body');
+      const body = this.parseBlockBody();
+      return { kind: 'scf.for', pos, results, iv, lb, ub, step, iterArgs, iterTypes, body };
+    }
+    if (name === 'scf.if') {
+      const cond = this.expectValue('as the condition');
+      let resultTypes: Type[] = [];
+      if (this.lx.eatPunct('->')) resultTypes = this.parseTypeListMaybeParen();
+      if (results.length !== resultTypes.length) {
+        this.fail(
+          nt,
+          `scf.if returns ${resultTypes.length} value(s) but ${results.length} result name(s) are bound`,
+          'match the -> (types) with the bound names',
+        );
+      }
+      this.expectPunct('{', 'to open the then-region');
+      const thenOps = this.parseBlockBody();
+      let elseOps: Op[] | undefined;
+      if (this.isKeyword('else')) {
+        this.lx.next();
+        this.expectPunct('{', 'to open the else-region');
+        elseOps = this.parseBlockBody();
+      }
+      return { kind: 'scf.if', pos, results, cond, resultTypes, thenOps, elseOps };
+    }
+    if (name === 'scf.yield') {
+      noResults(name);
+      const values = this.valueList('in scf.yield');
+      let types: Type[] = [];
+      if (values.length > 0) {
+        this.expectPunct(':', 'before the yielded types');
+        types = this.typeList(values.length, 'scf.yield');
+      }
+      return { kind: 'scf.yield', pos, results, values, types };
+    }
+    const near = nearestName(name, ['scf.for', 'scf.if', 'scf.yield']);
+    return this.fail(
+      nt,
+      `unsupported scf op '${name}'`,
+      near ? `did you mean '${near}'?` : 'supported: scf.for, scf.if, scf.yield',
+    );
+  }
+
+  private bracketUses(open: string, close: string, what: string): Use[] {
+    this.expectPunct(open, `to open ${what}`);
+    if (this.lx.eatPunct(close)) return [];
+    const out = this.valueList(`in ${what}`);
+    this.expectPunct(close, `to close ${what}`, `write ${what} = [%a, %b]`);
+    return out;
+  }
+
+  private parsePto(
+    m: string,
+    nt: Token,
+    pos: Pos,
+    results: Use[],
+    oneResult: (w: string) => void,
+    noResults: (w: string) => void,
+  ): Op {
+    const name = `pto.${m}`;
+    switch (m) {
+      case 'make_tensor_view': {
+        oneResult(name);
+        const ptr = this.expectValue('as the base pointer');
+        this.expectPunct(',', 'after the pointer');
+        this.expectKeyword('shape', 'in make_tensor_view');
+        this.expectPunct('=', "after 'shape'");
+        const shape = this.bracketUses('[', ']', 'shape');
+        const c = this.lx.peek();
+        if (!(c.kind === 'punct' && c.text === ',')) {
+          this.fail(
+            c,
+            `expected ',' before 'strides', found ${this.describe(c)}`,
+            'PTOAS requires a comma: shape = […], strides = […]',
+          );
+        }
+        this.lx.next();
+        this.expectKeyword('strides', 'in make_tensor_view');
+        this.expectPunct('=', "after 'strides'");
+        const strides = this.bracketUses('[', ']', 'strides');
+        if (this.lx.peek().kind === 'punct' && this.lx.peek().text === '{') {
+          this.fail(this.lx.peek(), 'make_tensor_view attributes are not supported', 'remove the {…}');
+        }
+        this.expectPunct(':', 'before the result type');
+        const tt = this.lx.peek();
+        const type = this.parseType();
+        if (type.kind !== 'tensor_view') {
+          this.fail(
+            tt,
+            'make_tensor_view must produce a !pto.tensor_view',
+            'write : !pto.tensor_view<?x?xf32>',
+          );
+        }
+        return { kind: 'pto.make_tensor_view', pos, results, ptr, shape, strides, type };
+      }
+      case 'partition_view': {
+        oneResult(name);
+        const source = this.expectValue('as the source view');
+        this.expectPunct(',', 'after the source view');
+        this.expectKeyword('offsets', 'in partition_view');
+        this.expectPunct('=', "after 'offsets'");
+        const offsets = this.bracketUses('[', ']', 'offsets');
+        this.expectPunct(',', "before 'sizes'");
+        this.expectKeyword('sizes', 'in partition_view');
+        this.expectPunct('=', "after 'sizes'");
+        const sizes = this.bracketUses('[', ']', 'sizes');
+        this.expectPunct(':', 'before the source type');
+        const sourceType = this.parseType();
+        this.expectPunct('->', 'before the result type');
+        const rt = this.lx.peek();
+        const type = this.parseType();
+        if (type.kind !== 'partition_tensor_view') {
+          this.fail(
+            rt,
+            'partition_view must produce a !pto.partition_tensor_view',
+            'write -> !pto.partition_tensor_view<16x16xf32>',
+          );
+        }
+        return { kind: 'pto.partition_view', pos, results, source, offsets, sizes, sourceType, type };
+      }
+      case 'alloc_tile': {
+        oneResult(name);
+        let addr: Use | undefined;
+        let validRow: Use | undefined;
+        let validCol: Use | undefined;
+        const order = ['addr', 'valid_row', 'valid_col'];
+        let at = 0;
+        while (this.lx.peek().kind === 'ident') {
+          const k = this.lx.next();
+          const idx = order.indexOf(k.text);
+          if (idx < at) {
+            this.fail(
+              k,
+              `unexpected '${k.text}' in alloc_tile`,
+              'optional operands come in the order addr = %a valid_row = %r valid_col = %c',
+            );
+          }
+          at = idx + 1;
+          this.expectPunct('=', `after '${k.text}'`);
+          const v = this.expectValue(`for ${k.text}`);
+          if (k.text === 'addr') addr = v;
+          else if (k.text === 'valid_row') validRow = v;
+          else validCol = v;
+        }
+        this.expectPunct(':', 'before the tile type', 'write pto.alloc_tile : !pto.tile_buf<…>');
+        const tt = this.lx.peek();
+        const type = this.parseType();
+        if (type.kind !== 'tile_buf')
+          this.fail(tt, 'alloc_tile must produce a !pto.tile_buf', 'write : !pto.tile_buf<loc=vec, …>');
+        return { kind: 'pto.alloc_tile', pos, results, addr, validRow, validCol, type };
+      }
+      case 'subset': {
+        oneResult(name);
+        const source = this.expectValue('as the subset source');
+        const offsets = this.bracketUses('[', ']', 'subset offsets');
+        this.expectKeyword('sizes', 'in pto.subset');
+        this.expectPunct('[', "after 'sizes'");
+        const sizes: number[] = [this.expectInt('as a subset size', false).value];
+        while (this.lx.eatPunct(',')) sizes.push(this.expectInt('as a subset size', false).value);
+        this.expectPunct(']', 'to close sizes');
+        this.expectPunct(':', 'before the type');
+        return { kind: 'pto.subset', pos, results, source, offsets, sizes, type: this.parseType() };
+      }
+      case 'record_event':
+      case 'wait_event':
+      case 'get_buf':
+      case 'rls_buf': {
+        noResults(name);
+        this.expectPunct('[', `after '${name}'`, `write ${name} [#pto.pipe_event_type<…>, …]`);
+        const args: Attr[] = [];
+        if (!this.lx.eatPunct(']')) {
+          for (;;) {
+            args.push(this.parseAttrValue());
+            if (this.lx.eatPunct(']')) break;
+            this.expectPunct(',', `between ${name} arguments`);
+          }
+        }
+        this.checkSyncArgs(nt, m, args);
+        return { kind: 'sync', pos, results, name, args, angle: false };
+      }
+      case 'barrier': {
+        noResults(name);
+        this.expectPunct('<', "after 'pto.barrier'", 'write pto.barrier <PIPE_V>');
+        const p = this.lx.next();
+        if (p.kind !== 'ident' || !(PIPES as readonly string[]).includes(p.text)) {
+          const near = p.kind === 'ident' ? nearestName(p.text, PIPES) : undefined;
+          this.fail(
+            p,
+            `unknown pipe ${this.describe(p)}`,
+            `${near ? `did you mean '${near}'? ` : ''}pipes: ${PIPES.join(' ')}`,
+          );
+        }
+        this.expectPunct('>', 'to close the pipe');
+        return { kind: 'sync', pos, results, name, args: [{ kind: 'word', value: p.text }], angle: true };
+      }
+      case 'section.vector':
+      case 'section.cube': {
+        noResults(name);
+        this.expectPunct('{', `to open the ${name} region`);
+        return { kind: 'section', pos, results, name, body: this.parseBlockBody() };
+      }
+    }
+    const sig = OP_SIGS.get(m);
+    if (!sig) {
+      const near = nearestName(name, knownPtoMnemonics());
+      this.fail(
+        nt,
+        `unknown PTO operation '${name}'`,
+        near ? `did you mean '${near}'?` : 'see docs/pto-as.md for the registered mnemonics',
+      );
+    }
+    if (this.isKeyword('ins')) return this.parseDps(name, nt, pos, results, sig.hasResult ?? false);
+    if (results.length > 0) return this.parseSsa(name, pos, results);
+    if (this.lx.peek().kind === 'value') return this.parseAsmForm(m, nt, pos, results, true);
+    return this.fail(
+      this.lx.peek(),
+      `expected 'ins(' after '${name}', found ${this.describe(this.lx.peek())}`,
+      `write ${name} ins(%src… : types) outs(%dst : type), or the SSA form %r = ${name} %a, … : (…) -> …`,
+    );
+  }
+
+  private checkSyncArgs(nt: Token, m: string, args: Attr[]): void {
+    const isEvt = (a: Attr | undefined) => a?.kind === 'enum' && a.ns === 'pto.pipe_event_type';
+    if (m === 'record_event' || m === 'wait_event') {
+      const ok =
+        args.length === 3 &&
+        isEvt(args[0]) &&
+        isEvt(args[1]) &&
+        args[2]!.kind === 'enum' &&
+        args[2]!.ns === 'pto.event';
+      if (!ok) {
+        this.fail(
+          nt,
+          `pto.${m} takes [source event type, destination event type, event id]`,
+          `write pto.${m} [#pto.pipe_event_type<TLOAD>, #pto.pipe_event_type<TVEC>, #pto.event<EVENT_ID0>]`,
+        );
+      }
+    } else {
+      const ok =
+        (args.length === 2 || args.length === 3) &&
+        isEvt(args[0]) &&
+        args.slice(1).every((a) => a.kind === 'int');
+      if (!ok) {
+        this.fail(
+          nt,
+          `pto.${m} takes [event type, buffer id[, mode]]`,
+          `write pto.${m}[#pto.pipe_event_type<TLOAD>, 0]`,
+        );
+      }
+    }
+  }
+
+  private parseDps(name: string, nt: Token, pos: Pos, results: Use[], hasResult: boolean): Op {
+    this.lx.next(); // ins
+    this.expectPunct('(', "after 'ins'");
+    const insUses: Use[] = [];
+    let insAttrs: NamedAttr[] | undefined;
+    let types: Type[] = [];
+    if (!this.lx.eatPunct(')')) {
+      insUses.push(...this.valueList(`in ${name} ins`));
+      if (insUses.length === 0)
+        this.fail(
+          this.lx.peek(),
+          `expected an operand in ${name} ins(…), found ${this.describe(this.lx.peek())}`,
+        );
+      if (this.lx.isPunct('{')) insAttrs = this.parseAttrDict();
+      this.expectPunct(':', 'before the ins types', `write ins(%a, %b : T, T)`);
+      types = this.typeList(insUses.length, `${name} ins`);
+      const c = this.lx.peek();
+      if (c.kind === 'punct' && c.text === ',') {
+        this.fail(
+          c,
+          `${name} ins: ${insUses.length} operands but more types`,
+          'give exactly one type per operand',
+        );
+      }
+      this.expectPunct(')', 'to close ins(…)');
+    }
+    const o = this.lx.peek();
+    if (!(o.kind === 'ident' && o.text === 'outs')) {
+      if (o.kind === 'punct' && o.text === '{') {
+        this.fail(
+          o,
+          `${name}: attributes must sit inside ins(…) before ':'`,
+          'write ins(%a, %b {cmpMode = #pto<cmp lt>} : T0, T1)',
+        );
+      }
+      this.fail(
+        o,
+        `expected 'outs(' after ins(…) of ${name}, found ${this.describe(o)}`,
+        'DPS ops need outs(%dst : type)',
+      );
+    }
+    this.lx.next();
+    this.expectPunct('(', "after 'outs'");
+    const outUses = this.valueList(`in ${name} outs`);
+    if (outUses.length === 0)
+      this.fail(this.lx.peek(), `expected the destination in ${name} outs(…)`, 'write outs(%dst : type)');
+    this.expectPunct(':', 'before the outs type');
+    const outTypes = this.typeList(outUses.length, `${name} outs`);
+    this.expectPunct(')', 'to close outs(…)');
+    let attrs: NamedAttr[] | undefined;
+    if (this.lx.isPunct('{')) attrs = this.parseAttrDict();
+    const resultTypes: Type[] = [];
+    if (this.lx.isPunct('->')) {
+      const arrow = this.lx.next();
+      if (!hasResult) this.fail(arrow, `${name} has no results`, "remove '-> type'");
+      resultTypes.push(...this.parseTypeListMaybeParen());
+    }
+    if (results.length !== resultTypes.length) {
+      this.fail(
+        nt,
+        `${name} binds ${results.length} result(s) but declares ${resultTypes.length} result type(s)`,
+        'DPS ops write into outs(…); drop the result binding or add -> type',
+      );
+    }
+    return {
+      kind: 'dps',
+      pos,
+      results,
+      name,
+      ins: insUses.map((use, i) => ({ use, type: types[i]! })),
+      insAttrs,
+      outs: outUses.map((use, i) => ({ use, type: outTypes[i]! })),
+      attrs,
+      resultTypes,
+    };
+  }
+
+  private parseOperand(context: string): Operand {
+    const t = this.lx.peek();
+    if (t.kind === 'value') return { kind: 'value', use: this.expectValue(context) };
+    if (t.kind === 'int' || t.kind === 'float') {
+      this.lx.next();
+      return {
+        kind: 'imm',
+        value: t.kind === 'int' ? { kind: 'int', value: BigInt(t.text) } : { kind: 'float', text: t.text },
+        pos: this.pos(t),
+      };
+    }
+    return this.fail(
+      t,
+      `expected an operand ${context}, found ${this.describe(t)}`,
+      'operands are %values or numeric immediates',
+    );
+  }
+
+  private parseSsa(name: string, pos: Pos, results: Use[]): Op {
+    const operands: Operand[] = [this.parseOperand(`of ${name}`)];
+    while (this.lx.eatPunct(',')) operands.push(this.parseOperand(`of ${name}`));
+    let attrs: NamedAttr[] | undefined;
+    if (this.lx.isPunct('{')) attrs = this.parseAttrDict();
+    this.expectPunct(':', 'before the operand types', `write %r = ${name} %a, %b : (T, T) -> T`);
+    this.expectPunct('(', 'to open the operand type list', `Level-1 types are written (T, T) -> T`);
+    const operandTypes: Type[] = [];
+    if (!this.lx.eatPunct(')')) {
+      for (;;) {
+        operandTypes.push(this.parseType());
+        if (this.lx.eatPunct(')')) break;
+        this.expectPunct(',', 'between operand types');
+      }
+    }
+    if (operandTypes.length !== operands.length) {
+      this.fail(
+        this.lx.peek(),
+        `${name}: ${operands.length} operands but ${operandTypes.length} types`,
+        'give one type per operand',
+      );
+    }
+    this.expectPunct('->', 'before the result type');
+    const resultType = this.parseType();
+    if (results.length !== 1)
+      this.fail(this.lx.peek(), `${name} in SSA form produces one result`, 'bind exactly one %result');
+    return { kind: 'ssa', pos, results, name, operands, attrs, operandTypes, resultType };
+  }
+
+  private parseAsmHashAttrs(into: NamedAttr[]): void {
+    // attributes after '#': `#cmp=gt` — the lexer reads `#cmp` as a hash token
+    while (this.lx.peek().kind === 'hash') {
+      const h = this.lx.next();
+      if (this.lx.isPunct('<'))
+        this.fail(h, `unexpected attribute '#${h.text}<…>' in assembly form`, 'write #name=value');
+      this.expectPunct('=', `after '#${h.text}'`, `write #${h.text}=value`);
+      const v = this.lx.next();
+      if (v.kind !== 'ident' && v.kind !== 'int' && v.kind !== 'string' && v.kind !== 'float') {
+        this.fail(v, `expected a value for #${h.text}, found ${this.describe(v)}`);
+      }
+      if (into.some((a) => a.name === h.text))
+        this.fail(h, `attribute '#${h.text}' given twice`, 'remove one');
+      into.push({
+        name: h.text,
+        value:
+          v.kind === 'int'
+            ? { kind: 'int', value: BigInt(v.text) }
+            : v.kind === 'float'
+              ? { kind: 'float', text: v.text }
+              : v.kind === 'string'
+                ? { kind: 'string', value: v.text }
+                : { kind: 'word', value: v.text },
+      });
+    }
+  }
+
+  private parseAsmForm(mnemonic: string, nt: Token, pos: Pos, results: Use[], prefixed = false): Op {
+    const operands: Operand[] = [this.parseOperand(`of ${mnemonic}`)];
+    while (this.lx.eatPunct(',')) operands.push(this.parseOperand(`of ${mnemonic}`));
+    const hashAttrs: NamedAttr[] = [];
+    this.parseAsmHashAttrs(hashAttrs);
+    let type: Type | undefined;
+    if (hashAttrs.length === 0 || this.lx.isPunct(':')) {
+      this.expectPunct(
+        ':',
+        'before the tile type',
+        `write ${mnemonic} %dst, %src0, %src1 : !pto.tile<16x16xf32>`,
+      );
+      type = this.parseType();
+      this.parseAsmHashAttrs(hashAttrs);
+    }
+    if (results.length > 1) this.fail(nt, `${mnemonic} binds one result at most`, 'bind one %dst');
+    return { kind: 'asm', pos, results, mnemonic, prefixed, operands, type, hashAttrs };
+  }
+}
+
+/** Parses PTO-AS text into a module. Throws BadInput with line:col on the first error. */
+export function parsePtoAs(src: string, opts: ParseOptions = {}): Module {
+  return new Parser(src, opts).parseModule();
+}
+
+/** Parses one type (e.g. for tests and the CLI). */
+export function parseType(src: string, opts: ParseOptions = {}): Type {
+  const p = new Parser(src, opts);
+  return p.parseType();
+}
+
+export { CUSTOM_PTO_OPS };

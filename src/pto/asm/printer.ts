@@ -1,0 +1,227 @@
+/**
+ * Canonical printer for PTO-AS. One op per line, two-space indentation per region, single spaces
+ * around `=` and after commas, types always in their canonical spelling (the ten-key tile_buf with
+ * `?` for dynamic valid dims, `!pto.tile<16x16xf32>`), so `parse(print(m))` equals `m` up to
+ * positions and the short-spelling normalisation.
+ */
+import type { Attr, Func, Module, NamedAttr, Op, Operand, Type, Use } from './ast.ts';
+
+export function printType(t: Type): string {
+  switch (t.kind) {
+    case 'scalar':
+      return t.name;
+    case 'tile':
+      return `!pto.tile<${t.shape.map((d) => `${d}x`).join('')}${t.elem.name}>`;
+    case 'tile_buf': {
+      const v = (n: number) => (n < 0 ? '?' : String(n));
+      return (
+        `!pto.tile_buf<loc=${t.loc}, dtype=${t.dtype.name}, rows=${t.rows}, cols=${t.cols}, ` +
+        `v_row=${v(t.vRow)}, v_col=${v(t.vCol)}, blayout=${t.blayout}, slayout=${t.slayout}, ` +
+        `fractal=${t.fractal}, pad=${t.pad}>`
+      );
+    }
+    case 'ptr':
+      return `!pto.ptr<${t.elem.name}>`;
+    case 'tensor_view':
+    case 'partition_tensor_view':
+      return `!pto.${t.kind}<${t.shape.map((d) => `${d < 0 ? '?' : d}x`).join('')}${t.elem.name}>`;
+    case 'memref':
+      return `memref<${t.shape.map((d) => `${d < 0 ? '?' : d}x`).join('')}${t.elem.name}${
+        t.space ? `, #pto.address_space<${t.space}>` : ''
+      }>`;
+  }
+}
+
+function quote(s: string): string {
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
+}
+
+export function printAttr(a: Attr): string {
+  switch (a.kind) {
+    case 'int':
+      return a.value.toString();
+    case 'float':
+      return a.text;
+    case 'string':
+      return quote(a.value);
+    case 'bool':
+      return a.value ? 'true' : 'false';
+    case 'enum':
+      return a.ns === 'pto' ? `#pto<${a.words.join(' ')}>` : `#${a.ns}<${a.words.join(', ')}>`;
+    case 'word':
+      return a.value;
+    case 'type':
+      return printType(a.type);
+    case 'typed':
+      return `${printAttr(a.value)} : ${printType(a.type)}`;
+  }
+}
+
+function attrDict(attrs: NamedAttr[]): string {
+  return `{${attrs.map((a) => `${/^[A-Za-z_][\w.$]*$/.test(a.name) ? a.name : quote(a.name)} = ${printAttr(a.value)}`).join(', ')}}`;
+}
+
+const v = (u: Use) => `%${u.name}`;
+const vs = (us: Use[]) => us.map(v).join(', ');
+const operand = (o: Operand) => (o.kind === 'value' ? v(o.use) : printAttr(o.value));
+const typesParen = (ts: Type[]) =>
+  ts.length === 1 ? printType(ts[0]!) : `(${ts.map(printType).join(', ')})`;
+
+function printOp(op: Op, indent: string, out: string[]): void {
+  const res = op.results.length > 0 ? `${vs(op.results)} = ` : '';
+  const line = (s: string) => out.push(`${indent}${res}${s}`);
+  const region = (body: Op[]) => {
+    for (const o of body) printOp(o, `${indent}  `, out);
+  };
+  switch (op.kind) {
+    case 'dps': {
+      const ins =
+        op.ins.length === 0
+          ? ''
+          : `${vs(op.ins.map((i) => i.use))}${op.insAttrs ? ` ${attrDict(op.insAttrs)}` : ''} : ${op.ins
+              .map((i) => printType(i.type))
+              .join(', ')}`;
+      const outs = `${vs(op.outs.map((o) => o.use))} : ${op.outs.map((o) => printType(o.type)).join(', ')}`;
+      line(
+        `${op.name} ins(${ins}) outs(${outs})${op.attrs ? ` ${attrDict(op.attrs)}` : ''}${
+          op.resultTypes.length ? ` -> ${typesParen(op.resultTypes)}` : ''
+        }`,
+      );
+      return;
+    }
+    case 'ssa':
+      line(
+        `${op.name} ${op.operands.map(operand).join(', ')}${op.attrs ? ` ${attrDict(op.attrs)}` : ''} : (${op.operandTypes
+          .map(printType)
+          .join(', ')}) -> ${printType(op.resultType)}`,
+      );
+      return;
+    case 'asm':
+      line(
+        `${op.prefixed ? 'pto.' : ''}${op.mnemonic} ${op.operands.map(operand).join(', ')}${
+          op.type ? ` : ${printType(op.type)}` : ''
+        }${op.hashAttrs
+          .map((a) => ` #${a.name}=${a.value.kind === 'string' ? quote(a.value.value) : printAttr(a.value)}`)
+          .join('')}`,
+      );
+      return;
+    case 'arith.constant':
+      line(
+        op.value.kind === 'bool' && op.type.kind === 'scalar' && op.type.name === 'i1'
+          ? `arith.constant ${printAttr(op.value)}`
+          : `arith.constant ${printAttr(op.value)} : ${printType(op.type)}`,
+      );
+      return;
+    case 'arith.binary':
+      line(`${op.name} ${v(op.lhs)}, ${v(op.rhs)} : ${printType(op.type)}`);
+      return;
+    case 'arith.cast':
+      line(`${op.name} ${v(op.operand)} : ${printType(op.from)} to ${printType(op.to)}`);
+      return;
+    case 'arith.cmp':
+      line(`${op.name} ${op.predicate}, ${v(op.lhs)}, ${v(op.rhs)} : ${printType(op.type)}`);
+      return;
+    case 'arith.select':
+      line(`arith.select ${v(op.cond)}, ${v(op.a)}, ${v(op.b)} : ${printType(op.type)}`);
+      return;
+    case 'scf.for': {
+      const iter = op.iterArgs.length
+        ? ` iter_args(${op.iterArgs.map((a) => `${v(a.arg)} = ${v(a.init)}`).join(', ')}) -> (${op.iterTypes
+            .map(printType)
+            .join(', ')})`
+        : '';
+      line(`scf.for ${v(op.iv)} = ${v(op.lb)} to ${v(op.ub)} step ${v(op.step)}${iter} {`);
+      region(op.body);
+      out.push(`${indent}}`);
+      return;
+    }
+    case 'scf.if':
+      line(
+        `scf.if ${v(op.cond)}${op.resultTypes.length ? ` -> (${op.resultTypes.map(printType).join(', ')})` : ''} {`,
+      );
+      region(op.thenOps);
+      if (op.elseOps) {
+        out.push(`${indent}} else {`);
+        region(op.elseOps);
+      }
+      out.push(`${indent}}`);
+      return;
+    case 'scf.yield':
+      line(
+        op.values.length ? `scf.yield ${vs(op.values)} : ${op.types.map(printType).join(', ')}` : 'scf.yield',
+      );
+      return;
+    case 'return':
+      line(
+        op.values.length
+          ? `${op.spelling} ${vs(op.values)} : ${op.types.map(printType).join(', ')}`
+          : op.spelling,
+      );
+      return;
+    case 'pto.make_tensor_view':
+      line(
+        `pto.make_tensor_view ${v(op.ptr)}, shape = [${vs(op.shape)}], strides = [${vs(op.strides)}] : ${printType(op.type)}`,
+      );
+      return;
+    case 'pto.partition_view':
+      line(
+        `pto.partition_view ${v(op.source)}, offsets = [${vs(op.offsets)}], sizes = [${vs(op.sizes)}] : ${printType(
+          op.sourceType,
+        )} -> ${printType(op.type)}`,
+      );
+      return;
+    case 'pto.alloc_tile': {
+      const parts: string[] = ['pto.alloc_tile'];
+      if (op.addr) parts.push(`addr = ${v(op.addr)}`);
+      if (op.validRow) parts.push(`valid_row = ${v(op.validRow)}`);
+      if (op.validCol) parts.push(`valid_col = ${v(op.validCol)}`);
+      line(`${parts.join(' ')} : ${printType(op.type)}`);
+      return;
+    }
+    case 'pto.subset':
+      line(
+        `pto.subset ${v(op.source)}[${vs(op.offsets)}] sizes [${op.sizes.join(', ')}] : ${printType(op.type)}`,
+      );
+      return;
+    case 'memref.alloc':
+      line(`memref.alloc() : ${printType(op.type)}`);
+      return;
+    case 'sync':
+      line(
+        op.angle
+          ? `${op.name} <${op.args.map(printAttr).join(', ')}>`
+          : `${op.name} [${op.args.map(printAttr).join(', ')}]`,
+      );
+      return;
+    case 'section':
+      line(`${op.name} {`);
+      region(op.body);
+      out.push(`${indent}}`);
+      return;
+  }
+}
+
+function printFunc(f: Func, indent: string, out: string[]): void {
+  const args = f.args.map((a) => `%${a.use.name}: ${printType(a.type)}`).join(', ');
+  const ret = f.hasArrow
+    ? ` -> ${f.resultTypes.length === 1 ? printType(f.resultTypes[0]!) : `(${f.resultTypes.map(printType).join(', ')})`}`
+    : '';
+  out.push(
+    `${indent}func.func @${/^[A-Za-z_][\w.$-]*$/.test(f.name) ? f.name : quote(f.name)}(${args})${ret} {`,
+  );
+  for (const op of f.body) printOp(op, `${indent}  `, out);
+  out.push(`${indent}}`);
+}
+
+/** The canonical text of a module (ends with a newline). */
+export function printModule(m: Module): string {
+  const out: string[] = [];
+  if (m.wrapped) {
+    out.push(m.name === undefined ? 'module {' : `module @${m.name} {`);
+    for (const f of m.funcs) printFunc(f, '  ', out);
+    out.push('}');
+  } else {
+    for (const f of m.funcs) printFunc(f, '', out);
+  }
+  return `${out.join('\n')}\n`;
+}

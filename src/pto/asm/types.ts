@@ -1,0 +1,106 @@
+/** Helpers over PTO-AS types: element types, tile-ness, MLIR names ↔ part 1's DType. */
+import type { DType } from '../dtype.ts';
+import type { ScalarType, TileBufType, Type } from './ast.ts';
+
+/** MLIR builtin element type name → axsim DType (signless iN is signed, uiN unsigned). */
+const MLIR_TO_DTYPE: Record<string, DType> = {
+  f32: 'f32',
+  f16: 'f16',
+  bf16: 'bf16',
+  i8: 'i8',
+  si8: 'i8',
+  i16: 'i16',
+  si16: 'i16',
+  i32: 'i32',
+  si32: 'i32',
+  i64: 'i64',
+  si64: 'i64',
+  ui8: 'u8',
+  ui16: 'u16',
+  ui32: 'u32',
+  ui64: 'u64',
+  f8E4M3FN: 'f8e4m3',
+  f8E4M3: 'f8e4m3',
+  f8e4m3: 'f8e4m3',
+  f8E5M2: 'f8e5m2',
+  f8e5m2: 'f8e5m2',
+};
+
+/** The axsim DType of an MLIR element type name, or undefined (index, i1, f64, …). */
+export function dtypeOfName(name: string): DType | undefined {
+  return MLIR_TO_DTYPE[name];
+}
+
+export function isTileLike(t: Type): boolean {
+  return t.kind === 'tile_buf' || t.kind === 'tile' || t.kind === 'memref';
+}
+
+/** Element type of a tile, view, memref or pointer; the type itself for scalars. */
+export function elemOf(t: Type): ScalarType {
+  switch (t.kind) {
+    case 'scalar':
+      return t;
+    case 'tile_buf':
+      return t.dtype;
+    default:
+      return t.elem;
+  }
+}
+
+export function isIntType(t: Type): boolean {
+  return t.kind === 'scalar' && (/^(u|s)?i\d+$/.test(t.name) || t.name === 'index');
+}
+
+export function isFloatType(t: Type): boolean {
+  return t.kind === 'scalar' && /^(f|bf|tf)\d/.test(t.name);
+}
+
+/** Shape facts of a tile-like type: physical rows×cols, static valid dims (-1 = dynamic). */
+export interface TileShape {
+  rows: number;
+  cols: number;
+  vRow: number;
+  vCol: number;
+  loc: string;
+  blayout: string;
+}
+
+export function tileShape(t: Type): TileShape | undefined {
+  if (t.kind === 'tile_buf') {
+    return { rows: t.rows, cols: t.cols, vRow: t.vRow, vCol: t.vCol, loc: t.loc, blayout: t.blayout };
+  }
+  if (t.kind === 'tile' || t.kind === 'memref') {
+    // Level-1 tiles and memrefs: the last two dims (a 1-D shape is one row); fully valid, row-major
+    const s = t.shape;
+    const rows = s.length >= 2 ? s.slice(0, -1).reduce((a, b) => a * b, 1) : 1;
+    const cols = s.length >= 1 ? s[s.length - 1]! : 1;
+    const loc = t.kind === 'memref' ? (t.space ?? 'vec') : 'vec';
+    return { rows, cols, vRow: rows, vCol: cols, loc, blayout: 'row_major' };
+  }
+  return undefined;
+}
+
+export function typesEqual(a: Type, b: Type): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A Level-2 buffer type describing a Level-1 tile (for the runner/cost model). */
+export function asTileBuf(t: Type): TileBufType | undefined {
+  if (t.kind === 'tile_buf') return t;
+  const s = tileShape(t);
+  if (!s) return undefined;
+  const loc = s.loc === 'gm' ? 'vec' : (s.loc as TileBufType['loc']);
+  return {
+    kind: 'tile_buf',
+    loc,
+    dtype: elemOf(t),
+    rows: s.rows,
+    cols: s.cols,
+    vRow: s.vRow,
+    vCol: s.vCol,
+    blayout: 'row_major',
+    slayout: 'none_box',
+    fractal: 512,
+    pad: 0,
+  };
+}

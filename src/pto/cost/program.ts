@@ -1,0 +1,239 @@
+/**
+ * Costing a parsed PTO-AS program: walk the function with the scalar evaluator (so loop trip
+ * counts and dynamic valid dims are the real ones), turn every executed tile op into a
+ * `CostInput`, price it with the selected model, and aggregate per source op.
+ */
+import { AxsimError, unsupported } from '../../errors.ts';
+import type { Module, TileBufType } from '../asm/ast.ts';
+import type { TileCall } from '../asm/call.ts';
+import { execFunc, findFunc, type RtValue, type TileValue, type ViewValue } from '../asm/exec.ts';
+import { printType } from '../asm/printer.ts';
+import { dtypeOfName } from '../asm/types.ts';
+import { newPipeState, type PipeState } from './pipes.ts';
+import type { CostArch, CostInput, CostModelName, CostResult } from './types.ts';
+
+export interface InstructionCost {
+  line: number;
+  col: number;
+  /** PTO instruction (TADD …) or the ordering op's name. */
+  op: string;
+  /** Operand summary, e.g. "f32 16x64 valid 16x64 RM". */
+  shape: string;
+  /** Times this source op was executed. */
+  count: number;
+  /** Cycles summed over all executions; null when the model does not cover the op. */
+  cycles: number | null;
+  /** Cycles of the first execution (the typical per-execution figure). */
+  first: number | null;
+  path: string;
+  note?: string;
+  terms?: CostResult['terms'];
+}
+
+export interface ProgramCost {
+  model: CostModelName;
+  arch: CostArch;
+  func: string;
+  instructions: InstructionCost[];
+  /** Sum of the covered instructions' cycles (plus the final flushed vector tail for pto-isa). */
+  total: number;
+  /** pto-isa: the vector tail still pending at the end, included in `total`. */
+  finalTail: number;
+  covered: number;
+  uncovered: number;
+}
+
+export type CostFn = (inp: CostInput, state: PipeState) => CostResult;
+
+function layoutName(t: TileBufType): string {
+  if (t.loc === 'left') return 'LEFT';
+  if (t.loc === 'right') return 'RIGHT';
+  if (t.loc === 'acc') return 'ACC';
+  if (t.loc === 'bias') return 'BIAS';
+  if (t.slayout !== 'none_box') return t.slayout === 'row_major' ? 'NZ' : 'ZN';
+  return t.blayout === 'row_major' ? 'RM' : 'CM';
+}
+
+function dt(name: string): string {
+  return dtypeOfName(name) ?? name;
+}
+
+/** Builds the cost-model input of one executed tile op. */
+export function costInputOf(call: TileCall, ins: RtValue[], out: TileValue | ViewValue): CostInput {
+  const insn = call.sig.insn;
+  const tiles = ins.filter((v): v is TileValue => v.kind === 'tile');
+  const fam = call.sig.family;
+  let main: TileValue | undefined;
+  if (fam === 'load') main = out.kind === 'tile' ? out : undefined;
+  else if (fam === 'store' || fam === 'rowreduce' || fam === 'colreduce' || fam === 'transpose')
+    main = tiles[0];
+  else if (fam === 'convert') main = tiles[0];
+  else main = out.kind === 'tile' ? out : tiles[0];
+  if (fam === 'matmul') {
+    const acc = insn.endsWith('_ACC');
+    const a = tiles[acc ? 1 : 0];
+    const b = tiles[acc ? 2 : 1];
+    if (!a || !b || out.kind !== 'tile')
+      throw unsupported(`${call.name}: cannot cost a matmul without left/right/acc tiles`);
+    return {
+      op: insn,
+      dtype: dt(a.type.dtype.name),
+      rows: out.type.rows,
+      cols: out.type.cols,
+      validRow: out.validRow,
+      validCol: out.validCol,
+      layout: 'ACC',
+      M: a.type.rows,
+      K: a.type.cols,
+      N: b.type.cols,
+      validM: a.validRow,
+      validK: a.validCol,
+      validN: b.validCol,
+      accDtype: dt(out.type.dtype.name),
+    };
+  }
+  if (!main) throw unsupported(`${call.name}: no tile operand to cost`);
+  const inp: CostInput = {
+    op: insn,
+    dtype: dt(main.type.dtype.name),
+    rows: main.type.rows,
+    cols: main.type.cols,
+    validRow: main.validRow,
+    validCol: main.validCol,
+    layout: layoutName(main.type),
+  };
+  if (fam === 'convert' && out.kind === 'tile') inp.dstDtype = dt(out.type.dtype.name);
+  if ((fam === 'rowreduce' || fam === 'colreduce') && out.kind === 'tile') {
+    inp.dstValid = `${out.validRow}x${out.validCol}`;
+    if (out.type.dtype.name !== main.type.dtype.name) inp.dstDtype = dt(out.type.dtype.name);
+  }
+  if (fam === 'rowexpand' && tiles[1]) inp.src1Valid = `${tiles[1].validRow}x${tiles[1].validCol}`;
+  if (fam === 'rowexpand' && insn === 'TROWEXPAND' && tiles[0])
+    inp.srcValid = `${tiles[0].validRow}x${tiles[0].validCol}`;
+  if (fam === 'load' && ins[0]?.kind === 'view') inp.gm = ins[0].strides.join(',');
+  if (fam === 'store' && out.kind === 'view') inp.gm = out.strides.join(',');
+  return inp;
+}
+
+function shapeText(inp: CostInput): string {
+  if (inp.M !== undefined) return `${inp.dtype} ${inp.validM}x${inp.validK}x${inp.validN} → ${inp.accDtype}`;
+  const v =
+    inp.validRow === inp.rows && inp.validCol === inp.cols ? '' : ` valid ${inp.validRow}x${inp.validCol}`;
+  return `${inp.dtype}${inp.dstDtype ? `→${inp.dstDtype}` : ''} ${inp.rows}x${inp.cols}${v} ${inp.layout ?? ''}`.trim();
+}
+
+/**
+ * Prices function `funcName` (default: the first) of a verified module with `cost`.
+ * Ops the model does not cover (it throws Unsupported) are listed with cycles = null.
+ */
+export function costProgram(
+  m: Module,
+  model: CostModelName,
+  arch: CostArch,
+  cost: CostFn,
+  opts: { func?: string; file?: string; scalars?: Record<string, number> } = {},
+): ProgramCost {
+  const f = findFunc(m, opts.func);
+  const rows = new Map<string, InstructionCost>();
+  const order: InstructionCost[] = [];
+  const state = newPipeState();
+  const row = (line: number, col: number, op: string, shape: string): InstructionCost => {
+    const key = `${line}:${col}`;
+    let r = rows.get(key);
+    if (!r) {
+      r = { line, col, op, shape, count: 0, cycles: 0, first: null, path: '' };
+      rows.set(key, r);
+      order.push(r);
+    }
+    return r;
+  };
+  execFunc(
+    f,
+    {
+      tile(call, ins, out, ctx) {
+        let inp: CostInput;
+        try {
+          inp = costInputOf(call, ins, out);
+        } catch (e) {
+          if (!(e instanceof AxsimError) || e.category !== 'Unsupported') throw e;
+          const r = row(ctx.pos.line, ctx.pos.col, call.sig.insn, '');
+          r.count++;
+          r.cycles = null;
+          r.note = e.message;
+          return;
+        }
+        const r = row(ctx.pos.line, ctx.pos.col, inp.op, shapeText(inp));
+        r.count++;
+        try {
+          const res = cost(inp, state);
+          if (r.cycles !== null) r.cycles += res.cycles;
+          if (r.first === null) {
+            r.first = res.cycles;
+            r.path = res.path;
+            r.terms = res.terms;
+          }
+        } catch (e) {
+          if (!(e instanceof AxsimError) || e.category !== 'Unsupported') throw e;
+          r.cycles = null;
+          r.note = e.message;
+        }
+      },
+      sync(op, ctx) {
+        // ordering ops flush every pipe (PTO-NOTES §4.2: a wait/barrier charges the pending tail)
+        const r = row(
+          ctx.pos.line,
+          ctx.pos.col,
+          op.name,
+          op.args
+            .map((a) => (a.kind === 'enum' ? a.words.join(' ') : a.kind === 'word' ? a.value : ''))
+            .join(', '),
+        );
+        r.count++;
+        const flushed = state.flush();
+        if (r.cycles !== null) r.cycles += flushed;
+        r.first ??= flushed;
+        r.path = 'flush';
+      },
+    },
+    { file: opts.file, scalars: opts.scalars },
+  );
+  const finalTail = state.flush();
+  let total = finalTail;
+  let covered = 0;
+  let uncovered = 0;
+  for (const r of order) {
+    if (r.cycles === null) uncovered++;
+    else {
+      covered++;
+      total += r.cycles;
+    }
+  }
+  return { model, arch, func: f.name, instructions: order, total, finalTail, covered, uncovered };
+}
+
+/** The table `axsim pto cost` prints. */
+export function formatProgramCost(p: ProgramCost): string {
+  const head = ['line:col', 'op', 'operands', 'count', 'cycles', 'path'];
+  const body = p.instructions.map((r) => [
+    `${r.line}:${r.col}`,
+    r.op,
+    r.shape,
+    String(r.count),
+    r.cycles === null ? '—' : String(r.cycles),
+    r.cycles === null ? `not modelled: ${r.note ?? ''}` : r.path,
+  ]);
+  const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const fmt = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 3 || i === 4 ? c.padStart(w[i]!) : c.padEnd(w[i]!)))
+      .join('  ')
+      .trimEnd();
+  const lines = [`@${p.func}: model ${p.model}, profile ${p.arch}`, fmt(head), ...body.map(fmt)];
+  if (p.finalTail) lines.push(`pending vector tail flushed at the end: ${p.finalTail}`);
+  lines.push(
+    `total: ${p.total} cycles${p.uncovered ? ` (${p.covered} ops priced, ${p.uncovered} not covered by the ${p.model} model)` : ''}`,
+  );
+  return lines.join('\n');
+}
+
+export { printType };

@@ -1,0 +1,84 @@
+/**
+ * The `seed` cost model: the A2/A3 binary elementwise model exactly as spec 002 states it
+ * ("Performance / A2/A3 Throughput"): cycles = startup + completion + 2·R + (R−1)·interval with
+ * R repeats of 8 elements, and the three shape-dependent paths of its "Shape-Dependent
+ * Optimizations" table. (PTO-NOTES §4.1: the current pto-isa no longer contains this model; the
+ * `pto-isa` model in cce.ts is the current one.)
+ *
+ * Decisions where the spec is brief (docs/pto-as.md "Seed cost model"):
+ *  - small-tile path (Bin1LNormModeSmall, "1 repeat covers entire row"): physical cols smaller
+ *    than one repeat (8) and rows ≤ 255 (one instruction's repeat limit): R = validRow;
+ *  - continuous path (RowMajor, valid columns = physical columns): R = ⌈validRow·validCol / 8⌉;
+ *  - general path (RowMajor with validCol < cols: stride-dependent repeats per row):
+ *    R = validRow · ⌈validCol / 8⌉; ColMajor walks columns: R = validCol · ⌈validRow / 8⌉;
+ *  - an empty valid region issues nothing: 0 cycles.
+ */
+import { unsupported } from '../../errors.ts';
+import type { CostConstant, CostInput, CostResult } from './types.ts';
+
+const SPEC = 'spec 002 pto.tadd, Performance: A2/A3 Throughput';
+
+export const SEED_CONSTANTS = {
+  startup: { value: 14, name: 'A2A3_STARTUP_BINARY', source: SPEC },
+  completionFp: { value: 19, name: 'A2A3_COMPL_FP_BINOP', source: SPEC },
+  completionInt: { value: 17, name: 'A2A3_COMPL_INT_BINOP', source: SPEC },
+  perRepeat: { value: 2, name: 'A2A3_RPT_2', source: SPEC },
+  interval: { value: 18, name: 'A2A3_INTERVAL', source: SPEC },
+  elementsPerRepeat: { value: 8, source: `${SPEC} ("R = validRow × validCol / 8")` },
+  maxRepeat: { value: 255, source: 'repeat field limit of one CCE vector instruction (PTO-NOTES §4.3)' },
+} as const satisfies Record<string, CostConstant>;
+
+/** Binary elementwise instructions (the TBinOp family the seed model describes). */
+export const SEED_OPS: ReadonlySet<string> = new Set([
+  'TADD',
+  'TSUB',
+  'TMUL',
+  'TDIV',
+  'TMAX',
+  'TMIN',
+  'TAND',
+  'TOR',
+  'TXOR',
+  'TSHL',
+  'TSHR',
+  'TREM',
+  'TFMOD',
+  'TPOW',
+]);
+
+const INT_TYPES = new Set(['i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64']);
+
+export function seedRepeats(inp: CostInput): { repeats: number; path: string } {
+  const epr = SEED_CONSTANTS.elementsPerRepeat.value;
+  const { rows, cols, validRow, validCol } = inp;
+  const layout = inp.layout ?? 'RM';
+  if (validRow <= 0 || validCol <= 0) return { repeats: 0, path: 'empty' };
+  if (layout === 'CM') return { repeats: validCol * Math.ceil(validRow / epr), path: 'general (col-major)' };
+  if (layout !== 'RM')
+    throw unsupported(`seed model: layout ${layout} is not modelled`, {
+      hint: 'the seed model covers RowMajor and ColMajor vector tiles',
+    });
+  if (cols < epr && rows <= SEED_CONSTANTS.maxRepeat.value)
+    return { repeats: validRow, path: 'small-tile (Bin1LNormModeSmall)' };
+  if (validCol === cols) return { repeats: Math.ceil((validRow * validCol) / epr), path: 'continuous' };
+  return { repeats: validRow * Math.ceil(validCol / epr), path: 'general' };
+}
+
+export function seedCost(inp: CostInput): CostResult {
+  if (!SEED_OPS.has(inp.op)) {
+    throw unsupported(`the seed model covers binary elementwise ops only, not ${inp.op}`, {
+      hint: 'use --model pto-isa or --model formula for other instructions',
+    });
+  }
+  const { repeats: R, path } = seedRepeats(inp);
+  if (R === 0) return { cycles: 0, pendingVectorTail: 0, terms: [], path };
+  const c = SEED_CONSTANTS;
+  const compl = INT_TYPES.has(inp.dtype) ? c.completionInt : c.completionFp;
+  const terms = [
+    { name: 'startup', cycles: c.startup.value },
+    { name: INT_TYPES.has(inp.dtype) ? 'completion (INT)' : 'completion (FP)', cycles: compl.value },
+    { name: 'repeats', cycles: c.perRepeat.value * R, args: [R] },
+    { name: 'intervals', cycles: (R - 1) * c.interval.value, args: [R - 1] },
+  ];
+  return { cycles: terms.reduce((s, t) => s + t.cycles, 0), pendingVectorTail: 0, terms, path };
+}

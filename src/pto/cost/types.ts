@@ -1,0 +1,68 @@
+/**
+ * Shared shapes of the cost models. A model costs one PTO instruction given its operand facts
+ * (`CostInput`, the fields of a pto-cost.jsonl.gz row) and returns cycles with a breakdown.
+ */
+
+/** A constant of a cost model, with the document it comes from. */
+export interface CostConstant {
+  value: number;
+  /** The name the reference uses for it, if any. */
+  name?: string;
+  source: string;
+}
+
+/** One PTO instruction as the cost models see it (field names follow pto-cost.jsonl.gz rows). */
+export interface CostInput {
+  /** PTO instruction name, pto_instr.hpp spelling: TADD, TMATMUL_ACC, TLOAD … */
+  op: string;
+  /** Element type (axsim DType names: f32 f16 bf16 i8 … u32 …); for TCVT the source type. */
+  dtype: string;
+  /** The main tile's physical shape and valid region (dst for elementwise; src for reductions). */
+  rows: number;
+  cols: number;
+  validRow: number;
+  validCol: number;
+  /** 'RM' (row-major, no boxes), 'CM' (col-major), or a boxed layout name. */
+  layout?: string;
+  dstDtype?: string;
+  roundMode?: string;
+  satMode?: string;
+  /** Matmul dims (M×K times K×N) and valid dims. */
+  M?: number;
+  K?: number;
+  N?: number;
+  validM?: number;
+  validK?: number;
+  validN?: number;
+  accDtype?: string;
+  /** Other operand facts as the cost rows spell them, e.g. dstValid "16x1". */
+  dstValid?: string;
+  srcValid?: string;
+  src1Valid?: string;
+  /** TLOAD/TSTORE global view facts. */
+  gm?: string;
+  form?: string;
+  /** Formula rows for transfers: tile type and element count. */
+  tileType?: string;
+  elements?: number;
+}
+
+/** One issued intrinsic (pto-isa model) or one term of a formula. */
+export interface CostTerm {
+  name: string;
+  cycles: number;
+  /** Integer arguments (repeat, strides, masks, burst sizes) as the trace lists them. */
+  args?: number[];
+}
+
+export interface CostResult {
+  cycles: number;
+  /** pto-isa model: the vector-pipe tail left pending at the end of the instruction. */
+  pendingVectorTail: number;
+  terms: CostTerm[];
+  /** Which path of the model was taken (e.g. "continuous", "small-tile", "count-mode"). */
+  path: string;
+}
+
+export type CostModelName = 'seed' | 'pto-isa' | 'formula';
+export type CostArch = 'a2a3' | 'a5';
