@@ -1,0 +1,179 @@
+/**
+ * The conversions the pto-isa CPU simulator inherits from its host (x86-64, clang, libstdc++ 12),
+ * plus the simulator's own fp8 (`MXType`) codec. These are C++/x86 semantics, not ISA formats,
+ * so they live with the PTO model; IEEE formats come from `src/numeric/`.
+ */
+import {
+  bf16ToF32Bits,
+  bitsToF32,
+  e4m3ToF32Bits,
+  e5m2ToF32Bits,
+  f32BitsToBf16,
+  f32BitsToE4m3,
+  f32BitsToE5m2,
+  f32BitsToFp16,
+  f32ToBits,
+  fp16ToF32Bits,
+} from '../numeric/index.ts';
+
+// ---------------------------------------------------------------- binary16 / bfloat16
+
+/** binary16 code -> value, as a 65 536-entry table (decode is on every hot path). */
+export const F16_TABLE: Float32Array = (() => {
+  const t = new Float32Array(65536);
+  const u = new Uint32Array(t.buffer);
+  for (let h = 0; h < 65536; h++) u[h] = fp16ToF32Bits(h);
+  return t;
+})();
+
+export const BF16_TABLE: Float32Array = (() => {
+  const t = new Float32Array(65536);
+  const u = new Uint32Array(t.buffer);
+  for (let h = 0; h < 65536; h++) u[h] = bf16ToF32Bits(h);
+  return t;
+})();
+
+/**
+ * fp32 bits of `x` rounded to fp32 with round-to-odd. Rounding that result to a format with at least
+ * two fewer mantissa bits (binary16, bfloat16, fp8) gives the correctly rounded value of `x`, which is
+ * what a direct C++ `static_cast<_Float16>(double)` (`__truncdfhf2`) computes.
+ */
+export function f64ToF32BitsOdd(x: number): number {
+  const r = Math.fround(x);
+  let b = f32ToBits(r);
+  if (r !== x && !Number.isNaN(x) && (b & 1) === 0 && Number.isFinite(r)) {
+    // move one unit away from zero if |x| > |r|, else toward zero (sign-magnitude bits)
+    b = Math.abs(x) > Math.abs(r) ? b + 1 : b - 1;
+  }
+  return b >>> 0;
+}
+
+/** C++ `static_cast<_Float16>(double)`: one round-to-nearest-even from double. */
+export function f64ToF16Bits(x: number): number {
+  return f32BitsToFp16(f64ToF32BitsOdd(x), 'rne');
+}
+/** `static_cast<_Float16>(float)`. */
+export function f32ToF16Bits(x: number): number {
+  return f32BitsToFp16(f32ToBits(x), 'rne');
+}
+export function f64ToBf16Bits(x: number): number {
+  return f32BitsToBf16(f64ToF32BitsOdd(x), 'rne');
+}
+
+// ---------------------------------------------------------------- float -> integer (x86 cvtt*)
+
+const TWO31 = 2147483648;
+const TWO63 = 2 ** 63;
+const INT64_MIN = -(1n << 63n);
+
+/** `cvttsd2si r32`: truncation; NaN and out-of-range give 0x80000000. */
+export function cvt32(x: number): number {
+  if (!(x > -TWO31 - 1 && x < TWO31)) return -TWO31;
+  return Math.trunc(x) | 0;
+}
+/** `cvttsd2si r64`: truncation; NaN and out-of-range give 0x8000000000000000. */
+export function cvt64(x: number): bigint {
+  if (!(x >= -TWO63 && x < TWO63)) return INT64_MIN;
+  return BigInt(Math.trunc(x));
+}
+/** clang's branch-free double -> uint64 sequence (cvttsd2si of x and of x - 2^63, merged). */
+export function cvtU64(x: number): bigint {
+  const a = cvt64(x);
+  if (a >= 0n) return a;
+  const b = cvt64(x - TWO63);
+  return BigInt.asUintN(64, a | b);
+}
+
+/** `static_cast<T>(double)` for an integer type on the reference host; returns the stored value. */
+export function castF64ToInt(bits: 8 | 16 | 32, signed: boolean, x: number): number {
+  if (bits === 32) {
+    // u32 goes through the 64-bit conversion and keeps the low half
+    return signed ? cvt32(x) : Number(BigInt.asUintN(32, cvt64(x)));
+  }
+  const v = cvt32(x);
+  if (bits === 8) return signed ? (v << 24) >> 24 : v & 0xff;
+  return signed ? (v << 16) >> 16 : v & 0xffff;
+}
+
+// ---------------------------------------------------------------- the simulator's fp8 (MXType)
+
+/** Exponent / mantissa widths and bias of the two fp8 formats. */
+export const FP8 = {
+  f8e4m3: { e: 4, m: 3, bias: 7 },
+  f8e5m2: { e: 5, m: 2, bias: 15 },
+} as const;
+export type Fp8Name = keyof typeof FP8;
+
+/**
+ * `MXType::operator double()` (pto-isa include/pto/cpu/MXTypes.hpp): every exponent value is a
+ * finite normal (no Inf/NaN codes), exponent 0 is subnormal, and the negative-zero code 0x80 reads
+ * as +0 (the source writes `retVal = -0`, an integer zero).
+ */
+export function mxDecode(name: Fp8Name, code: number): number {
+  const { e, m, bias } = FP8[name];
+  const man = code & ((1 << m) - 1);
+  const exp = (code >> m) & ((1 << e) - 1);
+  const neg = (code >> (m + e)) & 1;
+  let v: number;
+  if (exp > 0) v = (1 + man / (1 << m)) * 2 ** (exp - bias);
+  else if (man === 0) return 0;
+  else v = man * 2 ** (1 - bias - m);
+  return neg ? -v : v;
+}
+
+/**
+ * `MXType(double)`: zero (either sign) -> 0x00; double subnormals -> 0x00; otherwise the mantissa is
+ * truncated, the exponent re-biased and wrapped modulo 2^E (no saturation, no Inf/NaN). Values below
+ * the normal range shift right into the subnormal field; the shift count is taken modulo 64 like the
+ * x86 `shr` the C++ compiles to.
+ */
+export function mxEncode(name: Fp8Name, x: number): number {
+  if (x === 0) return 0;
+  // A NaN here was generated by an x86 operation (fp8 has no NaN inputs): the SSE default NaN is
+  // negative with only the quiet bit set (0xFFF8000000000000).
+  return mxEncodeHi(name, Number.isNaN(x) ? 0xfff80000 : f64HiWord(x));
+}
+
+/** `MXType(double)` from the high 32 bits of a non-zero double (all the bits it looks at). */
+export function mxEncodeHi(name: Fp8Name, hi: number): number {
+  const { e, m, bias } = FP8[name];
+  const sign = hi >>> 31;
+  const dexp = (hi >>> 20) & 0x7ff;
+  if (dexp === 0) return 0;
+  // top m bits of the 52-bit mantissa live in the high word (m <= 3 < 20)
+  let man = (hi >>> (20 - m)) & ((1 << m) - 1);
+  let exp = dexp + bias - 1023;
+  if (exp < 0) {
+    const sh = (1 - exp) & 63;
+    man = sh >= 32 ? 0 : (man | (1 << m)) >>> sh;
+    exp = 0;
+  }
+  return ((sign << (m + e)) | ((exp & ((1 << e) - 1)) << m) | (man & ((1 << m) - 1))) & 0xff;
+}
+
+const f64buf = new Float64Array(1);
+const f64words = new Uint32Array(f64buf.buffer);
+function f64HiWord(x: number): number {
+  f64buf[0] = x;
+  return f64words[1]!;
+}
+
+/** Decode tables of the simulator fp8 formats. */
+export const MX_TABLE: Readonly<Record<Fp8Name, Float64Array>> = {
+  f8e4m3: Float64Array.from({ length: 256 }, (_, c) => mxDecode('f8e4m3', c)),
+  f8e5m2: Float64Array.from({ length: 256 }, (_, c) => mxDecode('f8e5m2', c)),
+};
+
+// ---------------------------------------------------------------- OCP fp8 (a5 profile)
+
+/** OCP E4M3 (FN) / E5M2 decode (a5 profile, per the ISA documents' fp8 types). */
+export const OCP_TABLE: Readonly<Record<Fp8Name, Float64Array>> = {
+  f8e4m3: Float64Array.from({ length: 256 }, (_, c) => bitsToF32(e4m3ToF32Bits(c))),
+  f8e5m2: Float64Array.from({ length: 256 }, (_, c) => bitsToF32(e5m2ToF32Bits(c))),
+};
+
+/** OCP fp8 encode from double, round-to-nearest-even, optional saturation. */
+export function ocpEncode(name: Fp8Name, x: number, saturate = false): number {
+  const b = f64ToF32BitsOdd(x);
+  return name === 'f8e4m3' ? f32BitsToE4m3(b, 'rne', { saturate }) : f32BitsToE5m2(b, 'rne', { saturate });
+}

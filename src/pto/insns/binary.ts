@@ -1,0 +1,133 @@
+/**
+ * Binary tile-tile arithmetic: TADD TSUB TMUL TDIV TMAX TMIN TREM TFMOD TPOW TSUBRELU TPRELU.
+ * pto-isa docs/isa/tile/ops/elementwise-tile-tile/*.md; CPU simulator ElementOp.h, TAdd.hpp,
+ * TDiv.hpp, TMax.hpp, TPow.hpp (the `cpu` profile follows the simulator, see docs/pto.md).
+ */
+import { type Arith, arithOf } from '../arith.ts';
+import { DTYPE_INFO, type DType } from '../dtype.ts';
+import { ALL, type ExecCtx, type OpDef, type OperandSpec, per, reject } from '../op.ts';
+import { binaryLoop, cPow, pickLoop } from './kernels.ts';
+
+const OPS3: readonly OperandSpec[] = [
+  { name: 'dst', kind: 'tile', out: true },
+  { name: 'src0', kind: 'tile' },
+  { name: 'src1', kind: 'tile' },
+];
+const OPS3TMP: readonly OperandSpec[] = [
+  ...OPS3,
+  { name: 'tmp', kind: 'tile', scratch: true, optional: true },
+];
+const REF = 'pto-isa docs/isa/tile/ops/elementwise-tile-tile';
+const NO_FP8 = ALL.filter((d) => d !== 'f8e4m3' && d !== 'f8e5m2');
+
+/** TADD and the other single-template ops need all tiles of one C++ type (same shape and layout). */
+export function requireSameTileType(ctx: ExecCtx, names: readonly string[]): void {
+  const t0 = ctx.tiles[names[0]!]!;
+  for (const n of names.slice(1)) {
+    const t = ctx.tiles[n]!;
+    if (t.rows !== t0.rows || t.cols !== t0.cols || t.blayout !== t0.blayout || t.slayout !== t0.slayout) {
+      reject(
+        ctx.op.name,
+        t.dtype,
+        `${n} must have the same tile type (shape and layout) as ${names[0]}`,
+        ctx.profile,
+      );
+    }
+  }
+}
+
+function bin(
+  name: string,
+  summary: string,
+  f: (A: Arith<unknown>, a: unknown, b: unknown) => unknown,
+  opts: { dtypes?: readonly DType[]; sameType?: boolean; tmp?: boolean } = {},
+): OpDef {
+  return {
+    name,
+    family: 'binary',
+    summary,
+    ref: `${REF}/${name.toLowerCase()}.md`,
+    operands: opts.tmp ? OPS3TMP : OPS3,
+    attrs: [],
+    dtypes: per(opts.dtypes ?? ALL),
+    check: opts.sameType ? (ctx) => requireSameTileType(ctx, ['dst', 'src0', 'src1']) : undefined,
+    exec: (ctx) => binaryLoop(ctx, 'src0', 'src1', f),
+  };
+}
+
+/** REM: fmod / % and then, when the signs differ and the result is non-zero, add the divisor. */
+export function flooredRem(A: Arith<unknown>, a: unknown, b: unknown): unknown {
+  let r = A.rem(a, b);
+  if (A.nonNeg(a) !== A.nonNeg(b) && !A.eq(r, A.zero)) r = A.add(r, b);
+  return r;
+}
+
+/** pto-isa TPow.hpp integer_pow: repeated squaring in the element type; negative exponents give 0. */
+function intPow(A: Arith<unknown>, base: unknown, e: unknown): unknown {
+  const big = A.big;
+  // static_cast<int64_t>(exp): for u64 values >= 2^63 this is negative
+  let ex: bigint = big ? BigInt.asIntN(64, e as bigint) : BigInt(e as number);
+  const minusOne = A.fromF64(-1);
+  if (ex === 0n || A.eq(base, A.one)) return A.one;
+  if (ex < 0n) {
+    if (A.eq(base, minusOne)) return ex % 2n === 0n ? A.one : minusOne;
+    return A.zero;
+  }
+  let result = A.one;
+  let b = base;
+  while (ex > 0n) {
+    if (ex & 1n) result = A.mul(result, b);
+    b = A.mul(b, b);
+    ex >>= 1n;
+  }
+  return result;
+}
+
+function powOp(A: Arith<unknown>, a: unknown, b: unknown): unknown {
+  if (!DTYPE_INFO[A.dtype].float) return intPow(A, a, b);
+  const p = cPow(A.toF64(a), A.toF64(b));
+  // f16: double -> float -> half (TPow.hpp compute_pow)
+  return A.dtype === 'f16' ? A.fromF64(Math.fround(p)) : A.fromF64(p);
+}
+
+/** ReLU(x) = x > 0 ? x : 0 on the promoted value (8/16-bit integers are not wrapped first). */
+function subRelu(A: Arith<unknown>, a: unknown, b: unknown): unknown {
+  const info = DTYPE_INFO[A.dtype];
+  if (!info.float && info.bytes <= 2) {
+    const x = (a as number) - (b as number);
+    return Math.max(x, 0);
+  }
+  const x = A.sub(a, b);
+  return A.lt(A.zero, x) ? x : A.zero;
+}
+
+export const BINARY_OPS: readonly OpDef[] = [
+  bin('TADD', 'dst = src0 + src1', (A, a, b) => A.add(a, b), { sameType: true }),
+  bin('TSUB', 'dst = src0 - src1', (A, a, b) => A.sub(a, b)),
+  bin('TMUL', 'dst = src0 * src1', (A, a, b) => A.mul(a, b)),
+  bin('TDIV', 'dst = src0 / src1 (integer division by zero is undefined)', (A, a, b) => A.div(a, b)),
+  {
+    ...bin('TMAX', 'dst = std::max(src0, src1): src1 only when src0 < src1', () => 0),
+    exec: (ctx) => pickLoop(ctx, 'src0', 'src1', (A, a, b) => (A.lt(a, b) ? 1 : 0)),
+  },
+  {
+    ...bin('TMIN', 'dst = std::min(src0, src1): src1 only when src1 < src0', () => 0),
+    exec: (ctx) => pickLoop(ctx, 'src0', 'src1', (A, a, b) => (A.lt(b, a) ? 1 : 0)),
+  },
+  {
+    ...bin('TREM', 'floored remainder (sign of the divisor)', flooredRem, { dtypes: NO_FP8, tmp: true }),
+    check: (ctx) => {
+      const d = ctx.tiles.dst!.dtype;
+      if (DTYPE_INFO[d].fp8) reject('TREM', d, "no viable overloaded '+=' for the fp8 type", ctx.profile);
+    },
+  },
+  bin('TFMOD', 'truncated remainder (sign of the dividend)', (A, a, b) => A.rem(a, b)),
+  bin('TPOW', 'dst = src0 ^ src1', powOp, { tmp: true }),
+  bin('TSUBRELU', 'dst = max(src0 - src1, 0)', subRelu),
+  bin('TPRELU', 'dst = src0 > 0 ? src0 : src0 * src1', (A, a, b) => (A.lt(A.zero, a) ? a : A.mul(a, b)), {
+    dtypes: NO_FP8,
+    tmp: true,
+  }),
+];
+
+export { arithOf };

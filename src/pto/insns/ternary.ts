@@ -1,0 +1,121 @@
+/**
+ * Three-input elementwise ops: TADDC TSUBC (plain three-operand add/sub in the simulator, not
+ * carry/saturating as the docs' suffix table suggests), TADDSC TSUBSC (with a scalar),
+ * TFUSEDMULADD (dst = src0*dst + src1), TMULADDDST (dst = src0*src1 + dst, product rounded to the
+ * element type first) and TAXPY (dst = dst + src*scalar). pto-isa ElementOp.h, ElementTileOp.h,
+ * ElementTileScalarOp.h, TBinSOps.hpp.
+ */
+import { ALL, type OpDef, type OperandSpec, per } from '../op.ts';
+import { requireSameTileType } from './binary.ts';
+import { ternaryLoop, unaryLoop } from './kernels.ts';
+
+const REF = 'pto-isa docs/isa/tile/ops';
+const T4: readonly OperandSpec[] = [
+  { name: 'dst', kind: 'tile', out: true },
+  { name: 'src0', kind: 'tile' },
+  { name: 'src1', kind: 'tile' },
+  { name: 'src2', kind: 'tile' },
+];
+const T3IO: readonly OperandSpec[] = [
+  { name: 'dst', kind: 'tile', out: true, inout: true },
+  { name: 'src0', kind: 'tile' },
+  { name: 'src1', kind: 'tile' },
+];
+const SCALAR = [{ name: 'scalar', kind: 'scalar' as const }];
+const all = per(ALL);
+
+export const TERNARY_OPS: readonly OpDef[] = [
+  {
+    name: 'TADDC',
+    family: 'ternary',
+    summary: 'dst = src0 + src1 + src2',
+    ref: `${REF}/elementwise-tile-tile/taddc.md`,
+    operands: T4,
+    attrs: [],
+    dtypes: all,
+    check: (ctx) => requireSameTileType(ctx, ['dst', 'src0', 'src1', 'src2']),
+    exec: (ctx) => ternaryLoop(ctx, 'src0', 'src1', 'src2', (A, a, b, c) => A.add(A.add(a, b), c)),
+  },
+  {
+    name: 'TSUBC',
+    family: 'ternary',
+    summary: 'dst = src0 - src1 + src2',
+    ref: `${REF}/elementwise-tile-tile/tsubc.md`,
+    operands: T4,
+    attrs: [],
+    dtypes: all,
+    check: (ctx) => requireSameTileType(ctx, ['dst', 'src0', 'src1', 'src2']),
+    exec: (ctx) => ternaryLoop(ctx, 'src0', 'src1', 'src2', (A, a, b, c) => A.add(A.sub(a, b), c)),
+  },
+  {
+    name: 'TADDSC',
+    family: 'ternary',
+    summary: 'dst = src0 + scalar + src1',
+    ref: `${REF}/elementwise-tile-scalar/taddsc.md`,
+    operands: T3IO.map((o) => (o.name === 'dst' ? { ...o, inout: false } : o)),
+    attrs: SCALAR,
+    dtypes: all,
+    check: (ctx) => requireSameTileType(ctx, ['dst', 'src0', 'src1']),
+    exec: (ctx) => {
+      const s = ctx.scalar;
+      ternaryLoop(ctx, 'src0', 'src1', 'src1', (A, a, b) => A.add(A.add(a, s), b));
+    },
+  },
+  {
+    name: 'TSUBSC',
+    family: 'ternary',
+    summary: 'dst = src0 - scalar + src1',
+    ref: `${REF}/elementwise-tile-scalar/tsubsc.md`,
+    operands: T3IO.map((o) => (o.name === 'dst' ? { ...o, inout: false } : o)),
+    attrs: SCALAR,
+    dtypes: all,
+    check: (ctx) => requireSameTileType(ctx, ['dst', 'src0', 'src1']),
+    exec: (ctx) => {
+      const s = ctx.scalar;
+      ternaryLoop(ctx, 'src0', 'src1', 'src1', (A, a, b) => A.add(A.sub(a, s), b));
+    },
+  },
+  {
+    name: 'TFUSEDMULADD',
+    family: 'ternary',
+    summary: 'dst = src0 * dst + src1',
+    ref: `${REF}/elementwise-tile-tile/tfusedmuladd.md`,
+    operands: T3IO,
+    attrs: [],
+    dtypes: all,
+    exec: (ctx) => ternaryLoop(ctx, 'src0', 'src1', 'dst', (A, a, b, d) => A.add(A.mul(a, d), b)),
+  },
+  {
+    name: 'TMULADDDST',
+    family: 'ternary',
+    summary: 'dst = src0 * src1 + dst (the product is rounded to the element type first)',
+    ref: `${REF}/elementwise-tile-tile/tmuladddst.md`,
+    operands: T3IO,
+    attrs: [],
+    dtypes: all,
+    exec: (ctx) => ternaryLoop(ctx, 'src0', 'src1', 'dst', (A, a, b, d) => A.add(A.round(A.mul(a, b)), d)),
+  },
+  {
+    name: 'TAXPY',
+    family: 'ternary',
+    summary: 'dst = dst + src * scalar (f16 rounds the product first)',
+    ref: `${REF}/elementwise-tile-scalar/taxpy.md`,
+    operands: [
+      { name: 'dst', kind: 'tile', out: true, inout: true },
+      { name: 'src', kind: 'tile' },
+    ],
+    attrs: SCALAR,
+    dtypes: all,
+    exec: (ctx) => {
+      const s = ctx.scalar;
+      const d = ctx.tiles.dst!;
+      const f16 = d.dtype === 'f16';
+      // dst is read in place: route it through the ternary loop as its own third operand
+      ternaryLoop(ctx, 'src', 'src', 'dst', (A, a, _b, x) =>
+        A.add(x, f16 ? A.round(A.mul(a, s)) : A.mul(a, s)),
+      );
+    },
+  },
+];
+
+export { unaryLoop };

@@ -1,0 +1,77 @@
+/**
+ * Unary ops: TABS TNEG TEXP TLOG TSQRT TRSQRT TRECIP TRELU. pto-isa docs/isa/tile/ops/elementwise-unary
+ * and CPU simulator ElementOp.h, TAbs.hpp, TSqrt.hpp, TRSqrt.hpp. Transcendentals go through double
+ * (`std::exp/log/sqrt`) and one conversion to the element type; f16 TEXP uses `expf`.
+ */
+import { DTYPE_INFO } from '../dtype.ts';
+import { ALL, copyElem, type OpDef, type OperandSpec, off, per, requireRowMajor, tileArith } from '../op.ts';
+import { requireSameTileType } from './binary.ts';
+import { unaryLoop } from './kernels.ts';
+
+const REF = 'pto-isa docs/isa/tile/ops/elementwise-unary';
+const TS: readonly OperandSpec[] = [
+  { name: 'dst', kind: 'tile', out: true },
+  { name: 'src', kind: 'tile' },
+];
+const TSTMP: readonly OperandSpec[] = [...TS, { name: 'tmp', kind: 'tile', scratch: true, optional: true }];
+
+type F = Parameters<typeof unaryLoop>[2];
+function un(name: string, summary: string, f: F, opts: Partial<OpDef> = {}): OpDef {
+  return {
+    name,
+    family: 'unary',
+    summary,
+    ref: `${REF}/${name.toLowerCase()}.md`,
+    operands: TS,
+    attrs: [],
+    dtypes: per(ALL),
+    exec: (ctx) => unaryLoop(ctx, 'src', f),
+    ...opts,
+  };
+}
+
+export const UNARY_OPS: readonly OpDef[] = [
+  un('TABS', 'dst = src < 0 ? -src : src', (A, a) => (A.lt(a, A.zero) ? A.neg(a) : a), {
+    dtypes: per(['i32', 'i16', 'i8', 'f16', 'bf16', 'f32']),
+    check: (ctx) => requireSameTileType(ctx, ['dst', 'src']),
+  }),
+  un('TNEG', 'dst = -src', (A, a) => A.neg(a)),
+  un('TEXP', 'dst = exp(src)', (A, a) =>
+    A.dtype === 'f16' ? A.fromF64(Math.fround(Math.exp(A.toF64(a)))) : A.fromF64(Math.exp(A.toF64(a))),
+  ),
+  un('TLOG', 'dst = log(src)', (A, a) => A.fromF64(Math.log(A.toF64(a)))),
+  un('TSQRT', 'dst = sqrt(src)', (A, a) => A.fromF64(Math.sqrt(A.toF64(a))), {
+    dtypes: per(['f32', 'f16', 'bf16']),
+  }),
+  un('TRSQRT', 'dst = 1 / sqrt(src) (in double)', (A, a) => A.fromF64(1 / Math.sqrt(A.toF64(a))), {
+    dtypes: per(['f32', 'f16']),
+    operands: TSTMP,
+  }),
+  un(
+    'TRECIP',
+    'dst = 1 / src (the simulator routes it through TDIVS(dst, 1, src))',
+    (A, a) => A.div(A.one, a),
+    {
+      check: (ctx) =>
+        requireRowMajor(ctx, ['dst', 'src'], 'TDIVS (which TRECIP uses) requires RowMajor tiles'),
+    },
+  ),
+  un('TRELU', 'dst = std::max(src, 0)', () => 0, {
+    exec: (ctx) => {
+      const d = ctx.tiles.dst!;
+      const s = ctx.tiles.src!;
+      const A = tileArith(ctx, 'dst');
+      const dv = A.view(d.bytes);
+      const sv = A.view(s.bytes);
+      for (let r = 0; r < d.validRow; r++) {
+        for (let c = 0; c < d.validCol; c++) {
+          const so = off(s, r, c);
+          if (A.lt(A.load(sv, so), A.zero)) A.store(dv, off(d, r, c), A.zero);
+          else copyElem(s, so, d, off(d, r, c));
+        }
+      }
+    },
+  }),
+];
+
+export const isFloatType = (d: keyof typeof DTYPE_INFO) => DTYPE_INFO[d].float;

@@ -1,0 +1,205 @@
+/**
+ * The instruction registry and the one entry point that runs an instruction by name:
+ * binds operands, checks the profile's support tables, converts the scalar, applies the profile's
+ * valid-region rule for source reads, and calls the family's execute function.
+ */
+import { AxsimError, badInput, nearestName, unsupported } from '../errors.ts';
+import { anyArith, PROFILES, type Profile } from './arith.ts';
+import { DTYPE_INFO, type DType, isDType } from './dtype.ts';
+import { BINARY_OPS } from './insns/binary.ts';
+import { BITWISE_OPS } from './insns/bitwise.ts';
+import { COMPARE_OPS } from './insns/compare.ts';
+import { CONVERT_OPS } from './insns/convert.ts';
+import { SCALAR_OPS } from './insns/scalar.ts';
+import { TERNARY_OPS } from './insns/ternary.ts';
+import { UNARY_OPS } from './insns/unary.ts';
+import { type ExecCtx, type OpDef, reject, type ScalarValue } from './op.ts';
+import { GlobalTensor, Tile } from './tile.ts';
+
+const EXTRA: OpDef[] = [];
+
+/** Every registered instruction, by name. */
+export const OPS: Map<string, OpDef> = new Map();
+function addAll(list: readonly OpDef[]): void {
+  for (const op of list) {
+    if (OPS.has(op.name)) throw new Error(`duplicate PTO op ${op.name}`);
+    OPS.set(op.name, op);
+  }
+}
+addAll(BINARY_OPS);
+addAll(BITWISE_OPS);
+addAll(TERNARY_OPS);
+addAll(UNARY_OPS);
+addAll(SCALAR_OPS);
+addAll(COMPARE_OPS);
+addAll(CONVERT_OPS);
+
+/** Adds instruction families (used by the family modules loaded after this one). */
+export function registerOps(list: readonly OpDef[]): void {
+  addAll(list);
+  EXTRA.push(...list);
+}
+
+export function getOp(name: string): OpDef {
+  const op = OPS.get(name.toUpperCase());
+  if (op === undefined) {
+    const near = nearestName(name, OPS.keys());
+    throw badInput(`unknown PTO instruction '${name}'`, { hint: near ? `did you mean ${near}?` : undefined });
+  }
+  return op;
+}
+
+/** A scalar operand: a JS value (converted like a C++ cast), or the raw bits of the element type. */
+export type ScalarInput = number | bigint | { bits: string | number | bigint };
+
+export type Operand = Tile | GlobalTensor;
+
+export interface ExecOptions {
+  profile?: Profile;
+}
+
+/**
+ * Runs one instruction. `operands` maps operand names (dst, src0, src1, src, mask, tmp, a, b, c,
+ * bias, cin, tile, gm — see each OpDef) to tiles / global tensors, which are updated in place.
+ */
+export function execute(
+  name: string,
+  operands: Readonly<Record<string, Operand>>,
+  attrs: Readonly<Record<string, unknown>> = {},
+  opts: ExecOptions = {},
+): void {
+  const op = getOp(name);
+  const profile = opts.profile ?? 'cpu';
+  if (!PROFILES.includes(profile))
+    throw badInput(`unknown profile '${String(profile)}'`, { hint: 'cpu, a2a3 or a5' });
+  const tiles: Record<string, Tile> = {};
+  const globals: Record<string, GlobalTensor> = {};
+  for (const spec of op.operands) {
+    const v = operands[spec.name];
+    if (v === undefined) {
+      if (spec.optional || spec.scratch) continue;
+      throw badInput(`${op.name}: missing operand '${spec.name}'`, {
+        hint: `${op.name} takes ${op.operands.map((o) => o.name).join(', ')}`,
+      });
+    }
+    if (spec.kind === 'tile') {
+      if (!(v instanceof Tile)) throw badInput(`${op.name}: operand '${spec.name}' must be a tile`);
+      tiles[spec.name] = v;
+    } else {
+      if (!(v instanceof GlobalTensor))
+        throw badInput(`${op.name}: operand '${spec.name}' must be a GlobalTensor`);
+      globals[spec.name] = v;
+    }
+  }
+  for (const k of Object.keys(operands)) {
+    if (!op.operands.some((o) => o.name === k)) {
+      throw badInput(`${op.name} has no operand '${k}'`, {
+        hint: `${op.name} takes ${op.operands.map((o) => o.name).join(', ')}`,
+      });
+    }
+  }
+  const primaryName =
+    op.primary ?? op.operands.find((o) => o.kind === 'tile' && !o.scratch)?.name ?? op.operands[0]!.name;
+  const primary = tiles[primaryName] ?? globals[primaryName];
+  const dtype: DType = primary!.dtype;
+  const layoutTag =
+    primary instanceof Tile && primary.blayout === 'col' && primary.slayout === 'none' ? '(ColMajor)' : '';
+  if (!op.dtypes[profile].includes(dtype)) {
+    reject(op.name, `${dtype}${layoutTag}`, dtypeReason(op, dtype, profile), profile);
+  }
+  if (profile !== 'cpu') {
+    // spec 002 (Target-Profile Restrictions): A2/A3 and A5 require isRowMajor for vector tiles
+    for (const [n, t] of Object.entries(tiles)) {
+      if (t.loc === 'vec' && t.blayout !== 'row' && !op.operands.find((o) => o.name === n)?.scratch) {
+        throw unsupported(
+          `${op.name}: ${dtype}(ColMajor) operand '${n}' is not supported on ${profile}: RowMajor only`,
+        );
+      }
+    }
+  }
+  const ctx: ExecCtx = { op, profile, tiles, globals, attrs: { ...attrs }, scalar: undefined };
+  const scalarSpec = op.attrs.find((a) => a.kind === 'scalar');
+  if (scalarSpec && !(scalarSpec.optional && attrs.scalar === undefined)) {
+    const raw = attrs.scalar as ScalarInput | undefined;
+    if (raw === undefined) throw badInput(`${op.name}: missing attribute 'scalar'`);
+    const sd = (isDType(attrs.scalarDtype) ? attrs.scalarDtype : dtype) as DType;
+    const { value, bytes } = convertScalar(raw, sd, profile);
+    ctx.scalar = value;
+    ctx.attrs.scalarBytes = bytes;
+  }
+  op.check?.(ctx);
+  if (profile !== 'cpu') {
+    // spec 002: source lanes outside their valid region read all-one bits on A2/A3 and A5
+    for (const spec of op.operands) {
+      const t = tiles[spec.name];
+      if (t && !spec.out && !spec.scratch) tiles[spec.name] = onesOutsideValid(t);
+    }
+  }
+  try {
+    op.exec(ctx);
+  } catch (e) {
+    if (e instanceof AxsimError) throw e;
+    throw e;
+  }
+}
+
+function dtypeReason(op: OpDef, d: DType, profile: Profile): string {
+  if (op.family === 'bitwise' && DTYPE_INFO[d].float) return 'bitwise operators need an integer element type';
+  if (profile === 'cpu') return `not in the element-type list the CPU simulator's ${op.name} accepts`;
+  return `not in the ${profile} element-type table of ${op.name}`;
+}
+
+/** A copy of `t` whose elements outside the valid region hold all-one bits (0xFF bytes). */
+export function onesOutsideValid(t: Tile): Tile {
+  if (t.validRow === t.rows && t.validCol === t.cols) return t;
+  const c = t.clone();
+  const n = t.elemBytes;
+  for (let r = 0; r < t.rows; r++) {
+    for (let k = 0; k < t.cols; k++) {
+      if (r < t.validRow && k < t.validCol) continue;
+      const o = t.offset(r, k) * n;
+      c.bytes.fill(0xff, o, o + n);
+    }
+  }
+  return c;
+}
+
+/** Converts a scalar input to the compute-domain value of `d` and its raw little-endian bytes. */
+export function convertScalar(
+  s: ScalarInput,
+  d: DType,
+  profile: Profile,
+): { value: ScalarValue; bytes: Uint8Array } {
+  const A = anyArith(d, profile);
+  const n = DTYPE_INFO[d].bytes;
+  const bytes = new Uint8Array(8);
+  const view = A.view(bytes);
+  if (typeof s === 'object' && s !== null && 'bits' in s) {
+    const b = s.bits;
+    if (typeof b === 'string') {
+      if (!/^[0-9a-fA-F]*$/.test(b) || b.length !== 2 * n) {
+        throw badInput(`scalar bits '${b}' must be ${2 * n} hex digits (little-endian bytes of ${d})`);
+      }
+      for (let i = 0; i < n; i++) bytes[i] = Number.parseInt(b.slice(2 * i, 2 * i + 2), 16);
+    } else {
+      let v = BigInt(b);
+      for (let i = 0; i < n; i++) {
+        bytes[i] = Number(v & 0xffn);
+        v >>= 8n;
+      }
+    }
+    const value = A.load(view, 0) as ScalarValue;
+    return { value, bytes: bytes.slice(0, n) };
+  }
+  let value: unknown;
+  if (typeof s === 'bigint') {
+    value = A.big ? (A.fromF64(0) as bigint) + 0n + s : A.fromF64(Number(s));
+    if (A.big) value = DTYPE_INFO[d].signed ? BigInt.asIntN(64, s) : BigInt.asUintN(64, s);
+  } else if (typeof s === 'number') {
+    value = A.fromF64(s);
+  } else {
+    throw badInput(`scalar must be a number, a bigint or {bits}, got ${JSON.stringify(s)}`);
+  }
+  A.store(view, 0, value);
+  return { value: A.load(view, 0) as ScalarValue, bytes: bytes.slice(0, n) };
+}
