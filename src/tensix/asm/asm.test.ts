@@ -210,6 +210,32 @@ describe('canonical form and .word', () => {
       'not within its unused bits',
     );
   });
+  it('repeats with .rept/.endr, nested, and skips .rept 0', () => {
+    const r = assemble(
+      '.rept 2\n.rept 2\nSFPNOP\n.endr\nTTI_SFPTRANSP(0, 0, 0, 0);\n.endr\n.rept 0\nSFPNOP\n.endr',
+      'wormhole',
+    );
+    assert.deepEqual(hexes(r.words), [
+      '0x8f000000',
+      '0x8f000000',
+      '0x8c000000',
+      '0x8f000000',
+      '0x8f000000',
+      '0x8c000000',
+    ]);
+    assert.deepEqual(r.lines, [3, 3, 5, 3, 3, 5]);
+    throwsAt(() => assemble('SFPNOP\n.endr', 'wormhole'), 2, 1, "'.endr' without a '.rept'");
+    throwsAt(() => assemble('.rept 2\nSFPNOP', 'wormhole'), 1, 1, '.rept without a matching .endr');
+    throwsAt(() => assemble('.rept 0\nSFPNOP', 'wormhole'), 1, 1, '.rept without a matching .endr');
+    throwsAt(() => assemble('.rept -1\n.endr', 'wormhole'), 1, 7, 'out of range');
+    throwsAt(
+      () => assemble('.reptt 2', 'wormhole'),
+      1,
+      1,
+      "unknown directive '.reptt'",
+      'did you mean .rept?',
+    );
+  });
   it('notes template loads', () => {
     assert.match(disassembleWord(0x840123d0, 'wormhole'), /^SFPMAD .* lreg_dest=13 .*template 1/);
   });

@@ -45,6 +45,9 @@ const MACRO_PREFIXES = ['TT_OP_', 'TTI_', 'TT_'] as const;
 /** Words that may start a `constexpr`/`const` declaration. */
 const DECL_WORDS = new Set(['constexpr', 'const', 'static', 'inline', 'constinit']);
 
+/** A bound on `.rept` expansion, so that a typo cannot exhaust memory. */
+const MAX_WORDS = 1 << 22;
+
 const hex32 = (w: number) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
 
 class Assembler {
@@ -113,6 +116,8 @@ class Assembler {
       }
       throw this.unexpectedStatement(t);
     }
+    const open = this.repts[this.repts.length - 1];
+    if (open) throw badInput('.rept without a matching .endr', { location: this.loc(open.head) });
     return { words: Uint32Array.from(this.words), lines: this.lines, warnings: this.warnings };
   }
 
@@ -331,13 +336,25 @@ class Assembler {
     this.emit(word, head, unused !== undefined);
   }
 
+  /** Open `.rept` blocks: where the body starts, how many more times to run it. */
+  readonly repts: { head: Token; bodyPos: number; remaining: number }[] = [];
+
   directive(): void {
     const p = this.p;
     const t = p.next();
+    if (t.text === '.rept') {
+      this.rept(t);
+      return;
+    }
+    if (t.text === '.endr') {
+      this.endr(t);
+      return;
+    }
     if (t.text !== '.word' && t.text !== '.ttinsn') {
+      const near = nearestName(t.text, ['.word', '.ttinsn', '.rept', '.endr']);
       throw badInput(`unknown directive '${t.text}'`, {
         location: this.loc(t),
-        hint: 'the only directive is .word',
+        hint: near ? `did you mean ${near}?` : 'the directives are .word, .rept N and .endr',
       });
     }
     for (;;) {
@@ -351,6 +368,43 @@ class Assembler {
       p.next();
     }
     this.endOfLine(p.toks[p.pos - 1]!);
+  }
+
+  /** `.rept N` … `.endr` repeats the statements between them N times (as in GNU as). */
+  rept(t: Token): void {
+    const p = this.p;
+    const at = p.peek();
+    const n = p.expression();
+    this.endOfLine(p.toks[p.pos - 1]!);
+    if (n < 0n || n > 65536n)
+      throw badInput(`.rept count ${n} is out of range 0..65536`, { location: this.loc(at) });
+    if (n > 0n) {
+      this.repts.push({ head: t, bodyPos: p.pos, remaining: Number(n) - 1 });
+      return;
+    }
+    // .rept 0: skip to the matching .endr
+    let depth = 1;
+    for (;;) {
+      const k = p.next();
+      if (k.kind === 'eof') throw badInput('.rept without a matching .endr', { location: this.loc(t) });
+      if (k.kind === 'directive' && k.text === '.rept') depth++;
+      if (k.kind === 'directive' && k.text === '.endr' && --depth === 0) return;
+    }
+  }
+
+  endr(t: Token): void {
+    const top = this.repts[this.repts.length - 1];
+    if (!top) throw badInput("'.endr' without a '.rept'", { location: this.loc(t) });
+    if (top.remaining > 0) {
+      top.remaining--;
+      this.p.pos = top.bodyPos;
+    } else {
+      this.repts.pop();
+      this.endOfLine(t);
+    }
+    if (this.words.length > MAX_WORDS) {
+      throw badInput(`the program has more than ${MAX_WORDS} words`, { location: this.loc(top.head) });
+    }
   }
 
   /** `constexpr [static] [const] [type…] NAME = expr;` */

@@ -15,27 +15,32 @@ export interface DisassembleOptions {
 
 const hex32 = (w: number) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
 
-export function disassembleWord(word: number, arch: Arch, opts: DisassembleOptions = {}): string {
+/** A word's canonical text and, where something is worth saying about it, a note. */
+export function describeWord(word: number, arch: Arch): { text: string; note?: string } {
   if (typeof word !== 'number' || !Number.isInteger(word) || word < 0 || word > 0xffffffff) {
     throw badInput(`instruction word ${String(word)} is not a 32-bit unsigned integer`);
   }
-  const comments = opts.comments ?? true;
   const def = byOpcode(word >>> 24, arch);
   if (!def) {
-    return comments
-      ? `.word ${hex32(word)}  // no ${arch} instruction has opcode 0x${(word >>> 24).toString(16)}`
-      : `.word ${hex32(word)}`;
+    return {
+      text: `.word ${hex32(word)}`,
+      note: `no ${arch} instruction has opcode 0x${(word >>> 24).toString(16)}`,
+    };
   }
-  let s = def.name;
-  for (const f of printedFields(def)) s += ` ${f.name}=${formatValue(sliceValue(word, f), f.width)}`;
+  let text = def.name;
+  for (const f of printedFields(def)) text += ` ${f.name}=${formatValue(sliceValue(word, f), f.width)}`;
   const stray = (word & def.reservedMask) >>> 0;
-  if (stray) s += ` ${UNUSED_BITS}=0x${stray.toString(16)}`;
-  if (comments) {
-    const slot = templateLoadSlot(word, arch);
-    if (slot >= 0) s += `  // VD >= 12: stored as LoadMacroConfig instruction template ${slot}, not executed`;
-    else if (stray) s += '  // bits outside the fields are set: the decoder treats this as undefined';
-  }
-  return s;
+  if (stray) text += ` ${UNUSED_BITS}=0x${stray.toString(16)}`;
+  const slot = templateLoadSlot(word, arch);
+  if (slot >= 0)
+    return { text, note: `VD >= 12: stored as LoadMacroConfig instruction template ${slot}, not executed` };
+  if (stray) return { text, note: 'bits outside the fields are set: the decoder treats this as undefined' };
+  return { text };
+}
+
+export function disassembleWord(word: number, arch: Arch, opts: DisassembleOptions = {}): string {
+  const { text, note } = describeWord(word, arch);
+  return note && (opts.comments ?? true) ? `${text}  // ${note}` : text;
 }
 
 /** One line per word. Throws only BadInput, and only for values that are not 32-bit words. */

@@ -4,5 +4,5 @@
  * - `disassemble(words, arch)` -> one canonical text line per word; `disassembleWord(word, arch)`.
  */
 export { type AssembleOptions, type AssembleResult, assemble } from './assemble.ts';
-export { type DisassembleOptions, disassemble, disassembleWord } from './disassemble.ts';
+export { type DisassembleOptions, describeWord, disassemble, disassembleWord } from './disassemble.ts';
 export { archTables, type MacroArg, type MacroDef } from './tables.ts';
