@@ -42,6 +42,8 @@ export interface CostInput {
   /** TLOAD/TSTORE global view facts. */
   gm?: string;
   form?: string;
+  /** The row's grid tag (informational). */
+  shape?: string;
   /** Formula rows for transfers: tile type and element count. */
   tileType?: string;
   elements?: number;
@@ -52,7 +54,7 @@ export interface CostTerm {
   name: string;
   cycles: number;
   /** Integer arguments (repeat, strides, masks, burst sizes) as the trace lists them. */
-  args?: number[];
+  args?: (number | null)[];
 }
 
 export interface CostResult {
