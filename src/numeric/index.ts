@@ -10,3 +10,4 @@ export * from './int.ts';
 export * from './minifloat.ts';
 export * from './nan.ts';
 export * from './signmag.ts';
+export * from './widen.ts';
