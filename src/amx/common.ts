@@ -26,13 +26,8 @@ export function bit(lo: number, hi: number, pos: number): number {
  */
 export function loadXY(dst: Uint8Array, pool: Uint8Array, off: number): void {
   off &= 0x1ff;
-  if (off <= 448) {
-    dst.set(pool.subarray(off, off + 64));
-  } else {
-    const n = 512 - off;
-    dst.set(pool.subarray(off, 512));
-    dst.set(pool.subarray(0, 64 - n), n);
-  }
+  // A plain loop: subarray() would allocate a view per call in the hot path.
+  for (let i = 0; i < 64; i++) dst[i] = pool[(off + i) & 0x1ff]!;
 }
 
 /**

@@ -250,13 +250,12 @@ const SPLIT = 134217729; // 2^27 + 1 (Veltkamp)
 /** Exact x*y + z rounded once to binary64 (IEEE fusedMultiplyAdd, RNE). NaN results are NaN. */
 export function fma64(a: number, b: number, c: number): number {
   const p = a * b;
-  const ap = p < 0 ? -p : p;
-  const aa = a < 0 ? -a : a;
-  const ab = b < 0 ? -b : b;
-  const ac = c < 0 ? -c : c;
+  const ap = Math.abs(p);
   // Preconditions of the fast algorithm: no overflow in the splits or sums, no underflow in the
   // product's error term. Outside them (and for every non-finite input) use the exact path.
-  if (!(ap >= 1e-270 && ap <= 1e270 && aa <= 1e290 && ab <= 1e290 && ac <= 1e300)) {
+  if (
+    !(ap >= 1e-270 && ap <= 1e270 && Math.abs(a) <= 1e290 && Math.abs(b) <= 1e290 && Math.abs(c) <= 1e300)
+  ) {
     return fma64Exact(a, b, c);
   }
   // Dekker's TwoProduct: p + pl = a*b exactly.
@@ -268,11 +267,14 @@ export function fma64(a: number, b: number, c: number): number {
   const bl = b - bh;
   const pl = al * bl - (p - ah * bh - al * bh - ah * bl);
   if (pl === 0) return p + c;
-  // TwoSum(c, p) = th + tl
+  return fma64Tail(p, pl, c);
+}
+
+/** RN(p + pl + c) for an exact product p + pl (Boldo & Melquiond: TwoSum, then round-to-odd). */
+function fma64Tail(p: number, pl: number, c: number): number {
   const th = c + p;
   const bb = th - c;
   const tl = c - (th - bb) + (p - bb);
-  // v = RO(tl + pl)
   let v = tl + pl;
   const vb = v - tl;
   const ve = tl - (v - vb) + (pl - vb);
@@ -362,9 +364,4 @@ export function fma64Exact(a: number, b: number, c: number): number {
   const sum = ps + cs;
   if (sum === 0n) return 0;
   return sum < 0n ? roundBigToDouble(true, -sum, e) : roundBigToDouble(false, sum, e);
-}
-
-/** f64 bits of a value into (lo, hi) u32 words of `out` at word index `wi`; NaN -> default NaN. */
-export function isNaN64(v: number): boolean {
-  return Number.isNaN(v);
 }

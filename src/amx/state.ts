@@ -120,6 +120,8 @@ export class AmxState {
   readonly x = new Uint8Array(512);
   readonly y = new Uint8Array(512);
   readonly z = new Uint8Array(4096);
+  readonly x32 = new Uint32Array(this.x.buffer);
+  readonly y32 = new Uint32Array(this.y.buffer);
   readonly z16 = new Uint16Array(this.z.buffer);
   readonly z32 = new Uint32Array(this.z.buffer);
   readonly zf32 = new Float32Array(this.z.buffer);

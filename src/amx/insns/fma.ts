@@ -8,7 +8,7 @@
  * fms negates x before the multiply (z - x*y = fma(-x, y, z)); the "-x"/"-y" skip modes are pure
  * sign flips that keep NaN payloads. NaNs from arithmetic are the default NaN (FPCR.DN = 1).
  */
-import { writemask } from '../common.ts';
+import { loadXY, writemask } from '../common.ts';
 import {
   F16_DEFAULT_NAN,
   F16_TO_F32_BITS,
@@ -41,18 +41,33 @@ const xr = new Uint32Array(32);
 const yr = new Uint32Array(32);
 
 function loadPools(s: AmxState, lo: number): void {
-  const yoff = lo & 0x1ff;
   const xoff = (lo >>> 10) & 0x1ff;
-  if (xoff <= 448) xb.set(s.x.subarray(xoff, xoff + 64));
-  else {
-    xb.set(s.x.subarray(xoff, 512));
-    xb.set(s.x.subarray(0, xoff - 448), 512 - xoff);
-  }
-  if (yoff <= 448) yb.set(s.y.subarray(yoff, yoff + 64));
-  else {
-    yb.set(s.y.subarray(yoff, 512));
-    yb.set(s.y.subarray(0, yoff - 448), 512 - yoff);
-  }
+  const yoff = lo & 0x1ff;
+  if ((xoff & 3) === 0) {
+    const w = xoff >>> 2;
+    const p = s.x32;
+    for (let k = 0; k < 16; k++) x32[k] = p[(w + k) & 127]!;
+  } else loadXY(xb, s.x, xoff);
+  if ((yoff & 3) === 0) {
+    const w = yoff >>> 2;
+    const p = s.y32;
+    for (let k = 0; k < 16; k++) y32[k] = p[(w + k) & 127]!;
+  } else loadXY(yb, s.y, yoff);
+}
+
+/**
+ * One f32 FMA lane z[zi] = x*y + z, rounded once. The common case (x*y + z exact in double, as
+ * TwoSum's zero error term shows) costs one fround; otherwise the round-to-odd path of fp.ts.
+ */
+function fmaLane32(zf: Float32Array, z32: Uint32Array, zi: number, x: number, y: number): void {
+  const z = zf[zi]!;
+  const p = x * y;
+  const sum = p + z;
+  const bb = sum - p;
+  const e = p - (sum - bb) + (z - bb);
+  const r = e !== 0 && !Number.isNaN(e) ? fma32(x, y, z) : Math.fround(sum);
+  if (Number.isNaN(r)) z32[zi] = F32_DEFAULT_NAN;
+  else zf[zi] = r;
 }
 
 // ---------------------------------------------------------------------------------------- f64 ---
@@ -99,25 +114,27 @@ export function execFma64(s: AmxState, lo: number, hi: number, neg: boolean): vo
   loadPools(s, lo);
   const zrow = (lo >>> 20) & 63;
   const alu = (lo >>> 27) & 7;
-  writemask(xen, hi >>> 9, 8, 7);
   if (hi >>> 31) {
     const zf = s.zf64;
+    const z32 = s.z32;
     const base = zrow * 8;
-    if (alu === 0) {
+    if (alu === 0 && ((hi >>> 9) & 0x7f) === 0) {
+      // Hot path: every lane enabled, full FMA.
       for (let i = 0; i < 8; i++) {
-        if (xen[i * 8] === 0) continue;
         const zi = base + i;
         const r = fma64(neg ? -xf64[i]! : xf64[i]!, yf64[i]!, zf[zi]!);
         if (Number.isNaN(r)) {
-          s.z32[2 * zi] = 0;
-          s.z32[2 * zi + 1] = F64_DEFAULT_NAN_HI;
+          z32[2 * zi] = 0;
+          z32[2 * zi + 1] = F64_DEFAULT_NAN_HI;
         } else zf[zi] = r;
       }
       return;
     }
+    writemask(xen, hi >>> 9, 8, 7);
     for (let i = 0; i < 8; i++) if (xen[i * 8] !== 0) alu64(s, base + i, i, i, alu, neg);
     return;
   }
+  writemask(xen, hi >>> 9, 8, 7);
   writemask(yen, hi, 8, 7);
   const zr = zrow & 7;
   for (let i = 0; i < 8; i++) {
@@ -199,9 +216,11 @@ export function execFma32(s: AmxState, lo: number, hi: number, neg: boolean): vo
   const xh = (hi >>> 29) & 1;
   const yh = (hi >>> 28) & 1;
   writemask(xen, hi >>> 9, 4, 7);
-  if (alu === 0 && xh === 0 && yh === 0 && !neg && hi >>> 31 === 0) {
-    // Hot path: f32 matrix FMA.
+  if (alu === 0 && xh === 0 && yh === 0 && hi >>> 31 === 0) {
+    // Hot path: f32 matrix FMA / FMS, unrolled by four lanes (what V8 compiles best).
     writemask(yen, hi, 4, 7);
+    for (let i = 0; i < 16; i++) xv[i] = neg ? -xf32[i]! : xf32[i]!;
+    const allX = ((hi >>> 9) & 0x7f) === 0;
     const zf = s.zf32;
     const z32 = s.z32;
     const zr = zrow & 3;
@@ -209,17 +228,15 @@ export function execFma32(s: AmxState, lo: number, hi: number, neg: boolean): vo
       if (yen[j * 4] === 0) continue;
       const yj = yf32[j]!;
       const rowBase = (j * 4 + zr) * 16;
-      for (let i = 0; i < 16; i++) {
-        if (xen[i * 4] === 0) continue;
-        const zi = rowBase + i;
-        const z = zf[zi]!;
-        const p = xf32[i]! * yj;
-        const sum = p + z;
-        const bb = sum - p;
-        const e = p - (sum - bb) + (z - bb);
-        const r = e !== 0 && !Number.isNaN(e) ? fma32(xf32[i]!, yj, z) : Math.fround(sum);
-        if (Number.isNaN(r)) z32[zi] = F32_DEFAULT_NAN;
-        else zf[zi] = r;
+      if (allX) {
+        for (let i = 0; i < 16; i += 4) {
+          fmaLane32(zf, z32, rowBase + i, xv[i]!, yj);
+          fmaLane32(zf, z32, rowBase + i + 1, xv[i + 1]!, yj);
+          fmaLane32(zf, z32, rowBase + i + 2, xv[i + 2]!, yj);
+          fmaLane32(zf, z32, rowBase + i + 3, xv[i + 3]!, yj);
+        }
+      } else {
+        for (let i = 0; i < 16; i++) if (xen[i * 4] !== 0) fmaLane32(zf, z32, rowBase + i, xv[i]!, yj);
       }
     }
     return;
@@ -293,22 +310,25 @@ export function execFma16(s: AmxState, lo: number, hi: number, neg: boolean): vo
     if (alu === 0) {
       const zf = s.zf32;
       const z32 = s.z32;
+      if (neg) for (let i = 0; i < 32; i++) xv[i] = -xv[i]!;
+      const allX = ((hi >>> 9) & 0x7f) === 0;
       for (let j = 0; j < 32; j++) {
         if (yen[j * 2] === 0) continue;
         const yj = yv[j]!;
-        const rowBase = j * 2 * 16;
-        for (let i = 0; i < 32; i++) {
-          if (xen[i * 2] === 0) continue;
-          const zi = rowBase + (i & 1) * 16 + (i >>> 1);
-          const z = zf[zi]!;
-          const xi = neg ? -xv[i]! : xv[i]!;
-          const p = xi * yj;
-          const sum = p + z;
-          const bb = sum - p;
-          const e = p - (sum - bb) + (z - bb);
-          const r = e !== 0 && !Number.isNaN(e) ? fma32(xi, yj, z) : Math.fround(sum);
-          if (Number.isNaN(r)) z32[zi] = F32_DEFAULT_NAN;
-          else zf[zi] = r;
+        const even = j * 32; // Z row 2j holds even X lanes, row 2j+1 the odd ones
+        const odd = even + 16;
+        if (allX) {
+          for (let i = 0; i < 32; i += 4) {
+            const k = i >>> 1;
+            fmaLane32(zf, z32, even + k, xv[i]!, yj);
+            fmaLane32(zf, z32, odd + k, xv[i + 1]!, yj);
+            fmaLane32(zf, z32, even + k + 1, xv[i + 2]!, yj);
+            fmaLane32(zf, z32, odd + k + 1, xv[i + 3]!, yj);
+          }
+        } else {
+          for (let i = 0; i < 32; i++) {
+            if (xen[i * 2] !== 0) fmaLane32(zf, z32, (i & 1 ? odd : even) + (i >>> 1), xv[i]!, yj);
+          }
         }
       }
       return;

@@ -4,7 +4,7 @@
  * of the product by bits 55-59, skip bits 27-29, and in matrix mode bit 62 selects i32 Z over all
  * 64 rows (interleaved pairs) instead of i16 Z (one row of each two).
  */
-import { writemask } from '../common.ts';
+import { loadXY, writemask } from '../common.ts';
 import type { AmxState } from '../state.ts';
 
 const xb = new Uint8Array(64);
@@ -16,17 +16,9 @@ const yen = new Uint8Array(64);
 const xv = new Int32Array(32);
 const yv = new Int32Array(32);
 
-function loadPool(dst: Uint8Array, pool: Uint8Array, off: number): void {
-  if (off <= 448) dst.set(pool.subarray(off, off + 64));
-  else {
-    dst.set(pool.subarray(off, 512));
-    dst.set(pool.subarray(0, off - 448), 512 - off);
-  }
-}
-
 export function execMac16(s: AmxState, lo: number, hi: number): void {
-  loadPool(xb, s.x, (lo >>> 10) & 0x1ff);
-  loadPool(yb, s.y, lo & 0x1ff);
+  loadXY(xb, s.x, (lo >>> 10) & 0x1ff);
+  loadXY(yb, s.y, lo & 0x1ff);
   const zrow = (lo >>> 20) & 63;
   const xi8 = (hi >>> 29) & 1;
   const yi8 = (hi >>> 28) & 1;
