@@ -1,0 +1,132 @@
+/**
+ * Integer and bitwise instructions: SFPIADD, SFPAND, SFPOR, SFPXOR, SFPNOT, SFPLZ, SFPABS, SFPSHFT
+ * (tt-isa-documentation WormholeB0 pages of the same names; BlackholeA0 SFPSHFT/SFPAND/SFPOR for
+ * the arithmetic shift, the VC-source shift and the three-operand AND/OR). SFPABS's float mode
+ * follows ttsim (SFPU-NOTES.md A1: only values above 0xff800000, the negative NaNs, keep their sign).
+ * Callers pass VD 8..11 as the SINK row where the document drops the write.
+ */
+import { LANES, type TensixState } from '../state.ts';
+
+/**
+ * SFPIADD: VD = VC + VD, VC - VD (Mod1 bit 1) or VC + imm12 (bit 0; takes priority). Unless bit 2
+ * (CC_NONE), LaneFlags = result < 0; bit 3 (CC_GTE0) then inverts LaneFlags. Flags only for VD < 8.
+ */
+export function sfpiadd(
+  st: TensixState,
+  mask: number,
+  vd: number,
+  vc: number,
+  mod1: number,
+  imm: number,
+  flags: boolean,
+): void {
+  const L = st.lreg;
+  const C = vc * LANES;
+  const D = vd * LANES;
+  let f = st.laneFlags;
+  for (let l = 0; l < LANES; l++) {
+    if (!((mask >>> l) & 1)) continue;
+    const c = L[C + l]!;
+    const r = mod1 & 1 ? (c + imm) | 0 : mod1 & 2 ? (c - L[D + l]!) | 0 : (c + L[D + l]!) | 0;
+    L[D + l] = r;
+    if (flags) {
+      const bit = 1 << l;
+      if (!(mod1 & 4)) f = r < 0 ? f | bit : f & ~bit;
+      if (mod1 & 8) f ^= bit;
+    }
+  }
+  st.laneFlags = f;
+}
+
+/** SFPAND/SFPOR/SFPXOR/SFPNOT: op 0 and, 1 or, 2 xor, 3 not. VD = LReg[vb] op LReg[vc]. */
+export function sfpbitwise(
+  st: TensixState,
+  mask: number,
+  op: number,
+  vd: number,
+  vb: number,
+  vc: number,
+): void {
+  const L = st.lreg;
+  const B = vb * LANES;
+  const C = vc * LANES;
+  const D = vd * LANES;
+  for (let l = 0; l < LANES; l++) {
+    if (!((mask >>> l) & 1)) continue;
+    const c = L[C + l]!;
+    L[D + l] = op === 0 ? L[B + l]! & c : op === 1 ? L[B + l]! | c : op === 2 ? L[B + l]! ^ c : ~c;
+  }
+}
+
+/** SFPLZ: VD = clz(VC) (32 for 0); bit 2 masks the sign bit first, bit 1 sets LaneFlags = VC != 0, bit 3 inverts. */
+export function sfplz(
+  st: TensixState,
+  mask: number,
+  vd: number,
+  vc: number,
+  mod1: number,
+  flags: boolean,
+): void {
+  const L = st.lreg;
+  const C = vc * LANES;
+  const D = vd * LANES;
+  let f = st.laneFlags;
+  for (let l = 0; l < LANES; l++) {
+    if (!((mask >>> l) & 1)) continue;
+    let c = L[C + l]!;
+    if (mod1 & 4) c &= 0x7fffffff;
+    L[D + l] = Math.clz32(c);
+    if (flags) {
+      const bit = 1 << l;
+      if (mod1 & 2) f = c !== 0 ? f | bit : f & ~bit;
+      if (mod1 & 8) f ^= bit;
+    }
+  }
+  st.laneFlags = f;
+}
+
+/** SFPABS: integer mode negates negative values (INT32_MIN stays); float mode clears the sign except for -NaN. */
+export function sfpabs(st: TensixState, mask: number, vd: number, vc: number, mod1: number): void {
+  const L = st.lreg;
+  const C = vc * LANES;
+  const D = vd * LANES;
+  for (let l = 0; l < LANES; l++) {
+    if (!((mask >>> l) & 1)) continue;
+    let x = L[C + l]!;
+    if (mod1 & 1) {
+      if (x <= 0xff800000) x &= 0x7fffffff;
+    } else if (x >= 0x80000000) {
+      x = -x;
+    }
+    L[D + l] = x;
+  }
+}
+
+/**
+ * SFPSHFT: shift LReg[VD] (or, on BH with Mod1 bits 0 and 2, LReg[VC]) by imm12 (bit 0) or by
+ * LReg[VC]; positive amounts shift left, negative right (logical; arithmetic with BH bit 1), mod 32.
+ */
+export function sfpshft(
+  st: TensixState,
+  mask: number,
+  vd: number,
+  vc: number,
+  mod1: number,
+  imm: number,
+): void {
+  const L = st.lreg;
+  const C = vc * LANES;
+  const D = vd * LANES;
+  const useVc = (mod1 & 5) === 5;
+  const arith = (mod1 & 2) !== 0;
+  for (let l = 0; l < LANES; l++) {
+    if (!((mask >>> l) & 1)) continue;
+    const x = useVc ? L[C + l]! : L[D + l]!;
+    const amt = mod1 & 1 ? imm : L[C + l]! | 0;
+    let r: number;
+    if (amt >= 0) r = x << (amt & 31);
+    else if (arith) r = (x | 0) >> (-amt & 31);
+    else r = x >>> (-amt & 31);
+    L[D + l] = r;
+  }
+}

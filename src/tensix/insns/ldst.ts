@@ -1,0 +1,293 @@
+/**
+ * SFPLOAD, SFPSTORE (and the SFPLOAD part of SFPLOADMACRO): move 32 datums between Dst and an LReg,
+ * then apply an ADDR_MOD to the RWCs.
+ *
+ * Follows tt-isa-documentation WormholeB0 SFPLOAD.md / SFPSTORE.md and the BlackholeA0 pages, with
+ * ttsim's choices where it and the documents differ (SFPU-NOTES.md A2: storing FP32 flushes
+ * denormals; C3: on Blackhole MOD0_FMT_INT32_SM does no conversion). Modes ttsim refuses (FP16
+ * requested explicitly, INT8, INT16, HI16, LO16, INT32_ALL, ZERO, INT8_COMP) and odd addresses
+ * follow the documents (the low address bit is unused). See docs/tensix.md.
+ */
+import { adjRow, bf16Shuffle, bf16Unshuffle, fp16Shuffle, fp16Unshuffle, fp32Shuffle } from '../dst.ts';
+import { LANES, LC, type TensixState } from '../state.ts';
+
+export const MOD0 = {
+  SRCB: 0,
+  FP16: 1,
+  BF16: 2,
+  FP32: 3,
+  INT32: 4,
+  INT8: 5,
+  UINT16: 6,
+  HI16: 7,
+  INT16: 8,
+  LO16: 9,
+  INT32_ALL: 10,
+  ZERO: 11,
+  INT32_SM: 12,
+  INT8_COMP: 13,
+  LO16_ONLY: 14,
+  HI16_ONLY: 15,
+} as const;
+
+/**
+ * MOD0_FMT_SRCB resolved from the configuration (SFPLOAD.md): FP32 when the SFPU works in FP32,
+ * otherwise BF16 for SrcB formats FP32, TF32, BF16, BFP8_B, BFP4_B, BFP2_B, INT32, INT16 and FP16 for
+ * the rest. ttsim accepts only 0/5/6/7/9 (and 15 for stores) -> BF16 and 1 -> FP16; on those they agree.
+ */
+export function resolveSrcB(st: TensixState): number {
+  if (st.sfpuFp32) return MOD0.FP32;
+  switch (st.srcBFormat) {
+    case 0:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+    case 8:
+    case 9:
+    case 15:
+      return MOD0.BF16;
+    default:
+      return MOD0.FP16;
+  }
+}
+
+function signMagToTwos(x: number): number {
+  return x & 0x80000000 ? -(x & 0x7fffffff) >>> 0 : x >>> 0;
+}
+function twosToSignMag(x: number): number {
+  return x & 0x80000000 ? (0x80000000 | (-x & 0x7fffffff)) >>> 0 : x >>> 0;
+}
+
+/** Dst row address of the transfer (before per-lane row/column). */
+function transferAddr(st: TensixState, imm10: number, mod0: number): number {
+  const rwc = mod0 === MOD0.INT32_ALL ? st.rwcDst & 3 : st.rwcDst;
+  return (imm10 + st.dstMathOffset + rwc) & 1023;
+}
+
+/**
+ * SFPLOAD: LReg[vd] <- Dst at (imm10 + RWC), format mod0; then ADDR_MOD `addrMod`.
+ * `vd` >= 8 performs no LReg write (the address mode still applies).
+ */
+export function sfpload(
+  st: TensixState,
+  mask: number,
+  vd: number,
+  mod0: number,
+  addrMod: number,
+  imm10: number,
+): void {
+  if (mod0 === MOD0.SRCB) mod0 = resolveSrcB(st);
+  const addr = transferAddr(st, imm10, mod0);
+  const lc = st.laneConfig;
+  if (vd < 8 && !(lc & LC.BLOCK_SFPU_RD_FROM_DEST)) {
+    const L = st.lreg;
+    const dst = st.dst;
+    const base = vd * LANES;
+    const rowBase = addr & ~3;
+    const colOdd = (addr >> 1) & 1 || lc & LC.DEST_RD_COL_EXCHANGE ? 1 : 0;
+    if (mod0 === MOD0.INT32_ALL) mask = -1;
+    const wh = st.arch === 'wormhole';
+    for (let l = 0; l < LANES; l++) {
+      if (!((mask >>> l) & 1)) continue;
+      const row = rowBase + (l >> 3);
+      const col = 2 * (l & 7) + colOdd;
+      let v: number;
+      if (mod0 === MOD0.FP32 || mod0 === MOD0.INT32 || mod0 === MOD0.INT32_ALL || mod0 === MOD0.INT32_SM) {
+        const a = adjRow(row) * 16 + col;
+        v = ((bf16Unshuffle(dst[a]!) << 16) | dst[a + 128]!) >>> 0;
+        if (mod0 === MOD0.INT32_SM && wh) v = signMagToTwos(v);
+      } else {
+        const x = dst[row * 16 + col]!;
+        switch (mod0) {
+          case MOD0.FP16: {
+            const h = fp16Unshuffle(x);
+            const s = h >>> 15;
+            let e = (h >>> 10) & 31;
+            let m = h & 0x3ff;
+            if (lc & LC.ENABLE_FP16A_INF && e === 31 && m === 0x3ff) {
+              e = 255;
+              m = 0;
+            } else if (e !== 0) e += 112;
+            v = ((s << 31) | (e << 23) | (m << 13)) >>> 0;
+            break;
+          }
+          case MOD0.BF16:
+            v = (bf16Unshuffle(x) << 16) >>> 0;
+            break;
+          case MOD0.INT8:
+            v = (((x >>> 15) << 31) | ((x >>> 5) & 0x7f)) >>> 0;
+            break;
+          case MOD0.UINT16:
+          case MOD0.LO16:
+            v = x;
+            break;
+          case MOD0.HI16:
+            v = (x << 16) >>> 0;
+            break;
+          case MOD0.INT16:
+            v = (((x >>> 15) << 31) | (x & 0x7fff)) >>> 0;
+            break;
+          case MOD0.ZERO:
+            v = 0;
+            break;
+          case MOD0.INT8_COMP:
+            v = signMagToTwos((((x >>> 15) << 31) | ((x >>> 5) & 0x3ff)) >>> 0);
+            break;
+          case MOD0.LO16_ONLY:
+            v = ((L[base + l]! & 0xffff0000) | x) >>> 0;
+            break;
+          default: // MOD0.HI16_ONLY
+            v = ((x << 16) | (L[base + l]! & 0xffff)) >>> 0;
+            break;
+        }
+      }
+      L[base + l] = v;
+      if (vd < 4 && lc & LC.ENABLE_DEST_INDEX && lc & LC.CAPTURE_DEFAULT_DEST_INDEX) {
+        L[(vd + 4) * LANES + l] = (row << 4) | col;
+      }
+    }
+  }
+  applyPartialAddrMod(st, addrMod);
+}
+
+/**
+ * SFPSTORE: Dst at (imm10 + RWC) <- LReg[vd] in format mod0; then ADDR_MOD `addrMod`.
+ * `vd` may be 0..16 (constants are readable; 16 only from SFPLOADMACRO).
+ */
+export function sfpstore(
+  st: TensixState,
+  mask: number,
+  vd: number,
+  mod0: number,
+  addrMod: number,
+  imm10: number,
+): void {
+  if (mod0 === MOD0.SRCB) mod0 = resolveSrcB(st);
+  const addr = transferAddr(st, imm10, mod0);
+  const lc = st.laneConfig;
+  if (!(lc & LC.BLOCK_DEST_WR_FROM_SFPU)) {
+    const L = st.lreg;
+    const dst = st.dst;
+    const base = vd * LANES;
+    const rowBase = addr & ~3;
+    const colOdd = (addr >> 1) & 1 || lc & LC.DEST_WR_COL_EXCHANGE ? 1 : 0;
+    if (mod0 === MOD0.INT32_ALL) mask = -1;
+    const wh = st.arch === 'wormhole';
+    for (let l = 0; l < LANES; l++) {
+      if (!((mask >>> l) & 1)) continue;
+      const row = rowBase + (l >> 3);
+      const col = 2 * (l & 7) + colOdd;
+      const d = L[base + l]!;
+      let w32 = -1;
+      let w16 = -1;
+      switch (mod0) {
+        case MOD0.FP16: {
+          // ToFP16: flush below 2^-14 to signed zero, saturate above 65504-ish to the max pattern.
+          const s = d >>> 31;
+          let e = ((d >>> 23) & 0xff) - 112;
+          let m = d & 0x7fffff;
+          if (e <= 0) {
+            e = 0;
+            m = 0;
+          } else if (e > 31) {
+            e = 31;
+            m = 0x7fffff;
+          }
+          w16 = fp16Shuffle((s << 15) | (e << 10) | (m >>> 13));
+          break;
+        }
+        case MOD0.BF16:
+          w16 = bf16Shuffle((d & 0x7f800000 ? d : d & 0x80000000) >>> 16);
+          break;
+        case MOD0.FP32:
+          w32 = fp32Shuffle(d & 0x7f800000 ? d : d & 0x80000000);
+          break;
+        case MOD0.INT32:
+        case MOD0.INT32_ALL:
+          w32 = fp32Shuffle(d);
+          break;
+        case MOD0.INT32_SM:
+          w32 = fp32Shuffle(wh ? twosToSignMag(d) : d);
+          break;
+        case MOD0.INT8:
+          w16 = fp16Shuffle(((d >>> 31) << 15) | (16 << 10) | (d & 0x3ff));
+          break;
+        case MOD0.INT8_COMP: {
+          const sm = twosToSignMag(d);
+          w16 = fp16Shuffle(((sm >>> 31) << 15) | (16 << 10) | (sm & 0x3ff));
+          break;
+        }
+        case MOD0.LO16_ONLY:
+        case MOD0.UINT16:
+          w16 = d & 0xffff;
+          break;
+        case MOD0.HI16_ONLY:
+          w16 = d >>> 16;
+          break;
+        case MOD0.INT16:
+          w16 = ((d >>> 31) << 15) | (d & 0x7fff);
+          break;
+        case MOD0.LO16:
+          w32 = ((d << 16) | (d >>> 16)) >>> 0;
+          break;
+        case MOD0.HI16:
+          w32 = d;
+          break;
+        default: // MOD0.ZERO
+          w16 = 0;
+          break;
+      }
+      if (w16 >= 0) {
+        dst[row * 16 + col] = w16;
+      } else {
+        const a = adjRow(row) * 16 + col;
+        dst[a] = w32 >>> 16;
+        dst[a + 128] = w32 & 0xffff;
+      }
+    }
+  }
+  applyPartialAddrMod(st, addrMod);
+}
+
+/**
+ * ApplyPartialAddrMod (RWCs.md): advance the Dst/SrcA/SrcB RWCs by ADDR_MOD slot `addrMod`
+ * (WH: 2 bits, +4 when ExtraAddrModBit or ADDR_MOD_SET_Base; BH: 3 bits), not FidelityPhase.
+ * Priority within Dst follows the document: Clear, then CToCR, then CR (ttsim refuses
+ * Clear+CToCR and CR+CToCR; where it accepts a combination the two agree).
+ */
+export function applyPartialAddrMod(st: TensixState, addrMod: number): void {
+  applyAddrMod(st, addrMod, false);
+}
+
+export function applyAddrMod(st: TensixState, addrMod: number, updateFidelity: boolean): void {
+  const p = st.params;
+  let i = addrMod;
+  if (p.addrModSetBase >= 0 && (st.extraAddrModBit || st.threadCfg[p.addrModSetBase]! & 1)) i += 4;
+  i &= 7;
+  const cfg = st.threadCfg;
+  const ab = cfg[p.addrModAb + i * p.addrModAbStride]!;
+  if (ab) {
+    if (ab & 0x80) st.rwcSrcA = st.rwcSrcACr = 0;
+    else if (ab & 0x40) st.rwcSrcA = st.rwcSrcACr = (st.rwcSrcACr + (ab & 63)) & 63;
+    else st.rwcSrcA = (st.rwcSrcA + (ab & 63)) & 63;
+    if (ab & 0x8000) st.rwcSrcB = st.rwcSrcBCr = 0;
+    else if (ab & 0x4000) st.rwcSrcB = st.rwcSrcBCr = (st.rwcSrcBCr + ((ab >> 8) & 63)) & 63;
+    else st.rwcSrcB = (st.rwcSrcB + ((ab >> 8) & 63)) & 63;
+  }
+  const d = cfg[p.addrModDst + i]!;
+  const incr = d & 1023;
+  if (d & 0x800) st.rwcDst = st.rwcDstCr = 0;
+  else if (d & 0x1000) st.rwcDst = st.rwcDstCr = (st.rwcDst + incr) & 1023;
+  else if (d & 0x400) st.rwcDst = st.rwcDstCr = (st.rwcDstCr + incr) & 1023;
+  else st.rwcDst = (st.rwcDst + incr) & 1023;
+  if (updateFidelity) {
+    if (d & 0x8000) st.fidelityPhase = 0;
+    else st.fidelityPhase = (st.fidelityPhase + ((d >> 13) & 3)) & 3;
+  }
+  if (p.addrModSetBase >= 0) {
+    const b = cfg[p.addrModBias + i]!;
+    if (b & 0x10) st.extraAddrModBit = 0;
+    else if (b & 3) st.extraAddrModBit ^= 1;
+  }
+}

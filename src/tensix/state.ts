@@ -1,0 +1,331 @@
+/**
+ * Architectural state of one Tensix Vector Unit (SFPU) and the Dst/RWC/ADDR_MOD state it uses, as
+ * plain typed arrays of raw bits (tt-isa-documentation WormholeB0 LReg.md, VectorUnit.md, Dst.md,
+ * RWCs.md, SFPCONFIG.md; spec 003 "Execution environment").
+ *
+ * Layout decisions (recorded in docs/tensix.md):
+ * - `lreg` holds LReg[0..16] (17 × 32 lanes) plus one extra row, `SINK`, that never appears in any
+ *   view: instructions whose documented write is dropped (VD 8..11) are pre-decoded to write there,
+ *   so the hot loops need no per-lane check.
+ * - LaneFlags is one u32 (bit l = lane l). UseLaneFlagsForLaneEnable, the flag stack, LaneConfig and
+ *   LoadMacroConfig are per lane in the documents, but every instruction changes them uniformly
+ *   across lanes except SFPCONFIG with differing lanes; like ttsim, axsim keeps one copy and
+ *   reports that SFPCONFIG case as Unsupported.
+ * - The flag stack keeps the documented 8 entries and a 4-bit size counter (spec 003: pushing past
+ *   8 overwrites earlier entries, the counter wraps at 16, popping at 0 underflows to 15).
+ * - Dst is the raw DstBits[1024][16] (u16) storage; the 16- and 32-bit views are functions of it.
+ * - The thread configuration registers that SETC16 writes are kept whole (`threadCfg`); ADDR_MOD
+ *   slots, ADDR_MOD_SET_Base and DEST_TARGET_REG_CFG_MATH_Offset are read from there.
+ */
+import type { Arch } from './encoding.ts';
+
+export const LANES = 32;
+/** Row index of the write-discard register in `lreg`. */
+export const SINK = 17;
+export const LREG_ROWS = 18;
+export const DST_ROWS = 1024;
+export const DST_COLS = 16;
+
+/** LReg[8] = 0.8373, LReg[9] = 0, LReg[10] = 1.0 (LReg.md); LReg[15][l] = 2l. */
+export const CONST_08373 = 0x3f56594b;
+/** ttsim's reset values of LReg[11..14] (SFPU-NOTES.md B7). */
+export const RESET_PRGM_CONSTS = [0xbf800000, 0x3b000000, 0xbf2cc4c7, 0xbeb08ff9] as const;
+
+/** LaneConfig bits (SFPCONFIG.md, "LaneConfig"). */
+export const LC = {
+  ENABLE_FP16A_INF: 1 << 0,
+  DISABLE_BACKDOOR_LOAD: 1 << 1,
+  ENABLE_DEST_INDEX: 1 << 2,
+  CAPTURE_DEFAULT_DEST_INDEX: 1 << 3,
+  BLOCK_DEST_WR_FROM_SFPU: 1 << 4,
+  BLOCK_SFPU_RD_FROM_DEST: 1 << 5,
+  DEST_RD_COL_EXCHANGE: 1 << 6,
+  DEST_WR_COL_EXCHANGE: 1 << 7,
+  EXCHANGE_SRCB_SRCC: 1 << 8,
+  ROW_MASK_SHIFT: 12,
+} as const;
+
+/** Per-generation constants: thread-config register indices (ttsim data/{wh,bh}/tensix_regs.json). */
+export interface ArchParams {
+  arch: Arch;
+  /** Number of thread configuration registers (THD_STATE_SIZE). */
+  threadCfgSize: number;
+  /** ThreadConfig index of ADDR_MOD_DST_SEC0 (DestIncr 9:0, DestCR 10, DestClear 11, DestCToCR 12, FidelityIncr 14:13, FidelityClear 15). */
+  addrModDst: number;
+  /** ThreadConfig index of ADDR_MOD_AB_SEC0 and the stride between sections. */
+  addrModAb: number;
+  addrModAbStride: number;
+  /** ThreadConfig index of ADDR_MOD_BIAS_SEC0 (BiasIncr 3:0, BiasClear 4). */
+  addrModBias: number;
+  /** ThreadConfig index of ADDR_MOD_SET_Base (WH only; -1 on BH). */
+  addrModSetBase: number;
+  /** ThreadConfig index of DEST_TARGET_REG_CFG_MATH_Offset (12 bits). */
+  mathOffset: number;
+  /** Width of the SFPLOAD/SFPSTORE AddrMod field. */
+  addrModBits: number;
+  /** Highest SFPU opcode. */
+  maxSfpuOpcode: number;
+}
+
+export const ARCH_PARAMS: Record<Arch, ArchParams> = {
+  wormhole: {
+    arch: 'wormhole',
+    threadCfgSize: 57,
+    addrModDst: 23,
+    addrModAb: 7,
+    addrModAbStride: 2,
+    addrModBias: 48,
+    addrModSetBase: 2,
+    mathOffset: 1,
+    addrModBits: 2,
+    maxSfpuOpcode: 0x95,
+  },
+  blackhole: {
+    arch: 'blackhole',
+    threadCfgSize: 68,
+    addrModDst: 28,
+    addrModAb: 12,
+    addrModAbStride: 1,
+    addrModBias: 47,
+    addrModSetBase: -1,
+    mathOffset: 1,
+    addrModBits: 3,
+    maxSfpuOpcode: 0x99,
+  },
+};
+
+/** What to do when the flag stack over- or underflows (documented as undefined behaviour). */
+export type FlagStackPolicy = 'error' | 'wrap';
+
+export class TensixState {
+  readonly arch: Arch;
+  readonly params: ArchParams;
+  /** LReg[r][lane] at index r*32 + lane, r = 0..16, plus the SINK row. */
+  readonly lreg = new Uint32Array(LREG_ROWS * LANES);
+  /** LaneFlags, bit l = lane l. */
+  laneFlags = 0;
+  /** UseLaneFlagsForLaneEnable (0 or 1). */
+  useLaneFlags = 0;
+  /** FlagStack entries (LaneFlags, UseLaneFlagsForLaneEnable); entry k = k-th push. */
+  readonly stackFlags = new Uint32Array(8);
+  readonly stackEn = new Uint8Array(8);
+  /** The 4-bit size counter; entries in use = min(stackSize, 8). */
+  stackSize = 0;
+  /** LaneConfig (one copy for all lanes). */
+  laneConfig = 0;
+  /** LoadMacroConfig: InstructionTemplate[4], Sequence[4], Misc (12 bits). */
+  readonly lmTemplates = new Uint32Array(4);
+  readonly lmSequence = new Uint32Array(4);
+  lmMisc = 0;
+  /**
+   * Hidden state behind Wormhole's SFPSHFT2 SUBVEC_SHFLSHR1 bug: the VC value seen by the latest
+   * SUBVEC_SHFLROR1(_AND_COPY4) (WormholeB0 SFPSHFT2.md).
+   */
+  readonly shflVc0 = new Uint32Array(LANES);
+  /** Per-lane PRNG state (VectorUnit.md AdvancePRNG). */
+  readonly prng = new Uint32Array(LANES);
+  /** DstBits[row][col] at index row*16 + col. */
+  readonly dst = new Uint16Array(DST_ROWS * DST_COLS);
+  /** RWCs of the issuing thread (RWCs.md). */
+  rwcDst = 0;
+  rwcDstCr = 0;
+  rwcSrcA = 0;
+  rwcSrcACr = 0;
+  rwcSrcB = 0;
+  rwcSrcBCr = 0;
+  fidelityPhase = 0;
+  extraAddrModBit = 0;
+  /** ThreadConfig of the issuing thread (written by SETC16). */
+  readonly threadCfg: Uint32Array;
+  /** ALU_ACC_CTRL_SFPU_Fp32_enabled (0/1). */
+  sfpuFp32 = 0;
+  /** ALU_FORMAT_SPEC_REG1_SrcB (4-bit format code). */
+  srcBFormat = 0;
+  /** What SFPPUSHC/SFPPOPC do on overflow/underflow. */
+  flagStackPolicy: FlagStackPolicy = 'error';
+
+  constructor(arch: Arch) {
+    this.arch = arch;
+    this.params = ARCH_PARAMS[arch];
+    this.threadCfg = new Uint32Array(this.params.threadCfgSize);
+    this.reset();
+  }
+
+  /** ttsim's reset state (SFPU-NOTES.md B7), except that lane flags start disabled as in the docs. */
+  reset(): void {
+    this.lreg.fill(0);
+    this.writeFixedConstants();
+    for (let i = 0; i < 4; i++) this.lreg.fill(RESET_PRGM_CONSTS[i]!, (11 + i) * LANES, (12 + i) * LANES);
+    this.laneFlags = 0;
+    this.useLaneFlags = 0;
+    this.stackFlags.fill(0);
+    this.stackEn.fill(0);
+    this.stackSize = 0;
+    this.laneConfig = 0;
+    this.lmTemplates.fill(0);
+    this.lmSequence.fill(0);
+    this.lmMisc = 0;
+    this.prng.fill(0);
+    this.shflVc0.fill(0);
+    this.dst.fill(0);
+    this.rwcDst = this.rwcDstCr = this.rwcSrcA = this.rwcSrcACr = this.rwcSrcB = this.rwcSrcBCr = 0;
+    this.fidelityPhase = 0;
+    this.extraAddrModBit = 0;
+    this.threadCfg.fill(0);
+    this.sfpuFp32 = 0;
+    this.srcBFormat = 0;
+  }
+
+  writeFixedConstants(): void {
+    const r = this.lreg;
+    r.fill(CONST_08373, 8 * LANES, 9 * LANES);
+    r.fill(0, 9 * LANES, 10 * LANES);
+    r.fill(0x3f800000, 10 * LANES, 11 * LANES);
+    for (let l = 0; l < LANES; l++) r[15 * LANES + l] = 2 * l;
+  }
+
+  /** The lanes enabled for ordinary instructions (VectorUnit.md IsLaneEnabled), bit l = lane l. */
+  enabledMask(): number {
+    const rowMask = (this.laneConfig >>> LC.ROW_MASK_SHIFT) & 15;
+    let m = this.useLaneFlags ? this.laneFlags : -1;
+    if (rowMask) {
+      // ROW_MASK bit r disables grid row r (lanes 8r..8r+7).
+      for (let r = 0; r < 4; r++) if ((rowMask >> r) & 1) m &= ~(0xff << (8 * r));
+    }
+    return m;
+  }
+
+  /** Reads ADDR_MOD_DST_SEC[i] as [DestIncr, DestCR, DestClear, DestCToCR]. */
+  getAddrMod(i: number): [number, number, number, number] {
+    const v = this.threadCfg[this.params.addrModDst + i]!;
+    return [v & 1023, (v >> 10) & 1, (v >> 11) & 1, (v >> 12) & 1];
+  }
+
+  /** Writes ADDR_MOD_DST_SEC[i] (fidelity bits left as they were). */
+  setAddrMod(i: number, incr: number, cr: number, clear: number, cToCr: number): void {
+    const k = this.params.addrModDst + i;
+    this.threadCfg[k] =
+      (this.threadCfg[k]! & 0xe000) |
+      (incr & 1023) |
+      ((cr & 1) << 10) |
+      ((clear & 1) << 11) |
+      ((cToCr & 1) << 12);
+  }
+
+  get addrModSetBase(): number {
+    return this.params.addrModSetBase < 0 ? 0 : this.threadCfg[this.params.addrModSetBase]! & 1;
+  }
+  set addrModSetBase(v: number) {
+    if (this.params.addrModSetBase >= 0) this.threadCfg[this.params.addrModSetBase] = v & 1;
+  }
+
+  get dstMathOffset(): number {
+    return this.threadCfg[this.params.mathOffset]! & 0xfff;
+  }
+  set dstMathOffset(v: number) {
+    this.threadCfg[this.params.mathOffset] = v & 0xfff;
+  }
+
+  /** Seeds every lane's PRNG as writing PRNG_SEED_Seed_Val does in ttsim (SFPU-NOTES.md B4). */
+  seedPrng(seed: number): void {
+    let s = seed >>> 0;
+    for (let i = 0; i < 32; i++) s = stepPrng(s);
+    for (let i = 0; i < 32; i++) {
+      s = stepPrng(stepPrng(s));
+      this.prng[31 - i] = s;
+    }
+  }
+
+  snapshot(): TensixSnapshot {
+    return {
+      arch: this.arch,
+      lreg: this.lreg.slice(0, 17 * LANES),
+      laneFlags: this.laneFlags >>> 0,
+      useLaneFlags: this.useLaneFlags,
+      stackFlags: this.stackFlags.slice(),
+      stackEn: this.stackEn.slice(),
+      stackSize: this.stackSize,
+      laneConfig: this.laneConfig,
+      lmTemplates: this.lmTemplates.slice(),
+      lmSequence: this.lmSequence.slice(),
+      lmMisc: this.lmMisc,
+      prng: this.prng.slice(),
+      shflVc0: this.shflVc0.slice(),
+      dst: this.dst.slice(),
+      rwc: Uint32Array.of(
+        this.rwcDst,
+        this.rwcDstCr,
+        this.rwcSrcA,
+        this.rwcSrcACr,
+        this.rwcSrcB,
+        this.rwcSrcBCr,
+        this.fidelityPhase,
+        this.extraAddrModBit,
+      ),
+      threadCfg: this.threadCfg.slice(),
+      sfpuFp32: this.sfpuFp32,
+      srcBFormat: this.srcBFormat,
+    };
+  }
+
+  restore(s: TensixSnapshot): void {
+    if (s.arch !== this.arch) throw new Error(`snapshot is for ${s.arch}, machine is ${this.arch}`);
+    this.lreg.set(s.lreg);
+    this.laneFlags = s.laneFlags | 0;
+    this.useLaneFlags = s.useLaneFlags;
+    this.stackFlags.set(s.stackFlags);
+    this.stackEn.set(s.stackEn);
+    this.stackSize = s.stackSize;
+    this.laneConfig = s.laneConfig;
+    this.lmTemplates.set(s.lmTemplates);
+    this.lmSequence.set(s.lmSequence);
+    this.lmMisc = s.lmMisc;
+    this.prng.set(s.prng);
+    this.shflVc0.set(s.shflVc0);
+    this.dst.set(s.dst);
+    [
+      this.rwcDst,
+      this.rwcDstCr,
+      this.rwcSrcA,
+      this.rwcSrcACr,
+      this.rwcSrcB,
+      this.rwcSrcBCr,
+      this.fidelityPhase,
+      this.extraAddrModBit,
+    ] = s.rwc as unknown as number[];
+    this.threadCfg.set(s.threadCfg);
+    this.sfpuFp32 = s.sfpuFp32;
+    this.srcBFormat = s.srcBFormat;
+  }
+}
+
+/** A deep copy of the whole state (typed arrays of raw bits). */
+export interface TensixSnapshot {
+  arch: Arch;
+  lreg: Uint32Array;
+  laneFlags: number;
+  useLaneFlags: number;
+  stackFlags: Uint32Array;
+  stackEn: Uint8Array;
+  stackSize: number;
+  laneConfig: number;
+  lmTemplates: Uint32Array;
+  lmSequence: Uint32Array;
+  lmMisc: number;
+  prng: Uint32Array;
+  shflVc0: Uint32Array;
+  dst: Uint16Array;
+  /** Dst, Dst_Cr, SrcA, SrcA_Cr, SrcB, SrcB_Cr, FidelityPhase, ExtraAddrModBit. */
+  rwc: Uint32Array;
+  threadCfg: Uint32Array;
+  sfpuFp32: number;
+  srcBFormat: number;
+}
+
+/** One step of a lane's LFSR (VectorUnit.md AdvancePRNG); returns the next state. */
+export function stepPrng(s: number): number {
+  let t = s & 0x80200003;
+  // popcount of the four tap bits
+  t = (t & 1) + ((t >>> 1) & 1) + ((t >>> 21) & 1) + (t >>> 31);
+  return ((~t << 31) | (s >>> 1)) >>> 0;
+}
