@@ -10,8 +10,13 @@ import { BINARY_OPS } from './insns/binary.ts';
 import { BITWISE_OPS } from './insns/bitwise.ts';
 import { COMPARE_OPS } from './insns/compare.ts';
 import { CONVERT_OPS } from './insns/convert.ts';
+import { EXPAND_OPS } from './insns/expand.ts';
+import { MATMUL_OPS } from './insns/matmul.ts';
+import { MEMORY_OPS, SYNC_OPS } from './insns/memory.ts';
+import { REDUCE_OPS } from './insns/reduce.ts';
 import { SCALAR_OPS } from './insns/scalar.ts';
 import { TERNARY_OPS } from './insns/ternary.ts';
+import { TRANS_OPS } from './insns/trans.ts';
 import { UNARY_OPS } from './insns/unary.ts';
 import { type ExecCtx, type OpDef, reject, type ScalarValue } from './op.ts';
 import { GlobalTensor, Tile } from './tile.ts';
@@ -33,6 +38,12 @@ addAll(UNARY_OPS);
 addAll(SCALAR_OPS);
 addAll(COMPARE_OPS);
 addAll(CONVERT_OPS);
+addAll(REDUCE_OPS);
+addAll(EXPAND_OPS);
+addAll(TRANS_OPS);
+addAll(MEMORY_OPS);
+addAll(MATMUL_OPS);
+addAll(SYNC_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {

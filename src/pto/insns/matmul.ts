@@ -1,0 +1,177 @@
+/**
+ * TMATMUL / TMATMUL_ACC / TMATMUL_BIAS on Left (Nz) x Right (Zn) -> Acc (Nz 16x16) tiles, after
+ * pto-isa include/pto/cpu/TMatmul.hpp: M = a.validRow, K = a.validCol, N = b.validCol (b.validRow and
+ * c's valid shape are ignored for the product, which writes the whole M x N block). f32
+ * accumulation is `acc = fmaf(a_ik, b_kj, acc)` for k = 0..K-1 from 0 (inputs converted to float);
+ * i8 x i8 accumulates in wrapping i32. _ACC adds the product to cin once; _BIAS adds bias[0,c] over
+ * c's valid region afterwards.
+ */
+import { anyArith } from '../arith.ts';
+import type { DType } from '../dtype.ts';
+import { type ExecCtx, type OpDef, off, per, reject } from '../op.ts';
+
+const fr = Math.fround;
+
+/**
+ * fmaf: the binary32 rounding of a*b + c computed exactly. a*b of two floats is exact in double;
+ * the double sum can only mis-round when it lands exactly on a binary32 midpoint, in which case the
+ * sign of the TwoSum error decides.
+ */
+export function fmaF32(a: number, b: number, c: number): number {
+  const p = a * b;
+  const s = p + c;
+  const r = fr(s);
+  if (r === s || !Number.isFinite(r)) return r;
+  const bb = s - p;
+  const e = p - (s - bb) + (c - bb);
+  if (e === 0) return r;
+  const t = 2 * s - r;
+  if (fr(t) !== t || t === r) return r;
+  // s is halfway between r and t: the exact sum lies on the side of e
+  return e > 0 ? Math.max(r, t) : Math.min(r, t);
+}
+
+const PAIRS: Record<string, DType> = { i8: 'i32', f16: 'f32', bf16: 'f32', f32: 'f32' };
+
+function check(ctx: ExecCtx, out: string): void {
+  const a = ctx.tiles.a!;
+  const b = ctx.tiles.b!;
+  const c = ctx.tiles[out]!;
+  const name = ctx.op.name;
+  if (b.dtype !== a.dtype || PAIRS[a.dtype] !== c.dtype) {
+    reject(
+      name,
+      a.dtype,
+      `${a.dtype} x ${b.dtype} -> ${c.dtype} is not a supported matmul type combination`,
+      ctx.profile,
+    );
+  }
+  if (a.rows !== c.rows || a.cols !== b.rows || b.cols !== c.cols) {
+    reject(
+      name,
+      a.dtype,
+      `inconsistent m, k, n: a ${a.rows}x${a.cols}, b ${b.rows}x${b.cols}, c ${c.rows}x${c.cols}`,
+      ctx.profile,
+    );
+  }
+  const okA = a.loc === 'left' && a.slayout === 'row';
+  const okB = b.loc === 'right' && b.blayout === 'row' && b.slayout === 'col';
+  const okC = c.loc === 'acc' && c.blayout === 'col' && c.slayout === 'row';
+  if (!okA || !okB || !okC)
+    reject(name, a.dtype, 'non-conforming matrix fractal (need Left Nz, Right Zn, Acc Nz)', ctx.profile);
+  const cin = ctx.tiles.cin;
+  if (cin && (cin.dtype !== c.dtype || cin.rows !== c.rows || cin.cols !== c.cols)) {
+    reject(name, a.dtype, 'cin must have the tile type of c', ctx.profile);
+  }
+  const bias = ctx.tiles.bias;
+  if (bias && (bias.dtype !== c.dtype || bias.rows !== 1 || bias.blayout !== 'row')) {
+    reject(name, a.dtype, 'bias must be a one-row RowMajor tile of the accumulator type', ctx.profile);
+  }
+}
+
+function matmul(ctx: ExecCtx): void {
+  const a = ctx.tiles.a!;
+  const b = ctx.tiles.b!;
+  const c = ctx.tiles.c!;
+  const cin = ctx.tiles.cin;
+  const A = anyArith(a.dtype, ctx.profile);
+  const C = anyArith(c.dtype, ctx.profile);
+  const M = a.validRow;
+  const K = a.validCol;
+  const N = b.validCol;
+  const av = A.view(a.bytes);
+  const bv = A.view(b.bytes);
+  const cv = C.view(c.bytes);
+  const isInt = c.dtype === 'i32';
+  // gather operands once: rows of A and columns of B as plain numbers
+  const ar = new Float64Array(M * K);
+  const bc = new Float64Array(N * K);
+  for (let i = 0; i < M; i++) for (let k = 0; k < K; k++) ar[i * K + k] = A.toF64(A.load(av, off(a, i, k)));
+  for (let j = 0; j < N; j++) for (let k = 0; k < K; k++) bc[j * K + k] = A.toF64(A.load(bv, off(b, k, j)));
+  const civ = cin ? C.view(cin.bytes) : undefined;
+  for (let i = 0; i < M; i++) {
+    const ai = i * K;
+    for (let j = 0; j < N; j++) {
+      const bj = j * K;
+      let acc = 0;
+      if (isInt) {
+        for (let k = 0; k < K; k++) acc = (acc + ar[ai + k]! * bc[bj + k]!) | 0;
+      } else {
+        for (let k = 0; k < K; k++) acc = fmaF32(ar[ai + k]!, bc[bj + k]!, acc);
+      }
+      const o = off(c, i, j);
+      if (cin && civ) {
+        const x = C.load(civ, off(cin, i, j)) as number;
+        acc = isInt ? (x + acc) | 0 : fr(x + acc);
+      }
+      C.store(cv, o, acc);
+    }
+  }
+  const bias = ctx.tiles.bias;
+  if (bias) {
+    const bv2 = C.view(bias.bytes);
+    for (let col = 0; col < c.validCol; col++) {
+      const x = C.load(bv2, off(bias, 0, col)) as number;
+      for (let r = 0; r < c.validRow; r++) {
+        const o = off(c, r, col);
+        const y = C.load(cv, o) as number;
+        C.store(cv, o, isInt ? (y + x) | 0 : fr(y + x));
+      }
+    }
+  }
+}
+
+const MM = ['i8', 'f16', 'bf16', 'f32', 'i16', 'f8e4m3', 'f8e5m2'] as const;
+
+export const MATMUL_OPS: readonly OpDef[] = [
+  {
+    name: 'TMATMUL',
+    family: 'matmul',
+    summary: 'c = a x b (M = a.validRow, K = a.validCol, N = b.validCol)',
+    ref: 'pto-isa docs/isa/tile/ops/matrix-and-matrix-vector/tmatmul.md',
+    operands: [
+      { name: 'c', kind: 'tile', out: true },
+      { name: 'a', kind: 'tile' },
+      { name: 'b', kind: 'tile' },
+    ],
+    attrs: [],
+    primary: 'a',
+    dtypes: per([...MM], { a2a3: ['i8', 'f16', 'bf16', 'f32'], a5: ['i8', 'f16', 'bf16', 'f32'] }),
+    check: (ctx) => check(ctx, 'c'),
+    exec: matmul,
+  },
+  {
+    name: 'TMATMUL_ACC',
+    family: 'matmul',
+    summary: 'c = cin + a x b',
+    ref: 'pto-isa docs/isa/tile/ops/matrix-and-matrix-vector/tmatmul_acc.md',
+    operands: [
+      { name: 'c', kind: 'tile', out: true },
+      { name: 'cin', kind: 'tile' },
+      { name: 'a', kind: 'tile' },
+      { name: 'b', kind: 'tile' },
+    ],
+    attrs: [],
+    primary: 'a',
+    dtypes: per([...MM], { a2a3: ['i8', 'f16', 'bf16', 'f32'], a5: ['i8', 'f16', 'bf16', 'f32'] }),
+    check: (ctx) => check(ctx, 'c'),
+    exec: matmul,
+  },
+  {
+    name: 'TMATMUL_BIAS',
+    family: 'matmul',
+    summary: 'c = a x b + bias[0, c]',
+    ref: 'pto-isa docs/isa/tile/ops/matrix-and-matrix-vector/tmatmul_bias.md',
+    operands: [
+      { name: 'c', kind: 'tile', out: true },
+      { name: 'a', kind: 'tile' },
+      { name: 'b', kind: 'tile' },
+      { name: 'bias', kind: 'tile' },
+    ],
+    attrs: [],
+    primary: 'a',
+    dtypes: per([...MM], { a2a3: ['i8', 'f16', 'bf16', 'f32'], a5: ['i8', 'f16', 'bf16', 'f32'] }),
+    check: (ctx) => check(ctx, 'c'),
+    exec: matmul,
+  },
+];

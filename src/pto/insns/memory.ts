@@ -1,0 +1,165 @@
+/**
+ * Data movement: TLOAD (GlobalTensor -> tile, whole tile filled with the pad value first), TSTORE
+ * (tile valid region -> GlobalTensor), TMOV (tile -> tile between locations). pto-isa
+ * include/pto/cpu/TLoad.hpp, TStore.hpp, TMov.hpp; global offsets per `GlobalTensor.offsetOf`.
+ *
+ * Pad values: the `cpu` profile reproduces the simulator built with libstdc++ 12 (Null/Zero -> 0,
+ * Max/Min -> +-inf for f32, 0 for f16/bf16 and fp8 (no numeric_limits specialisation), the integer
+ * limits otherwise); `a2a3`/`a5` use the documented values (largest / most negative finite).
+ */
+import { undefinedBehaviour } from '../../errors.ts';
+import { anyArith, type Profile } from '../arith.ts';
+import { DTYPE_INFO, type DType } from '../dtype.ts';
+import { ALL, copyElem, type OpDef, off, per, reject } from '../op.ts';
+import type { GlobalTensor, PadValue, Tile } from '../tile.ts';
+
+/** Raw little-endian bytes of one pad element. */
+export function padBytes(d: DType, pad: PadValue, profile: Profile): Uint8Array {
+  const n = DTYPE_INFO[d].bytes;
+  const out = new Uint8Array(n);
+  if (pad === 'null' || pad === 'zero') return out;
+  const max = pad === 'max';
+  const info = DTYPE_INFO[d];
+  let bits: bigint;
+  if (!info.float) {
+    const w = BigInt(n * 8);
+    if (info.signed) bits = max ? (1n << (w - 1n)) - 1n : 1n << (w - 1n);
+    else bits = max ? (1n << w) - 1n : 0n;
+  } else if (profile === 'cpu') {
+    if (d !== 'f32') return out;
+    bits = max ? 0x7f800000n : 0xff800000n;
+  } else {
+    const finiteMax: Record<string, bigint> = {
+      f32: 0x7f7fffffn,
+      f16: 0x7bffn,
+      bf16: 0x7f7fn,
+      f8e4m3: 0x7en,
+      f8e5m2: 0x7bn,
+    };
+    const signBit = 1n << BigInt(n * 8 - 1);
+    bits = max ? finiteMax[d]! : finiteMax[d]! | signBit;
+  }
+  for (let i = 0; i < n; i++) out[i] = Number((bits >> BigInt(8 * i)) & 0xffn);
+  return out;
+}
+
+function gOff(g: GlobalTensor, r: number, c: number): number {
+  const o = g.offsetOf(r, c);
+  if (o < 0 || (o + 1) * DTYPE_INFO[g.dtype].bytes > g.bytes.length) {
+    throw undefinedBehaviour(`global element (${r}, ${c}) maps to offset ${o}, outside the tensor's memory`);
+  }
+  return o;
+}
+
+function copyToGlobal(t: Tile, so: number, g: GlobalTensor, go: number): void {
+  const n = t.elemBytes;
+  g.bytes.set(t.bytes.subarray(so * n, so * n + n), go * n);
+}
+
+export const MEMORY_OPS: readonly OpDef[] = [
+  {
+    name: 'TLOAD',
+    family: 'memory',
+    summary: 'tile = pad; tile[r,c] = gm[map(r,c)] over the tile valid region',
+    ref: 'pto-isa docs/isa/tile/ops/memory-and-data-movement/tload.md',
+    operands: [
+      { name: 'tile', kind: 'tile', out: true },
+      { name: 'gm', kind: 'global' },
+    ],
+    attrs: [],
+    dtypes: per(ALL),
+    check: (ctx) => {
+      const t = ctx.tiles.tile!;
+      const g = ctx.globals.gm!;
+      if (DTYPE_INFO[g.dtype].bytes !== t.elemBytes)
+        reject('TLOAD', t.dtype, `global dtype ${g.dtype} has a different size`);
+    },
+    exec: (ctx) => {
+      const t = ctx.tiles.tile!;
+      const g = ctx.globals.gm!;
+      const pad = padBytes(t.dtype, t.pad, ctx.profile);
+      for (let i = 0; i < t.numel; i++) t.bytes.set(pad, i * t.elemBytes);
+      const n = t.elemBytes;
+      const same = g.dtype === t.dtype;
+      const G = anyArith(g.dtype, ctx.profile);
+      const T = anyArith(t.dtype, ctx.profile);
+      const gv = G.view(g.bytes.subarray(0, Math.floor(g.bytes.length / n) * n));
+      const tv = T.view(t.bytes);
+      for (let r = 0; r < t.validRow; r++) {
+        for (let c = 0; c < t.validCol; c++) {
+          const go = gOff(g, r, c);
+          const o = off(t, r, c);
+          if (same) t.bytes.set(g.bytes.subarray(go * n, go * n + n), o * n);
+          else T.store(tv, o, T.fromF64(G.toF64(G.load(gv, go))));
+        }
+      }
+    },
+  },
+  {
+    name: 'TSTORE',
+    family: 'memory',
+    summary: 'gm[map(r,c)] = tile[r,c] over the tile valid region',
+    ref: 'pto-isa docs/isa/tile/ops/memory-and-data-movement/tstore.md',
+    operands: [
+      { name: 'gm', kind: 'global', out: true },
+      { name: 'tile', kind: 'tile' },
+    ],
+    attrs: [],
+    primary: 'tile',
+    dtypes: per(ALL),
+    check: (ctx) => {
+      const t = ctx.tiles.tile!;
+      const g = ctx.globals.gm!;
+      if (g.dtype !== t.dtype)
+        reject('TSTORE', t.dtype, `global dtype ${g.dtype} differs (no quantisation modelled)`);
+    },
+    exec: (ctx) => {
+      const t = ctx.tiles.tile!;
+      const g = ctx.globals.gm!;
+      for (let r = 0; r < t.validRow; r++) {
+        for (let c = 0; c < t.validCol; c++) copyToGlobal(t, off(t, r, c), g, gOff(g, r, c));
+      }
+    },
+  },
+  {
+    name: 'TMOV',
+    family: 'memory',
+    summary: 'dst[r,c] = src[r,c] over the source valid region (between locations / layouts)',
+    ref: 'pto-isa docs/isa/tile/ops/memory-and-data-movement/tmov.md',
+    operands: [
+      { name: 'dst', kind: 'tile', out: true },
+      { name: 'src', kind: 'tile' },
+    ],
+    attrs: [],
+    primary: 'src',
+    dtypes: per(ALL),
+    exec: (ctx) => {
+      const s = ctx.tiles.src!;
+      const d = ctx.tiles.dst!;
+      const S = anyArith(s.dtype, ctx.profile);
+      const D = anyArith(d.dtype, ctx.profile);
+      const sv = S.view(s.bytes);
+      const dv = D.view(d.bytes);
+      for (let c = 0; c < s.validCol; c++) {
+        for (let r = 0; r < s.validRow; r++) {
+          const so = off(s, r, c);
+          const o = off(d, r, c);
+          if (s.dtype === d.dtype) copyElem(s, so, d, o);
+          else D.store(dv, o, D.fromF64(S.toF64(S.load(sv, so))));
+        }
+      }
+    },
+  },
+];
+
+/** Ordering ops: no effect in the functional model (they matter to the cost models). */
+export const SYNC_OPS: readonly OpDef[] = ['TSYNC', 'RECORD_EVENT', 'WAIT_EVENT', 'BARRIER'].map((name) => ({
+  name,
+  family: 'sync',
+  summary: 'ordering only; no functional effect',
+  ref: 'pto-isa docs/isa/tile/ops/sync',
+  operands: [],
+  attrs: [{ name: 'events', kind: 'events' as const, optional: true }],
+  dtypes: per(ALL),
+  exec: () => {},
+}));

@@ -1,0 +1,189 @@
+/**
+ * Row and column reductions: TROWSUM TROWMAX TROWMIN TROWPROD, TCOLSUM TCOLMAX TCOLMIN TCOLPROD.
+ * They iterate the *source* valid region (the dst valid shape is ignored) and write column 0 (row
+ * reductions) or row 0 (column reductions) of dst. pto-isa include/pto/cpu/TRow*.hpp, TCol*.hpp:
+ * TROWSUM accumulates in float for f16/bf16 destinations and in the destination type otherwise;
+ * TCOLSUM and the products accumulate in the destination type; max/min start from the first
+ * element and replace only on a strict comparison.
+ */
+import { type Arith, anyArith } from '../arith.ts';
+import type { DType } from '../dtype.ts';
+import { ALL, copyElem, type ExecCtx, type OpDef, off, per, reject } from '../op.ts';
+import type { Tile } from '../tile.ts';
+
+const REF = 'pto-isa docs/isa/tile/ops/reduce-and-expand';
+
+/** Converts a source value to the destination type (a C++ static_cast between element types). */
+function converter(S: Arith<unknown>, D: Arith<unknown>): (x: unknown) => unknown {
+  if (S.dtype === D.dtype) return (x) => x;
+  if (S.big || D.big || (!isF(S.dtype) && !isF(D.dtype))) {
+    return (x) => D.fromF64(S.toF64(x));
+  }
+  return (x) => D.fromF64(S.toF64(x));
+}
+function isF(d: DType): boolean {
+  return d === 'f32' || d === 'f16' || d === 'bf16' || d === 'f8e4m3' || d === 'f8e5m2';
+}
+
+type Dir = 'row' | 'col';
+
+/** Iterates (outer, inner) over the source valid region along `dir`; returns src/dst coordinates. */
+function lanes(
+  src: Tile,
+  dir: Dir,
+): { outer: number; inner: number; at: (o: number, i: number) => [number, number] } {
+  return dir === 'row'
+    ? { outer: src.validRow, inner: src.validCol, at: (o, i) => [o, i] }
+    : { outer: src.validCol, inner: src.validRow, at: (o, i) => [i, o] };
+}
+
+function dstAt(dir: Dir, o: number): [number, number] {
+  return dir === 'row' ? [o, 0] : [0, o];
+}
+
+function sum(ctx: ExecCtx, dir: Dir): void {
+  const src = ctx.tiles.src!;
+  const dst = ctx.tiles.dst!;
+  const S = anyArith(src.dtype, ctx.profile);
+  const D = anyArith(dst.dtype, ctx.profile);
+  // TROWSUM: TypeSum<TileDst> is float for half/bfloat16 destinations
+  const T = dir === 'row' && (dst.dtype === 'f16' || dst.dtype === 'bf16') ? anyArith('f32', ctx.profile) : D;
+  const toT = converter(S, T);
+  const sv = S.view(src.bytes);
+  const dv = D.view(dst.bytes);
+  const L = lanes(src, dir);
+  for (let o = 0; o < L.outer; o++) {
+    let acc = T.zero;
+    for (let i = 0; i < L.inner; i++) {
+      const [r, c] = L.at(o, i);
+      acc = T.add(acc, toT(S.load(sv, off(src, r, c))));
+      if (T === D) acc = D.round(acc);
+    }
+    const [dr, dc] = dstAt(dir, o);
+    D.store(dv, off(dst, dr, dc), T === D ? acc : D.fromF64(T.toF64(acc)));
+  }
+}
+
+function prod(ctx: ExecCtx, dir: Dir): void {
+  const src = ctx.tiles.src!;
+  const dst = ctx.tiles.dst!;
+  const S = anyArith(src.dtype, ctx.profile);
+  const D = anyArith(dst.dtype, ctx.profile);
+  const toD = converter(S, D);
+  const sv = S.view(src.bytes);
+  const dv = D.view(dst.bytes);
+  const L = lanes(src, dir);
+  for (let o = 0; o < L.outer; o++) {
+    let p = D.one;
+    for (let i = 0; i < L.inner; i++) {
+      const [r, c] = L.at(o, i);
+      p = D.round(D.mul(p, toD(S.load(sv, off(src, r, c)))));
+    }
+    const [dr, dc] = dstAt(dir, o);
+    D.store(dv, off(dst, dr, dc), p);
+  }
+}
+
+function extreme(ctx: ExecCtx, dir: Dir, max: boolean): void {
+  const src = ctx.tiles.src!;
+  const dst = ctx.tiles.dst!;
+  const S = anyArith(src.dtype, ctx.profile);
+  const D = anyArith(dst.dtype, ctx.profile);
+  const toD = converter(S, D);
+  const sv = S.view(src.bytes);
+  const dv = D.view(dst.bytes);
+  const L = lanes(src, dir);
+  if (L.inner === 0) return;
+  for (let o = 0; o < L.outer; o++) {
+    const [r0, c0] = L.at(o, 0);
+    let bestOff = off(src, r0, c0);
+    let best = toD(S.load(sv, bestOff));
+    for (let i = 1; i < L.inner; i++) {
+      const [r, c] = L.at(o, i);
+      const so = off(src, r, c);
+      const x = toD(S.load(sv, so));
+      if (max ? D.lt(best, x) : D.lt(x, best)) {
+        best = x;
+        bestOff = so;
+      }
+    }
+    const [dr, dc] = dstAt(dir, o);
+    const d = off(dst, dr, dc);
+    if (src.dtype === dst.dtype) copyElem(src, bestOff, dst, d);
+    else D.store(dv, d, best);
+  }
+}
+
+function pairCheck(allowed: readonly string[], what: 'Rows' | 'Cols') {
+  return (ctx: ExecCtx) => {
+    const s = ctx.tiles.src!;
+    const d = ctx.tiles.dst!;
+    const pair = `${s.dtype}>${d.dtype}`;
+    const name = s.dtype === d.dtype ? s.dtype : `${s.dtype}→${d.dtype}`;
+    if (!allowed.includes(pair))
+      reject(ctx.op.name, name, 'not a supported source/destination type pair', ctx.profile);
+    if (what === 'Rows' ? s.rows !== d.rows : s.cols !== d.cols) {
+      reject(
+        ctx.op.name,
+        name,
+        `source and destination must have the same number of ${what.toLowerCase()}`,
+        ctx.profile,
+      );
+    }
+  };
+}
+
+const ROWSUM_PAIRS = [
+  'f16>f16',
+  'bf16>bf16',
+  'f16>f32',
+  'bf16>f32',
+  'f32>f32',
+  'i16>i16',
+  'i16>i32',
+  'i32>i32',
+];
+const COLSUM_PAIRS = ['f16>f16', 'bf16>bf16', 'bf16>f32', 'f16>f32', 'f32>f32'];
+const COLMAX_PAIRS = ['bf16>bf16', 'f16>f16', 'f16>f32', 'bf16>f32', 'f32>f32', 'i8>i8', 'u8>u8'];
+
+function red(
+  name: string,
+  summary: string,
+  exec: (ctx: ExecCtx) => void,
+  check?: (ctx: ExecCtx) => void,
+  tmp = true,
+): OpDef {
+  return {
+    name,
+    family: 'reduce',
+    summary,
+    ref: `${REF}/${name.toLowerCase()}.md`,
+    operands: [
+      { name: 'dst', kind: 'tile', out: true },
+      { name: 'src', kind: 'tile' },
+      ...(tmp ? [{ name: 'tmp', kind: 'tile' as const, scratch: true, optional: true }] : []),
+    ],
+    attrs: [],
+    primary: 'src',
+    dtypes: per(ALL),
+    check,
+    exec,
+  };
+}
+
+export const REDUCE_OPS: readonly OpDef[] = [
+  red('TROWSUM', 'dst[r,0] = sum of src row r', (c) => sum(c, 'row'), pairCheck(ROWSUM_PAIRS, 'Rows')),
+  red('TROWMAX', 'dst[r,0] = max of src row r', (c) => extreme(c, 'row', true)),
+  red('TROWMIN', 'dst[r,0] = min of src row r', (c) => extreme(c, 'row', false)),
+  red('TROWPROD', 'dst[r,0] = product of src row r', (c) => prod(c, 'row')),
+  red('TCOLSUM', 'dst[0,c] = sum of src column c', (c) => sum(c, 'col'), pairCheck(COLSUM_PAIRS, 'Cols')),
+  red(
+    'TCOLMAX',
+    'dst[0,c] = max of src column c',
+    (c) => extreme(c, 'col', true),
+    pairCheck(COLMAX_PAIRS, 'Cols'),
+    false,
+  ),
+  red('TCOLMIN', 'dst[0,c] = min of src column c', (c) => extreme(c, 'col', false), undefined, false),
+  red('TCOLPROD', 'dst[0,c] = product of src column c', (c) => prod(c, 'col'), undefined, false),
+];
