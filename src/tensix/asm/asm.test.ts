@@ -290,6 +290,26 @@ describe('errors', () => {
       '(-16) & 0xfff',
     );
     throwsAt(() => assemble('TTI_SFPLOADI(0, 0, 0x10000);', 'wormhole'), 1, 20, 'imm16) = 65536');
+    // tt_llk_blackhole/common/inc/sfpu/ckernel_sfpu_reduce_custom.h line 79 masks with 0x3fff, but
+    // Blackhole's dest_reg_addr argument has 13 bits (sfpu_addr_mode << 13): C silently carries.
+    throwsAt(
+      () =>
+        assemble(
+          'TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::FP16B, ADDR_MOD_3, -128 & 0x3fff);',
+          'blackhole',
+        ),
+      1,
+      67,
+      'TTI_SFPSTORE argument 4 (dest_reg_addr) = 16256 does not fit in its 13 bit(s) 12:0',
+      'carry into sfpu_addr_mode',
+    );
+    assert.equal(
+      assemble(
+        'TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::FP16B, ADDR_MOD_3, -128 & 0x3fff);',
+        'wormhole',
+      ).words[0],
+      0x7202ff80, // on Wormhole the argument has 14 bits: 0x3f80 fits (2 << 16 | 3 << 14 | 0x3f80)
+    );
     throwsAt(
       () => assemble('SFPMAD lreg_src_a=16 lreg_src_b=0 lreg_src_c=0 lreg_dest=0 instr_mod1=0', 'wormhole'),
       1,

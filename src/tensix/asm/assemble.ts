@@ -252,7 +252,9 @@ class Assembler {
             hint:
               v < 0n
                 ? `write a negative immediate as a two's-complement field value, e.g. (${v}) & 0x${max.toString(16)}`
-                : `the largest value is ${max} (0x${max.toString(16)})`,
+                : `the largest value is ${max} (0x${max.toString(16)})${
+                    k > 0 ? `; in C the excess would carry into ${def.args[k - 1]!.name}` : ''
+                  }`,
           },
         );
       }

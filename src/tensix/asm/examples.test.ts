@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ARCHES } from '../encoding.ts';
-import { assemble, disassemble } from './index.ts';
+import { ARCHES, instructionSet } from '../encoding.ts';
+import { archTables, assemble, disassemble } from './index.ts';
 
 const dir = fileURLToPath(new URL('../../../examples/tensix/', import.meta.url));
 
@@ -35,5 +35,25 @@ describe('examples/tensix', () => {
         assert.deepEqual(assemble(disassemble(r.words, arch).join('\n'), arch).words, r.words);
       });
     }
+  }
+});
+
+describe('macro table vs encoding table', () => {
+  for (const arch of ARCHES) {
+    it(`every ${arch} encoding field is the tt-llk macro argument of the same name at the same bit`, () => {
+      const macros = archTables(arch).macros;
+      const norm = (s: string) => s.replace(/_/g, '').toLowerCase();
+      for (const def of instructionSet(arch)) {
+        const m = macros.get(def.name);
+        assert.ok(m, `no TT_OP_${def.name} in ckernel_ops.h data`);
+        assert.equal(m.opcode, def.opcode, def.name);
+        for (const f of def.fields) {
+          const a = m.args.find((x) => norm(x.name) === norm(f.name));
+          assert.ok(a, `${def.name}.${f.name} is not an argument of TT_OP_${def.name}`);
+          assert.equal(a.shift, f.lo, `${def.name}.${f.name}`);
+          assert.ok(a.width >= f.width, `${def.name}.${f.name}: macro argument narrower than the field`);
+        }
+      }
+    });
   }
 });
