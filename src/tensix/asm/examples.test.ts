@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ARCHES, instructionSet } from '../encoding.ts';
-import { archTables, assemble, disassemble } from './index.ts';
+import { archTables, assemble, disassemble, type MacroArg } from './index.ts';
 
 const dir = fileURLToPath(new URL('../../../examples/tensix/', import.meta.url));
 
@@ -48,7 +48,7 @@ describe('macro table vs encoding table', () => {
         assert.ok(m, `no TT_OP_${def.name} in ckernel_ops.h data`);
         assert.equal(m.opcode, def.opcode, def.name);
         for (const f of def.fields) {
-          const a = m.args.find((x) => norm(x.name) === norm(f.name));
+          const a: MacroArg | undefined = m.args.find((x) => norm(x.name) === norm(f.name));
           assert.ok(a, `${def.name}.${f.name} is not an argument of TT_OP_${def.name}`);
           assert.equal(a.shift, f.lo, `${def.name}.${f.name}`);
           assert.ok(a.width >= f.width, `${def.name}.${f.name}: macro argument narrower than the field`);
