@@ -340,6 +340,8 @@ class Assembler {
 
   /** Open `.rept` blocks: where the body starts, how many more times to run it. */
   readonly repts: { head: Token; bodyPos: number; remaining: number }[] = [];
+  /** Body repetitions so far, bounded like the word count (empty bodies produce no words). */
+  replays = 0;
 
   directive(): void {
     const p = this.p;
@@ -400,6 +402,11 @@ class Assembler {
     if (top.remaining > 0) {
       top.remaining--;
       this.p.pos = top.bodyPos;
+      if (++this.replays > MAX_WORDS) {
+        throw badInput(`.rept expands to more than ${MAX_WORDS} repetitions`, {
+          location: this.loc(top.head),
+        });
+      }
     } else {
       this.repts.pop();
       this.endOfLine(t);

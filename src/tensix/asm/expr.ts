@@ -190,7 +190,21 @@ export class ExprParser {
     return signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v);
   }
 
+  /** Nesting depth of unary(); bounded so that deep input is an error, not a stack overflow. */
+  private depth = 0;
+
   private unary(): bigint {
+    if (++this.depth > 256) {
+      throw this.error(this.peek(), 'expression nested too deeply (more than 256 levels)');
+    }
+    try {
+      return this.unaryInner();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private unaryInner(): bigint {
     const t = this.peek();
     if (t.kind === 'punct') {
       switch (t.text) {

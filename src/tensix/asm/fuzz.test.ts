@@ -1,0 +1,93 @@
+/** Malformed source never crashes the assembler: it returns or throws an AxsimError. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { AxsimError } from '../../errors.ts';
+import { assemble } from './index.ts';
+
+const PIECES = [
+  'TTI_SFPMAD',
+  'TT_OP_SFPLOADI',
+  'TTI_SFPNOP',
+  'SFPMAD',
+  'SFPLOADMACRO',
+  'lreg_dest',
+  'vd',
+  'unused_bits',
+  '=',
+  '(',
+  ')',
+  ',',
+  ';',
+  '\n',
+  ' ',
+  '0x7f',
+  '-1',
+  '4096',
+  '1e5',
+  '1.5',
+  "'",
+  '"',
+  'p_sfpu::LREG1',
+  'sfpi::',
+  '::',
+  '<<',
+  '>>',
+  '?',
+  ':',
+  '~',
+  '!',
+  '(uint16_t)',
+  'static_cast<int8_t>(',
+  '.word',
+  '.rept',
+  '.endr',
+  '#define X',
+  '#',
+  '\\\n',
+  '/*',
+  '*/',
+  '//',
+  '{',
+  'constexpr int',
+];
+
+describe('assembler fuzz', () => {
+  it('token soup and random text only ever raise AxsimError', () => {
+    const soup = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(
+        fc.oneof(soup, fc.string({ maxLength: 60 })),
+        fc.constantFrom('wormhole', 'blackhole'),
+        (src, arch) => {
+          try {
+            assemble(src, arch as 'wormhole' | 'blackhole');
+          } catch (e) {
+            assert.ok(e instanceof AxsimError, `${JSON.stringify(src)}: ${String(e)}`);
+            assert.notEqual(e.category, 'Internal', `${JSON.stringify(src)}: ${e.format()}`);
+          }
+        },
+      ),
+      { numRuns: 20000 },
+    );
+  });
+  it('runaway .rept expansion is bounded', () => {
+    assert.throws(
+      () => assemble('.rept 65536\n.rept 65536\n.endr\n.endr', 'wormhole'),
+      (e: unknown) =>
+        e instanceof AxsimError && e.category === 'BadInput' && /more than \d+ repetitions/.test(e.message),
+    );
+  });
+  it('deep nesting is a BadInput error, not a stack overflow', () => {
+    const deep = `.word ${'('.repeat(5000)}1${')'.repeat(5000)}`;
+    assert.throws(
+      () => assemble(deep, 'wormhole'),
+      (e: unknown) =>
+        e instanceof AxsimError && e.category === 'BadInput' && /nested too deeply/.test(e.message),
+    );
+    assert.throws(
+      () => assemble(`.word ${'-'.repeat(5000)}1`, 'wormhole'),
+      (e: unknown) => e instanceof AxsimError && e.category === 'BadInput',
+    );
+  });
+});
