@@ -42,6 +42,8 @@ export interface CostInput {
   /** TLOAD/TSTORE global view facts. */
   gm?: string;
   form?: string;
+  /** Scalar operand of tile-scalar ops, when known (only affects the trace arguments). */
+  scalar?: number;
   /** The row's grid tag (informational). */
   shape?: string;
   /** Formula rows for transfers: tile type and element count. */

@@ -1,0 +1,144 @@
+/**
+ * The A2/A3 kernels the pto-isa cost-model build compiles (first `#ifdef __COSTMODEL` block of
+ * pto_instr_impl.hpp), each re-expressed as "which intrinsics does it issue". An op missing here is
+ * one the reference build rejects ("use of undeclared identifier X_IMPL") — Unsupported.
+ */
+
+import { unsupported } from '../../../errors.ts';
+import { f32BitsToFp16, f32ToBits } from '../../../numeric/index.ts';
+import type { Trace } from '../trace.ts';
+import type { CostInput } from '../types.ts';
+import { type BinIssue, binaryInstr, binSInstr, type Geo, type UnIssue, unaryInstr } from './elementwise.ts';
+
+export interface KernelInfo {
+  path: string;
+  /** Valid rows × cols of the instruction's first tile argument (for the fitted-estimate rule). */
+  firstTile: [number, number];
+  firstDtype?: string;
+}
+
+export type Kernel = (inp: CostInput, t: Trace) => KernelInfo;
+
+export const BYTES: Record<string, number> = {
+  i8: 1,
+  u8: 1,
+  f16: 2,
+  i16: 2,
+  u16: 2,
+  bf16: 2,
+  f32: 4,
+  i32: 4,
+  u32: 4,
+};
+
+export function bytesOf(inp: CostInput): number {
+  const b = BYTES[inp.dtype];
+  if (!b) throw unsupported(`pto-isa A2/A3 model: element type ${inp.dtype} has no A2/A3 kernel`);
+  return b;
+}
+
+export function requireRowMajor(inp: CostInput): void {
+  if (inp.layout !== undefined && inp.layout !== 'RM') {
+    // the A2/A3 elementwise kernels static_assert isRowMajor
+    throw unsupported(`pto-isa A2/A3 model: ${inp.op} supports row-major tiles only (got ${inp.layout})`);
+  }
+}
+
+export function requireDtypes(inp: CostInput, allowed: string[]): void {
+  if (!allowed.includes(inp.dtype)) {
+    throw unsupported(`pto-isa A2/A3 model: ${inp.op} has no A2/A3 kernel for ${inp.dtype}`, {
+      hint: `the kernel's static_assert allows ${allowed.join(', ')}`,
+    });
+  }
+}
+
+const geo = (inp: CostInput, bytes = bytesOf(inp)): Geo => ({
+  rows: inp.rows,
+  cols: inp.cols,
+  bytes,
+  rowStride: inp.cols,
+});
+
+/** The bit pattern the trace records for a scalar of type `dtype` (unknown → wildcard). */
+export function scalarArg(dtype: string, v: number | undefined): number | null {
+  if (v === undefined) return null;
+  if (dtype === 'f32') return f32ToBits(v);
+  if (dtype === 'f16') return f32BitsToFp16(f32ToBits(v));
+  return v < 0 ? Number(2n ** 64n + BigInt(Math.trunc(v))) : Math.trunc(v);
+}
+
+const F_I = ['f32', 'f16', 'i32', 'i16'];
+const F = ['f32', 'f16'];
+
+function binary(intr: string, dtypes: string[]): Kernel {
+  return (inp, t) => {
+    requireDtypes(inp, dtypes);
+    requireRowMajor(inp);
+    const op: BinIssue = (r, d, s0, s1) => t.vec(intr, r, [r, 1, 1, 1, d, s0, s1]);
+    return {
+      path: binaryInstr(t, op, geo(inp), inp.validRow, inp.validCol),
+      firstTile: [inp.validRow, inp.validCol],
+    };
+  };
+}
+
+function unary(intr: string, dtypes: string[]): Kernel {
+  return (inp, t) => {
+    requireDtypes(inp, dtypes);
+    requireRowMajor(inp);
+    const op: UnIssue = (r, d, s) => t.vec(intr, r, [r, 1, 1, d, s]);
+    return {
+      path: unaryInstr(t, op, geo(inp), inp.validRow, inp.validCol),
+      firstTile: [inp.validRow, inp.validCol],
+    };
+  };
+}
+
+/** TNOT reinterprets 32-bit and 8-bit data as 16-bit lanes (B322B16Trait / B82B16Trait). */
+const tnot: Kernel = (inp, t) => {
+  requireDtypes(inp, ['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'f16']);
+  requireRowMajor(inp);
+  const b = bytesOf(inp);
+  const scale = (n: number) => (b === 4 ? n * 2 : b === 1 ? Math.floor(n / 2) : n);
+  const vc = b === 1 ? Math.ceil(inp.validCol / 2) : b === 4 ? inp.validCol * 2 : inp.validCol;
+  const g: Geo = { rows: inp.rows, cols: scale(inp.cols), bytes: 2, rowStride: scale(inp.cols) };
+  const op: UnIssue = (r, d, s) => t.vec('vnot', r, [r, 1, 1, d, s]);
+  return { path: unaryInstr(t, op, g, inp.validRow, vc), firstTile: [inp.validRow, inp.validCol] };
+};
+
+function binS(intr: string, dtypes: string[], scalar: (inp: CostInput) => number | undefined): Kernel {
+  return (inp, t) => {
+    requireDtypes(inp, dtypes);
+    requireRowMajor(inp);
+    const sv = scalarArg(inp.dtype, scalar(inp));
+    const op: UnIssue = (r, d, s) => t.vec(intr, r, [sv, r, 1, 1, d, s]);
+    return {
+      path: binSInstr(t, op, geo(inp), inp.validRow, inp.validCol),
+      firstTile: [inp.validRow, inp.validCol],
+    };
+  };
+}
+
+const given = (inp: CostInput) => inp.scalar;
+
+export const KERNELS: Record<string, Kernel> = {
+  TADD: binary('vadd', F_I),
+  TSUB: binary('vsub', F_I),
+  TMUL: binary('vmul', F_I),
+  TDIV: binary('vdiv', F),
+  TMAX: binary('vmax', F_I),
+  TMIN: binary('vmin', F_I),
+  TEXP: unary('vexp', F),
+  TLOG: unary('vln', F),
+  TSQRT: unary('vsqrt', F),
+  TRSQRT: unary('vrsqrt', F),
+  TABS: unary('vabs', F),
+  TRELU: unary('vrelu', ['f32', 'f16', 'i32']),
+  TNOT: tnot,
+  TADDS: binS('vadds', F_I, given),
+  TSUBS: binS('vadds', F_I, (inp) => (inp.scalar === undefined ? undefined : -inp.scalar)),
+  TMULS: binS('vmuls', F_I, given),
+  TMAXS: binS('vmaxs', F_I, given),
+  TMINS: binS('vmins', F_I, given),
+  TNEG: binS('vmuls', F_I, () => -1),
+};
