@@ -131,7 +131,14 @@ test('decimalToF32Bits: syntax, specials, and values where decimal -> double -> 
     '1.000000059604644775390625000000827180612553027674871408692069962853565812110900878906250';
   assert.equal(decimalToF32Bits(justAbove, 'rne'), 0x3f800001);
   assert.equal(f32ToBits(Math.fround(Number(justAbove))), 0x3f800000);
-  for (const bad of ['', '1.2.3', '0x10', 'e5', '1e', '--1', 'one']) {
+  // Exact fractions: 1/3 = 0x3eaaaaab under rne (0.0101... pattern, next bit 1, sticky), 0x3eaaaaaa rtz.
+  assert.equal(decimalToF32Bits('1/3'), 0x3eaaaaab);
+  assert.equal(decimalToF32Bits('1/3', 'rtz'), 0x3eaaaaaa);
+  assert.equal(decimalToF32Bits('-2/3', 'rtz'), 0xbf2aaaaa);
+  assert.equal(decimalToF32Bits('0.5/0.25'), 0x40000000);
+  assert.equal(decimalToF32Bits('-0/5'), 0x80000000);
+  assert.equal(decimalToF32Bits('1/-4'), 0xbe800000);
+  for (const bad of ['', '1.2.3', '0x10', 'e5', '1e', '--1', 'one', '1/0', '1/2/3', '1/']) {
     assert.throws(
       () => decimalToF32Bits(bad),
       (e: unknown) => e instanceof AxsimError && e.category === 'BadInput',

@@ -87,9 +87,29 @@ function bitLength(n: bigint): number {
   return n === 0n ? 0 : n.toString(16).length * 4 - Math.clz32(Number.parseInt(n.toString(16)[0]!, 16)) + 28;
 }
 
+/** Parses an exact decimal literal into a signed fraction N / D (D > 0), or undefined. */
+function parseDecimal(t: string): { N: bigint; D: bigint } | { huge: boolean; neg: boolean } | undefined {
+  const m = DECIMAL.exec(t);
+  if (!m) return undefined;
+  const neg = m[1] === '-';
+  const intPart = m[2] ?? '';
+  const frac = m[3] ?? m[4] ?? '';
+  const exp = Number.parseInt(m[5] ?? '0', 10);
+  const digits = (intPart + frac).replace(/^0+/, '');
+  if (digits === '') return { N: neg ? -0n : 0n, D: neg ? -1n : 1n };
+  const exp10 = exp - frac.length;
+  // Far outside fp32's range: decide without building enormous integers.
+  if (exp10 + digits.length > 60) return { huge: true, neg };
+  if (exp10 + digits.length < -60) return { huge: false, neg };
+  const N = BigInt(digits) * (exp10 > 0 ? 10n ** BigInt(exp10) : 1n);
+  const D = exp10 < 0 ? 10n ** BigInt(-exp10) : 1n;
+  return { N: neg ? -N : N, D };
+}
+
 /**
- * Decimal text (e.g. "-1.5e-3", "65520", "inf", "nan") -> fp32 bits, rounded from the exact
- * decimal value with `mode`. Throws BadInput for anything else.
+ * Decimal text (e.g. "-1.5e-3", "65520", "inf", "nan") or an exact fraction of two decimals
+ * ("1/3", "-2/7e3") -> fp32 bits, rounded from the exact value with `mode`. Throws BadInput for
+ * anything else (and for a zero denominator).
  */
 export function decimalToF32Bits(text: string, mode: WidenRoundMode = 'rne'): number {
   const t = text.trim();
@@ -98,41 +118,65 @@ export function decimalToF32Bits(text: string, mode: WidenRoundMode = 'rne'): nu
     const sign = sp[1] === '-' ? 0x80000000 : 0;
     return (sign | (sp[2]!.toLowerCase() === 'nan' ? 0x7fc00000 : 0x7f800000)) >>> 0;
   }
-  const m = DECIMAL.exec(t);
-  if (!m) {
-    throw badInput(`'${text}' is not a decimal number`, { hint: 'write e.g. 1.5, -3e-5, 65520, inf or nan' });
+  const parts = t.split('/');
+  const parsed = parts.length <= 2 ? parts.map((p) => parseDecimal(p.trim())) : [undefined];
+  if (parsed.some((p) => p === undefined)) {
+    throw badInput(`'${text}' is not a decimal number or fraction`, {
+      hint: 'write e.g. 1.5, -3e-5, 65520, 1/3, inf or nan',
+    });
   }
-  const sign = m[1] === '-' ? 0x80000000 : 0;
-  const intPart = m[2] ?? '';
-  const frac = m[3] ?? m[4] ?? '';
-  const exp = Number.parseInt(m[5] ?? '0', 10);
-  const digits = (intPart + frac).replace(/^0+/, '');
-  if (digits === '') return sign >>> 0;
-  const exp10 = exp - frac.length;
-  // Far outside fp32's range: decide without building enormous integers.
-  if (exp10 + digits.length > 60) return overflowBits(sign, mode);
-  if (exp10 + digits.length < -60) {
-    // Nonzero but below 2^-190: only 'odd' (and no other mode) rounds it away from zero.
-    return mode === 'odd' ? (sign | 1) >>> 0 : sign >>> 0;
+  const [a, b] = parsed as ({ N: bigint; D: bigint } | { huge: boolean; neg: boolean })[];
+  if (b === undefined) {
+    if ('huge' in a!) return extreme(a.huge, a.neg, mode);
+    return rationalToF32Bits(a!.N, a!.D, mode, a!.D < 0n);
   }
-  let N = BigInt(digits);
-  let D = 1n;
-  if (exp10 >= 0) N *= 10n ** BigInt(exp10);
-  else D = 10n ** BigInt(-exp10);
+  if (!('huge' in b) && b.N === 0n) throw badInput(`'${text}': division by zero`);
+  if ('huge' in a! || 'huge' in b) {
+    throw badInput(`'${text}': fractions need numerator and denominator within 1e-60 .. 1e60`);
+  }
+  const neg = (a!.N < 0n || a!.D < 0n) !== (b.N < 0n || b.D < 0n);
+  const abs = (v: bigint) => (v < 0n ? -v : v);
+  const n = abs(a!.N) * abs(b.D);
+  return rationalToF32Bits(neg ? -n : n, abs(a!.D) * abs(b.N), mode, neg);
+}
+
+function extreme(huge: boolean, neg: boolean, mode: WidenRoundMode): number {
+  const sign = neg ? 0x80000000 : 0;
+  if (huge) return overflowBits(sign, mode);
+  // Nonzero but below 2^-190: only 'odd' rounds it away from zero.
+  return mode === 'odd' ? (sign | 1) >>> 0 : sign >>> 0;
+}
+
+/**
+ * The exact rational N / D (D != 0; the sign is taken from N and D, or from `negZero` when N = 0)
+ * -> fp32 bits rounded with `mode`.
+ */
+export function rationalToF32Bits(
+  num: bigint,
+  den: bigint,
+  mode: WidenRoundMode = 'rne',
+  negZero = false,
+): number {
+  if (den === 0n) throw badInput('rationalToF32Bits: zero denominator');
+  const neg = num === 0n ? negZero : num < 0n !== den < 0n;
+  const sign = neg ? 0x80000000 : 0;
+  const N = num < 0n ? -num : num;
+  const D = den < 0n ? -den : den;
+  if (N === 0n) return sign >>> 0;
   // e = floor(log2(N / D)).
   let e = bitLength(N) - bitLength(D);
   if (e >= 0 ? N < D << BigInt(e) : N << BigInt(-e) < D) e--;
   if (e > 127) return overflowBits(sign, mode);
   const Eeff = Math.max(e, -126);
   const qe = Eeff - 23; // exponent of the quantum
-  let num = N;
-  let den = D;
-  if (qe >= 0) den <<= BigInt(qe);
-  else num <<= BigInt(-qe);
-  let q = num / den;
-  const r = num % den;
+  let n = N;
+  let d = D;
+  if (qe >= 0) d <<= BigInt(qe);
+  else n <<= BigInt(-qe);
+  let q = n / d;
+  const r = n % d;
   if (r !== 0n) {
-    const c = 2n * r - den;
+    const c = 2n * r - d;
     const cmpHalf = c > 0n ? 1 : c < 0n ? -1 : 0;
     if (mode === 'odd') {
       if (q % 2n === 0n) q++;
