@@ -42,6 +42,8 @@ export interface CostInput {
   /** TLOAD/TSTORE global view facts. */
   gm?: string;
   form?: string;
+  /** Static column count of a reduction's destination tile (its row stride). */
+  dstCols?: number;
   /** Scalar operand of tile-scalar ops, when known (only affects the trace arguments). */
   scalar?: number;
   /** The row's grid tag (informational). */

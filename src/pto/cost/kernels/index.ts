@@ -9,6 +9,8 @@ import { f32BitsToFp16, f32ToBits } from '../../../numeric/index.ts';
 import type { Trace } from '../trace.ts';
 import type { CostInput } from '../types.ts';
 import { type BinIssue, binaryInstr, binSInstr, type Geo, type UnIssue, unaryInstr } from './elementwise.ts';
+import { tload, tmatmul, tstore } from './memory.ts';
+import { colReduce, rowExpand, rowExpandBinary, rowReduce } from './reduce.ts';
 
 export interface KernelInfo {
   path: string;
@@ -121,7 +123,69 @@ function binS(intr: string, dtypes: string[], scalar: (inp: CostInput) => number
 
 const given = (inp: CostInput) => inp.scalar;
 
+const I16_32 = ['f32', 'f16', 'i32', 'i16'];
+
+function rowRed(): Kernel {
+  return (inp, t) => {
+    requireDtypes(inp, I16_32);
+    requireRowMajor(inp);
+    const b = bytesOf(inp);
+    // first tile argument: dst, valid rows × 1
+    return { path: rowReduce(inp, t, b), firstTile: [inp.validRow, 1] };
+  };
+}
+
+function colRed(): Kernel {
+  return (inp, t) => {
+    requireDtypes(inp, I16_32);
+    requireRowMajor(inp);
+    return { path: colReduce(inp, t, bytesOf(inp)), firstTile: [1, inp.validCol] };
+  };
+}
+
+function rowExpBin(intr: string, dtypes: string[]): Kernel {
+  return (inp, t) => {
+    requireDtypes(inp, dtypes);
+    requireRowMajor(inp);
+    return { path: rowExpandBinary(inp, t, bytesOf(inp), intr), firstTile: [inp.validRow, inp.validCol] };
+  };
+}
+
+const ALL8 = ['f32', 'f16', 'i32', 'i16', 'i8', 'u8', 'u16', 'u32'];
+
 export const KERNELS: Record<string, Kernel> = {
+  TROWSUM: rowRed(),
+  TROWMAX: rowRed(),
+  TROWMIN: rowRed(),
+  TCOLSUM: colRed(),
+  TCOLMAX: colRed(),
+  TCOLMIN: colRed(),
+  TROWEXPAND: (inp, t) => {
+    requireDtypes(inp, ALL8);
+    return { path: rowExpand(inp, t, bytesOf(inp)), firstTile: [inp.validRow, inp.validCol] };
+  },
+  TROWEXPANDADD: rowExpBin('vadd', F_I),
+  TROWEXPANDSUB: rowExpBin('vsub', F_I),
+  TROWEXPANDMUL: rowExpBin('vmul', F_I),
+  TROWEXPANDDIV: rowExpBin('vdiv', F),
+  TLOAD: (inp, t) => {
+    requireDtypes(inp, ALL8);
+    return { path: tload(inp, t, bytesOf(inp)), firstTile: [inp.validRow, inp.validCol] };
+  },
+  TSTORE: (inp, t) => {
+    requireDtypes(inp, ALL8);
+    return { path: tstore(inp, t, bytesOf(inp)), firstTile: [inp.validRow, inp.validCol] };
+  },
+  TMATMUL: (inp, t) => ({
+    path: tmatmul(inp, t),
+    firstTile: [inp.validM ?? inp.validRow, inp.validN ?? inp.validCol],
+    firstDtype: inp.accDtype,
+  }),
+  TMATMUL_ACC: (inp, t) => ({
+    path: tmatmul(inp, t),
+    firstTile: [inp.validM ?? inp.validRow, inp.validN ?? inp.validCol],
+    firstDtype: inp.accDtype,
+  }),
   TADD: binary('vadd', F_I),
   TSUB: binary('vsub', F_I),
   TMUL: binary('vmul', F_I),

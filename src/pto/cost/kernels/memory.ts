@@ -1,0 +1,90 @@
+/**
+ * Data movement and cube kernels of the A2/A3 cost-model build, re-expressed from pto-isa
+ * @3186c381 include/pto/common/arch/memory/tload_common.hpp (TLoadGm2ubNd2nd),
+ * include/pto/npu/a2a3/TStore.hpp (TStoreUb2gm), TMatmul.hpp and the cost stubs
+ * cce_costmodel_memory.hpp / cce_costmodel_cube.hpp.
+ */
+import { unsupported } from '../../../errors.ts';
+import type { Trace } from '../trace.ts';
+import type { CostInput } from '../types.ts';
+
+const ceilDiv = (a: number, b: number) => Math.floor((a + b - 1) / b);
+
+/** The global row stride a row describes: `gm: "ND contiguous"` or `"ND row stride N"`. */
+function gmRowStride(inp: CostInput): number {
+  const g = inp.gm ?? 'ND contiguous';
+  const m = /row stride (\d+)/.exec(g);
+  if (m) return Number(m[1]);
+  if (/^ND/.test(g) || g === '') return inp.validCol;
+  throw unsupported(`pto-isa A2/A3 model: global layout '${g}' is not modelled`, {
+    hint: 'ND global tensors only',
+  });
+}
+
+function suffix(bytes: number): string {
+  return bytes === 1 ? 'b8' : bytes === 2 ? 'b16' : 'b32';
+}
+
+/** TLOAD of an ND global tensor into a row-major vector tile (one copy per outer index, here 1). */
+export function tload(inp: CostInput, t: Trace, bytes: number): string {
+  if (inp.layout !== undefined && inp.layout !== 'RM') {
+    throw unsupported(`pto-isa A2/A3 model: TLOAD into a ${inp.layout} tile is not modelled`);
+  }
+  const nBurst = inp.validRow;
+  const lenBurst = inp.validCol * bytes;
+  const gmGap = (gmRowStride(inp) - inp.validCol) * bytes;
+  const ubGap = Math.floor(((inp.cols - inp.validCol) * bytes) / 32);
+  // ubPad is non-zero only for tiles with a pad value (PadValue != Null)
+  const ubPad = 0;
+  t.mem(`copy_gm_to_ubuf_align_${suffix(bytes)}`, 'GM_TO_UB', nBurst * lenBurst, [
+    0,
+    nBurst,
+    lenBurst,
+    0,
+    ubPad,
+    gmGap,
+    ubGap,
+  ]);
+  return 'ND → UB burst copy';
+}
+
+/** TSTORE of a row-major vector tile to an ND global tensor. */
+export function tstore(inp: CostInput, t: Trace, bytes: number): string {
+  if (inp.layout !== undefined && inp.layout !== 'RM') {
+    throw unsupported(`pto-isa A2/A3 model: TSTORE from a ${inp.layout} tile is not modelled`);
+  }
+  const nBurst = inp.validRow;
+  const lenBurst = inp.validCol * bytes;
+  const gmGap = (gmRowStride(inp) - inp.validCol) * bytes;
+  const ubGap = Math.floor(((inp.cols - inp.validCol) * bytes) / 32);
+  t.mem(`copy_ubuf_to_gm_align_${suffix(bytes)}`, 'UB_TO_GM', nBurst * lenBurst, [
+    0,
+    nBurst,
+    lenBurst,
+    0,
+    0,
+    ubGap,
+    gmGap,
+  ]);
+  return 'UB → ND burst copy';
+}
+
+/** TMATMUL / TMATMUL_ACC: one `mad` (m forced to 16 when it is 1 to avoid the GEMV mode). */
+export function tmatmul(inp: CostInput, t: Trace): string {
+  const a = inp.dtype;
+  const ok =
+    (a === 'i8' && (inp.accDtype ?? 'i32') === 'i32') ||
+    ((a === 'f16' || a === 'f32' || a === 'bf16') && (inp.accDtype ?? 'f32') === 'f32');
+  if (!ok)
+    throw unsupported(`pto-isa A2/A3 model: TMATMUL ${a} → ${inp.accDtype} is not a supported combination`);
+  let m = inp.validM ?? inp.M ?? inp.validRow;
+  const k = inp.validK ?? inp.K ?? 0;
+  const n = inp.validN ?? inp.N ?? inp.validCol;
+  if (m === 1) m = 16;
+  const aBytes = a === 'f32' ? 4 : a === 'i8' ? 1 : 2;
+  const per = a === 'f32' ? 2 : 1;
+  const repeats = ceilDiv(m, 16) * ceilDiv(k, 32 / aBytes) * ceilDiv(n, 16);
+  // mad(c, a, b, m, k, n, phase, kDirectionAlign, cmatrixSource, cmatrixInitVal)
+  t.cube('mad', 6 + per * repeats, [m, k, n, 0, 0, 0, inp.op === 'TMATMUL' ? 1 : 0]);
+  return 'mad';
+}
