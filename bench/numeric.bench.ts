@@ -7,7 +7,9 @@
 import { Bench } from 'tinybench';
 import {
   BF16,
+  decodeArray,
   E4M3,
+  E5M2,
   encodeArray,
   FP16,
   f32BitsToBf16,
@@ -33,6 +35,7 @@ for (let i = 0; i < N; i++) {
 const bits = new Uint32Array(src.buffer);
 const out16 = new Uint16Array(N);
 const out8 = new Uint8Array(N);
+const dec32 = new Uint32Array(N);
 let sink = 0;
 
 const bench = new Bench({ name: 'numeric conversions (1M fp32 values per iteration)', time: 1500 });
@@ -57,6 +60,27 @@ bench
   })
   .add('fp32->e4m3 rne (encodeArray)', () => {
     encodeArray(E4M3, bits, out8, 'rne');
+  })
+  // For reference: the generic parametric codec (no specialised path) with options.
+  .add('fp32->binary16 rtz (generic codec)', () => {
+    encodeArray(FP16, bits, out16, 'rtz', {});
+  })
+  .add('fp32->e5m2 rne saturate (generic codec)', () => {
+    encodeArray(E5M2, bits, out8, 'rne', { saturate: true });
+  })
+  .add('fp32->bf16 stochastic (generic codec, one random word per value)', () => {
+    const o = { rand: 0 };
+    let r = 0x2545f491;
+    for (let i = 0; i < N; i++) {
+      r ^= r << 13;
+      r ^= r >>> 17;
+      r ^= r << 5;
+      o.rand = r >>> 0;
+      out16[i] = f32BitsToBf16(bits[i]!, 'stochastic', o);
+    }
+  })
+  .add('binary16->fp32 decode (decodeArray)', () => {
+    decodeArray(FP16, out16, dec32);
   });
 
 await bench.run();
@@ -67,4 +91,16 @@ const rows = bench.tasks.map((t) => {
 });
 console.log(bench.name);
 console.table(rows);
+const TARGET = 50;
+for (const name of [
+  'fp32->binary16 rne (per-value fn)',
+  'fp32->bf16 rne (per-value fn)',
+  'fp32->e4m3 rne (per-value fn)',
+]) {
+  const r = rows.find((x) => x.task === name)!;
+  const m = Number(r['M conversions/s']);
+  console.log(
+    `${name}: ${m.toFixed(1)} M conversions/s (target >= ${TARGET}M: ${m >= TARGET ? 'met' : 'NOT met'})`,
+  );
+}
 if (sink === 0.5) console.log(sink); // keep the results observable

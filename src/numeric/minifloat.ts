@@ -284,7 +284,7 @@ export function encodeFromF32Bits(
       } else if (mode === 'stochastic') {
         const rand = randWord(opts);
         // rem / 2^shift as a 32-bit fraction; exact in doubles (< 2^32).
-        if (rem * 2 ** (32 - shift) + rand >= 4294967296) q++;
+        if (rem * POW2_32_MINUS[shift]! + rand >= 4294967296) q++;
       } else if (mode !== 'rtz') {
         throw badMode(mode);
       }
@@ -294,7 +294,7 @@ export function encodeFromF32Bits(
     q = 0;
     if (mode === 'stochastic') {
       const rand = randWord(opts);
-      if (Math.floor(sig * 2 ** (32 - shift)) + rand >= 4294967296) q = 1;
+      if (Math.floor(sig * (shift < 128 ? POW2_32_MINUS[shift]! : 0)) + rand >= 4294967296) q = 1;
     } else if (mode !== 'rne' && mode !== 'rna' && mode !== 'rtz') {
       throw badMode(mode);
     }
@@ -306,6 +306,9 @@ export function encodeFromF32Bits(
   if (flushOut && code < 1 << manBits) return sign;
   return (sign | code) >>> 0;
 }
+
+/** POW2_32_MINUS[s] = 2^(32 - s): aligns s discarded bits to a 32-bit fraction (exact in doubles). */
+const POW2_32_MINUS = Float64Array.from({ length: 128 }, (_, s) => 2 ** (32 - s));
 
 function randWord(opts: EncodeOptions | undefined): number {
   const r = opts?.rand;
