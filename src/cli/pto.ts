@@ -17,13 +17,15 @@ import {
   costProgram,
   formatProgramCost,
 } from '../pto/cost/index.ts';
-import { action, printJson } from './common.ts';
+import { makePtoRunner, PROFILES } from '../pto/index.ts';
+import { action, addConformanceCommand, printJson } from './common.ts';
 
 /** The `axsim pto …` command group. */
 export function registerPto(program: Command): Command {
   const group = program.command('pto').description('Ascend PTO tile ISA: check, run, cost, conformance');
   addPtoCheckCommand(group);
   addPtoCostCommand(group);
+  addPtoConformanceCommand(group);
   return group;
 }
 
@@ -120,4 +122,22 @@ function parseScalars(list: string[] | undefined): Record<string, number> {
     out[m[1]!] = Number(m[2]);
   }
   return out;
+}
+
+// ---- part 1 (src/pto): reference vectors -------------------------------------------------
+
+/** `axsim pto conformance FILE…`: pto.jsonl.gz-format vectors on the chosen profile (default cpu). */
+export function addPtoConformanceCommand(group: Command): Command {
+  return addConformanceCommand(
+    group,
+    'PTO',
+    (opts) => {
+      const profile = String(opts.profile ?? 'cpu') as Profile;
+      if (!PROFILES.includes(profile))
+        throw badInput(`unknown profile '${profile}'`, { hint: 'cpu, a2a3 or a5' });
+      return makePtoRunner({ profile });
+    },
+    (c) =>
+      c.option('--profile <profile>', 'target profile: cpu (the reference simulator) | a2a3 | a5', 'cpu'),
+  );
 }

@@ -101,10 +101,100 @@ function subRelu(A: Arith<unknown>, a: unknown, b: unknown): unknown {
   return A.lt(A.zero, x) ? x : A.zero;
 }
 
+/**
+ * Fast path for f32 on plain (NoneBox) tiles: a Float32Array store rounds exactly like the C++
+ * float operation, so no per-element dispatch is needed. Returns false when not applicable.
+ */
+function f32Fast(ctx: ExecCtx, op: 0 | 1 | 2): boolean {
+  const d = ctx.tiles.dst!;
+  const s0 = ctx.tiles.src0!;
+  const s1 = ctx.tiles.src1!;
+  if (d.dtype !== 'f32' || d.slayout !== 'none' || s0.slayout !== 'none' || s1.slayout !== 'none')
+    return false;
+  if (d.blayout !== 'row' || s0.blayout !== 'row' || s1.blayout !== 'row') return false;
+  const R = d.validRow;
+  const C = d.validCol;
+  // every read must stay inside its buffer (otherwise the checked loop reports it)
+  if (R > 0 && C > 0 && ((R - 1) * s0.cols + C > s0.numel || (R - 1) * s1.cols + C > s1.numel)) return false;
+  const dv = new Float32Array(d.bytes.buffer, d.bytes.byteOffset, d.numel);
+  const a = new Float32Array(s0.bytes.buffer, s0.bytes.byteOffset, s0.numel);
+  const b = new Float32Array(s1.bytes.buffer, s1.bytes.byteOffset, s1.numel);
+  const dc = d.cols;
+  const ac = s0.cols;
+  const bc = s1.cols;
+  const k = F32_KERNELS[op];
+  if (dc === C && ac === C && bc === C) {
+    k(dv, 0, a, 0, b, 0, R * C);
+    return true;
+  }
+  for (let r = 0; r < R; r++) k(dv, r * dc, a, r * ac, b, r * bc, C);
+  return true;
+}
+
+// One small monomorphic loop per operation (what V8 optimises best).
+type F32Kernel = (
+  d: Float32Array,
+  od: number,
+  a: Float32Array,
+  oa: number,
+  b: Float32Array,
+  ob: number,
+  n: number,
+) => void;
+function addF32(
+  d: Float32Array,
+  od: number,
+  a: Float32Array,
+  oa: number,
+  b: Float32Array,
+  ob: number,
+  n: number,
+): void {
+  for (let i = 0; i < n; i++) d[od + i] = a[oa + i]! + b[ob + i]!;
+}
+function subF32(
+  d: Float32Array,
+  od: number,
+  a: Float32Array,
+  oa: number,
+  b: Float32Array,
+  ob: number,
+  n: number,
+): void {
+  for (let i = 0; i < n; i++) d[od + i] = a[oa + i]! - b[ob + i]!;
+}
+function mulF32(
+  d: Float32Array,
+  od: number,
+  a: Float32Array,
+  oa: number,
+  b: Float32Array,
+  ob: number,
+  n: number,
+): void {
+  for (let i = 0; i < n; i++) d[od + i] = a[oa + i]! * b[ob + i]!;
+}
+const F32_KERNELS: readonly F32Kernel[] = [addF32, subF32, mulF32];
+
+function fastOr(op: 0 | 1 | 2, f: (A: Arith<unknown>, a: unknown, b: unknown) => unknown) {
+  return (ctx: ExecCtx) => {
+    if (!f32Fast(ctx, op)) binaryLoop(ctx, 'src0', 'src1', f);
+  };
+}
+
 export const BINARY_OPS: readonly OpDef[] = [
-  bin('TADD', 'dst = src0 + src1', (A, a, b) => A.add(a, b), { sameType: true }),
-  bin('TSUB', 'dst = src0 - src1', (A, a, b) => A.sub(a, b)),
-  bin('TMUL', 'dst = src0 * src1', (A, a, b) => A.mul(a, b)),
+  {
+    ...bin('TADD', 'dst = src0 + src1', (A, a, b) => A.add(a, b), { sameType: true }),
+    exec: fastOr(0, (A, a, b) => A.add(a, b)),
+  },
+  {
+    ...bin('TSUB', 'dst = src0 - src1', (A, a, b) => A.sub(a, b)),
+    exec: fastOr(1, (A, a, b) => A.sub(a, b)),
+  },
+  {
+    ...bin('TMUL', 'dst = src0 * src1', (A, a, b) => A.mul(a, b)),
+    exec: fastOr(2, (A, a, b) => A.mul(a, b)),
+  },
   bin('TDIV', 'dst = src0 / src1 (integer division by zero is undefined)', (A, a, b) => A.div(a, b)),
   {
     ...bin('TMAX', 'dst = std::max(src0, src1): src1 only when src0 < src1', () => 0),

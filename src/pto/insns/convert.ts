@@ -140,7 +140,7 @@ function tcvt(ctx: ExecCtx): void {
         if (!(dval < hi)) dval = hi;
         if (!(lo < dval)) dval = lo;
         val = S.fromF64(dval);
-      } else if (sFloat && dFp8 && Number.isNaN(S.toF64(val))) {
+      } else if (sFloat && dFp8 && ctx.profile !== 'a5' && Number.isNaN(S.toF64(val))) {
         nanHi = nanHiWord(src.dtype, src.bytes, so * src.elemBytes);
       }
       let out: unknown;

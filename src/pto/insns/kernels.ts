@@ -89,9 +89,5 @@ export function pickLoop(
   }
 }
 
-/** C `pow` special cases that JavaScript's Math.pow answers differently (C11 F.10.4.4). */
-export function cPow(x: number, y: number): number {
-  if (x === 1 || y === 0) return 1;
-  if (x === -1 && (y === Number.POSITIVE_INFINITY || y === Number.NEGATIVE_INFINITY)) return 1;
-  return x ** y;
-}
+/** C `pow` (special cases per C11 F.10.4.4, correctly rounded otherwise; see libm.ts). */
+export { crPow as cPow } from '../libm.ts';

@@ -21,12 +21,13 @@ export function fmaF32(a: number, b: number, c: number): number {
   const p = a * b;
   const s = p + c;
   const r = fr(s);
-  if (r === s || !Number.isFinite(r)) return r;
+  if (r === s) return r;
+  // 2s - r is the other binary32 neighbour exactly when s is a midpoint (the only mis-rounding case)
+  const t = s + (s - r);
+  if (fr(t) !== t || !Number.isFinite(r)) return r;
   const bb = s - p;
   const e = p - (s - bb) + (c - bb);
   if (e === 0) return r;
-  const t = 2 * s - r;
-  if (fr(t) !== t || t === r) return r;
   // s is halfway between r and t: the exact sum lies on the side of e
   return e > 0 ? Math.max(r, t) : Math.min(r, t);
 }
