@@ -10,7 +10,7 @@ import { sfparecip, sfpmul24 } from './insns/bh.ts';
 import { sfpconfig, templateLoad } from './insns/config.ts';
 import { sfpcmp, sfpcompc, sfpencc, sfppopc, sfppushc, sfpsetcc } from './insns/flags.ts';
 import { sfpdivp2, sfpexexp, sfpexman, sfpmov, sfpsetexp, sfpsetman, sfpsetsgn } from './insns/fpfields.ts';
-import { sfpabs, sfpbitwise, sfpiadd, sfplz, sfpshft } from './insns/intops.ts';
+import { sfpabs, sfpand, sfpiadd, sfplz, sfpnot, sfpor, sfpshft, sfpxor } from './insns/intops.ts';
 import { sfpshft2, sfptransp } from './insns/lanemove.ts';
 import { sfpload, sfpstore } from './insns/ldst.ts';
 import { sfploadi } from './insns/loadi.ts';
@@ -18,20 +18,23 @@ import { sfpaddi, sfplut, sfplutfp32, sfpmad, sfpmadGeneral, sfpmuli } from './i
 import { sfpcast, sfpstochrnd } from './insns/round.ts';
 import { incrwc, setc16, setrwc } from './insns/rwc.ts';
 import { sfpswap } from './insns/swap.ts';
-import { Op, S, STRIDE } from './ops.ts';
+import { STRIDE } from './ops.ts';
 import { AUX_TEN2932, type Program, predecode } from './program.ts';
 import { LC, type TensixState } from './state.ts';
 
 const scratch = new Int32Array(STRIDE);
 
-/** Executes the record at offset `o` of `code`. */
+/**
+ * Executes the record at offset `o` of `code`. Cases and slot offsets are numeric literals (the
+ * values of `Op` and `S` in ops.ts) so that V8 compiles the switch to a jump table.
+ */
 export function execRecord(st: TensixState, code: Int32Array, o: number): void {
-  const op = code[o + S.OP]!;
+  const op = code[o + 0]!;
   const lc = st.laneConfig;
   let mask = st.useLaneFlags ? st.laneFlags : -1;
   if (lc !== 0) {
     if (lc & 0xf000) mask = st.enabledMask();
-    if (lc & LC.ENABLE_DEST_INDEX && code[o + S.AUX]! & AUX_TEN2932) {
+    if (lc & LC.ENABLE_DEST_INDEX && code[o + 7]! & AUX_TEN2932) {
       throw undefinedBehaviour(
         'erratum TEN-2932: with LaneConfig.ENABLE_DEST_INDEX set, this instruction writes an undefined value to LReg[4..7]',
         { hint: 'ttsim refuses this; write results to LReg[0..3] or clear ENABLE_DEST_INDEX' },
@@ -39,16 +42,17 @@ export function execRecord(st: TensixState, code: Int32Array, o: number): void {
     }
   }
   switch (op) {
-    case Op.NOP:
+    case 0: // NOP
       return;
-    case Op.LOAD:
-      sfpload(st, mask, code[o + S.VD]!, code[o + S.MOD]!, code[o + S.VA]!, code[o + S.IMM]!);
+    case 1: // LOAD
+      sfpload(st, mask, code[o + 1]!, code[o + 5]!, code[o + 4]!, code[o + 6]!);
       return;
-    case Op.STORE:
-      sfpstore(st, mask, code[o + S.VD]!, code[o + S.MOD]!, code[o + S.VA]!, code[o + S.IMM]!);
+    case 2: // STORE
+      sfpstore(st, mask, code[o + 1]!, code[o + 5]!, code[o + 4]!, code[o + 6]!);
       return;
-    case Op.LOADMACRO: {
-      const macro = code[o + S.AUX]!;
+    case 44: {
+      // LOADMACRO
+      const macro = code[o + 7]!;
       const seq = st.lmSequence[macro]!;
       if ((seq & 0x07070707) !== 0) {
         throw unsupported(
@@ -56,181 +60,170 @@ export function execRecord(st: TensixState, code: Int32Array, o: number): void {
           { hint: 'axsim runs the SFPLOAD part only; a macro whose Sequence schedules nothing runs' },
         );
       }
-      sfpload(st, mask, code[o + S.VD]!, code[o + S.MOD]!, code[o + S.VA]!, code[o + S.IMM]!);
+      sfpload(st, mask, code[o + 1]!, code[o + 5]!, code[o + 4]!, code[o + 6]!);
       return;
     }
-    case Op.LOADI:
-      sfploadi(st, mask, code[o + S.VD]!, code[o + S.MOD]!, code[o + S.IMM]!);
+    case 3: // LOADI
+      sfploadi(st, mask, code[o + 1]!, code[o + 5]!, code[o + 6]!);
       return;
-    case Op.LUT:
-      sfplut(st, mask, code[o + S.VD]!, code[o + S.MOD]!);
+    case 4: // LUT
+      sfplut(st, mask, code[o + 1]!, code[o + 5]!);
       return;
-    case Op.LUTFP32:
-      sfplutfp32(st, mask, code[o + S.VD]!, code[o + S.MOD]!);
+    case 5: // LUTFP32
+      sfplutfp32(st, mask, code[o + 1]!, code[o + 5]!);
       return;
-    case Op.MAD:
-      sfpmad(st, mask, code[o + S.VD]!, code[o + S.VA]!, code[o + S.VB]!, code[o + S.VC]!, code[o + S.MOD]!);
+    case 6: // MAD
+      sfpmad(st, mask, code[o + 1]!, code[o + 4]!, code[o + 3]!, code[o + 2]!, code[o + 5]!);
       return;
-    case Op.MULI:
-      sfpmuli(st, mask, code[o + S.VD]!, code[o + S.IMM]!);
+    case 7: // MULI
+      sfpmuli(st, mask, code[o + 1]!, code[o + 6]!);
       return;
-    case Op.ADDI:
-      sfpaddi(st, mask, code[o + S.VD]!, code[o + S.IMM]!);
+    case 8: // ADDI
+      sfpaddi(st, mask, code[o + 1]!, code[o + 6]!);
       return;
-    case Op.MAD_SLOW: {
-      const mod = code[o + S.MOD]!;
-      const kind = mod & 256 ? code[o + S.VA]! : 0;
+    case 9: {
+      // MAD_SLOW
+      const mod = code[o + 5]!;
+      const kind = mod & 256 ? code[o + 4]! : 0;
       sfpmadGeneral(
         st,
         mask,
         kind,
-        code[o + S.VD]!,
-        code[o + S.VA]!,
-        code[o + S.VB]!,
-        code[o + S.VC]!,
+        code[o + 1]!,
+        code[o + 4]!,
+        code[o + 3]!,
+        code[o + 2]!,
         mod & 255,
-        code[o + S.IMM]!,
+        code[o + 6]!,
       );
       return;
     }
-    case Op.DIVP2:
-      sfpdivp2(st, mask, code[o + S.VD]!, code[o + S.VC]!, code[o + S.MOD]!, code[o + S.IMM]!);
+    case 10: // DIVP2
+      sfpdivp2(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!, code[o + 6]!);
       return;
-    case Op.EXEXP: {
-      const vd = code[o + S.VD]!;
-      sfpexexp(st, mask, vd, code[o + S.VC]!, code[o + S.MOD]!, vd < 8);
-      return;
-    }
-    case Op.EXMAN:
-      sfpexman(st, mask, code[o + S.VD]!, code[o + S.VC]!, code[o + S.MOD]!);
-      return;
-    case Op.IADD: {
-      const vd = code[o + S.VD]!;
-      sfpiadd(st, mask, vd, code[o + S.VC]!, code[o + S.MOD]!, code[o + S.IMM]!, vd < 8);
+    case 11: {
+      // EXEXP
+      const vd = code[o + 1]!;
+      sfpexexp(st, mask, vd, code[o + 2]!, code[o + 5]!, vd < 8);
       return;
     }
-    case Op.SHFT:
-      sfpshft(st, mask, code[o + S.VD]!, code[o + S.VC]!, code[o + S.MOD]!, code[o + S.IMM]!);
+    case 12: // EXMAN
+      sfpexman(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!);
       return;
-    case Op.SETCC:
-      sfpsetcc(st, mask, code[o + S.VC]!, code[o + S.MOD]!, code[o + S.IMM]!);
-      return;
-    case Op.MOV:
-      sfpmov(st, mask, code[o + S.VD]!, code[o + S.VC]!, code[o + S.MOD]!);
-      return;
-    case Op.ABS:
-      sfpabs(st, mask, code[o + S.VD]!, code[o + S.VC]!, code[o + S.MOD]!);
-      return;
-    case Op.AND:
-      sfpbitwise(st, mask, 0, code[o + S.VD]!, code[o + S.VB]!, code[o + S.VC]!);
-      return;
-    case Op.OR:
-      sfpbitwise(st, mask, 1, code[o + S.VD]!, code[o + S.VB]!, code[o + S.VC]!);
-      return;
-    case Op.XOR:
-      sfpbitwise(st, mask, 2, code[o + S.VD]!, code[o + S.VB]!, code[o + S.VC]!);
-      return;
-    case Op.NOT:
-      sfpbitwise(st, mask, 3, code[o + S.VD]!, code[o + S.VB]!, code[o + S.VC]!);
-      return;
-    case Op.LZ: {
-      const vd = code[o + S.VD]!;
-      sfplz(st, mask, vd, code[o + S.VC]!, code[o + S.MOD]!, vd < 8);
+    case 13: {
+      // IADD
+      const vd = code[o + 1]!;
+      sfpiadd(st, mask, vd, code[o + 2]!, code[o + 5]!, code[o + 6]!, vd < 8);
       return;
     }
-    case Op.SETEXP:
-      sfpsetexp(st, mask, code[o + S.VD]!, code[o + S.VC]!, code[o + S.MOD]!, code[o + S.IMM]!);
+    case 14: // SHFT
+      sfpshft(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!, code[o + 6]!);
       return;
-    case Op.SETMAN:
-      sfpsetman(st, mask, code[o + S.VD]!, code[o + S.VC]!, code[o + S.MOD]!, code[o + S.IMM]!);
+    case 15: // SETCC
+      sfpsetcc(st, mask, code[o + 2]!, code[o + 5]!, code[o + 6]!);
       return;
-    case Op.SETSGN:
-      sfpsetsgn(st, mask, code[o + S.VD]!, code[o + S.VC]!, code[o + S.MOD]!, code[o + S.IMM]!);
+    case 16: // MOV
+      sfpmov(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!);
       return;
-    case Op.PUSHC:
-      sfppushc(st, code[o + S.MOD]!);
+    case 17: // ABS
+      sfpabs(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!);
       return;
-    case Op.POPC:
-      sfppopc(st, code[o + S.MOD]!);
+    case 18: // AND
+      sfpand(st, mask, code[o + 1]!, code[o + 3]!, code[o + 2]!);
       return;
-    case Op.ENCC:
-      sfpencc(st, code[o + S.MOD]!, code[o + S.IMM]!);
+    case 19: // OR
+      sfpor(st, mask, code[o + 1]!, code[o + 3]!, code[o + 2]!);
       return;
-    case Op.COMPC:
+    case 20: // XOR
+      sfpxor(st, mask, code[o + 1]!, code[o + 2]!);
+      return;
+    case 21: // NOT
+      sfpnot(st, mask, code[o + 1]!, code[o + 2]!);
+      return;
+    case 22: {
+      // LZ
+      const vd = code[o + 1]!;
+      sfplz(st, mask, vd, code[o + 2]!, code[o + 5]!, vd < 8);
+      return;
+    }
+    case 23: // SETEXP
+      sfpsetexp(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!, code[o + 6]!);
+      return;
+    case 24: // SETMAN
+      sfpsetman(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!, code[o + 6]!);
+      return;
+    case 25: // SETSGN
+      sfpsetsgn(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!, code[o + 6]!);
+      return;
+    case 26: // PUSHC
+      sfppushc(st, code[o + 5]!);
+      return;
+    case 27: // POPC
+      sfppopc(st, code[o + 5]!);
+      return;
+    case 28: // ENCC
+      sfpencc(st, code[o + 5]!, code[o + 6]!);
+      return;
+    case 29: // COMPC
       sfpcompc(st);
       return;
-    case Op.TRANSP:
+    case 30: // TRANSP
       sfptransp(st, mask);
       return;
-    case Op.STOCHRND:
+    case 31: // STOCHRND
       sfpstochrnd(
         st,
         mask,
-        code[o + S.VD]!,
-        code[o + S.VC]!,
-        code[o + S.VB]!,
-        code[o + S.MOD]!,
-        code[o + S.AUX]! & 3,
-        code[o + S.IMM]!,
+        code[o + 1]!,
+        code[o + 2]!,
+        code[o + 3]!,
+        code[o + 5]!,
+        code[o + 7]! & 3,
+        code[o + 6]!,
       );
       return;
-    case Op.CAST:
-      sfpcast(st, mask, code[o + S.VD]!, code[o + S.VC]!, code[o + S.MOD]!);
+    case 32: // CAST
+      sfpcast(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!);
       return;
-    case Op.CONFIG:
-      sfpconfig(st, code[o + S.VD]!, code[o + S.MOD]!, code[o + S.IMM]!);
+    case 33: // CONFIG
+      sfpconfig(st, code[o + 1]!, code[o + 5]!, code[o + 6]!);
       return;
-    case Op.SWAP:
-      sfpswap(st, mask, code[o + S.VD]!, code[o + S.VC]!, code[o + S.MOD]!);
+    case 34: // SWAP
+      sfpswap(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!);
       return;
-    case Op.SHFT2:
-      sfpshft2(
-        st,
-        mask,
-        code[o + S.VD]!,
-        code[o + S.VC]!,
-        code[o + S.VB]!,
-        code[o + S.MOD]!,
-        code[o + S.IMM]!,
-      );
+    case 35: // SHFT2
+      sfpshft2(st, mask, code[o + 1]!, code[o + 2]!, code[o + 3]!, code[o + 5]!, code[o + 6]!);
       return;
-    case Op.LE:
-    case Op.GT:
-      sfpcmp(st, mask, code[o + S.VD]!, code[o + S.VB]!, code[o + S.VC]!, code[o + S.MOD]!, op === Op.GT);
+    case 36: // LE
+    case 37: // GT
+      sfpcmp(st, mask, code[o + 1]!, code[o + 3]!, code[o + 2]!, code[o + 5]!, op === 37);
       return;
-    case Op.MUL24:
-      sfpmul24(
-        st,
-        mask,
-        code[o + S.VD]!,
-        code[o + S.VA]!,
-        code[o + S.VB]!,
-        code[o + S.VC]!,
-        code[o + S.MOD]!,
-      );
+    case 38: // MUL24
+      sfpmul24(st, mask, code[o + 1]!, code[o + 4]!, code[o + 3]!, code[o + 2]!, code[o + 5]!);
       return;
-    case Op.ARECIP:
-      sfparecip(st, mask, code[o + S.VD]!, code[o + S.VC]!, code[o + S.VB]!, code[o + S.MOD]!);
+    case 39: // ARECIP
+      sfparecip(st, mask, code[o + 1]!, code[o + 2]!, code[o + 3]!, code[o + 5]!);
       return;
-    case Op.TEMPLATE: {
-      const word = code[o + S.IMM]! >>> 0;
+    case 40: {
+      // TEMPLATE
+      const word = code[o + 6]! >>> 0;
       if (lc & LC.DISABLE_BACKDOOR_LOAD) {
         // The word executes as an ordinary instruction with VD >= 12.
         predecode(decode(word, st.arch), st.arch, scratch, 0);
         execRecord(st, scratch, 0);
         return;
       }
-      templateLoad(st, mask, code[o + S.MOD]!, word);
+      templateLoad(st, mask, code[o + 5]!, word);
       return;
     }
-    case Op.SETRWC:
-      setrwc(st, code[o + S.MOD]!, code[o + S.VC]!, code[o + S.VA]!, code[o + S.VB]!, code[o + S.VD]!);
+    case 41: // SETRWC
+      setrwc(st, code[o + 5]!, code[o + 2]!, code[o + 4]!, code[o + 3]!, code[o + 1]!);
       return;
-    case Op.INCRWC:
-      incrwc(st, code[o + S.VC]!, code[o + S.VA]!, code[o + S.VB]!, code[o + S.VD]!);
+    case 42: // INCRWC
+      incrwc(st, code[o + 2]!, code[o + 4]!, code[o + 3]!, code[o + 1]!);
       return;
-    case Op.SETC16:
-      setc16(st, code[o + S.MOD]!, code[o + S.IMM]!);
+    case 43: // SETC16
+      setc16(st, code[o + 5]!, code[o + 6]!);
       return;
     default:
       throw new Error(`internal: unknown op ${op}`);

@@ -22,7 +22,9 @@ import type { Arch } from './encoding.ts';
 export const LANES = 32;
 /** Row index of the write-discard register in `lreg`. */
 export const SINK = 17;
-export const LREG_ROWS = 18;
+/** Row index of a scratch row for immediates fed to the FMA (never visible). */
+export const IMM_ROW = 18;
+export const LREG_ROWS = 19;
 export const DST_ROWS = 1024;
 export const DST_COLS = 16;
 

@@ -15,32 +15,23 @@ import { LANES, type TensixState } from '../state.ts';
 /** SFPSETCC: refine LaneFlags in the enabled lanes (Mod1: 0 VC<0, 2 VC!=0, 4 VC>=0, 6 VC==0; bit 0 Imm1; bit 3 clear). */
 export function sfpsetcc(st: TensixState, mask: number, vc: number, mod1: number, imm1: number): void {
   const L = st.lreg;
-  let f = st.laneFlags;
-  for (let l = 0; l < LANES; l++) {
-    if (!((mask >>> l) & 1)) continue;
-    let on: boolean;
-    if (!st.useLaneFlags || mod1 & 8) on = false;
-    else if (mod1 & 1) on = imm1 !== 0;
-    else {
-      const c = L[vc * LANES + l]! | 0;
-      switch (mod1) {
-        case 0:
-          on = c < 0;
-          break;
-        case 2:
-          on = c !== 0;
-          break;
-        case 4:
-          on = c >= 0;
-          break;
-        default:
-          on = c === 0;
-          break;
-      }
+  const C = vc * LANES;
+  let cond = 0;
+  if (!st.useLaneFlags || mod1 & 8) cond = 0;
+  else if (mod1 & 1) cond = imm1 !== 0 ? -1 : 0;
+  else {
+    let bits = 0;
+    if (mod1 === 0 || mod1 === 4) {
+      // sign bits
+      for (let l = 0; l < LANES; l++) bits |= (L[C + l]! >>> 31) << l;
+      cond = mod1 === 0 ? bits : ~bits;
+    } else {
+      // zero tests
+      for (let l = 0; l < LANES; l++) bits |= (L[C + l]! === 0 ? 1 : 0) << l;
+      cond = mod1 === 6 ? bits : ~bits;
     }
-    f = on ? f | (1 << l) : f & ~(1 << l);
   }
-  st.laneFlags = f;
+  st.laneFlags = (st.laneFlags & ~mask) | (cond & mask);
 }
 
 /** SFPENCC: bit 1 (EI) sets the enable from Imm bit 0, else bit 0 (EC) inverts it; bit 3 (RI) sets LaneFlags from Imm bit 1, else all set. */

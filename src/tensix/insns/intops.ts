@@ -9,7 +9,8 @@ import { LANES, type TensixState } from '../state.ts';
 
 /**
  * SFPIADD: VD = VC + VD, VC - VD (Mod1 bit 1) or VC + imm12 (bit 0; takes priority). Unless bit 2
- * (CC_NONE), LaneFlags = result < 0; bit 3 (CC_GTE0) then inverts LaneFlags. Flags only for VD < 8.
+ * (CC_NONE), LaneFlags = result < 0; bit 3 (CC_GTE0) then inverts LaneFlags. Flags only for VD < 8,
+ * and only in the enabled lanes.
  */
 export function sfpiadd(
   st: TensixState,
@@ -23,39 +24,131 @@ export function sfpiadd(
   const L = st.lreg;
   const C = vc * LANES;
   const D = vd * LANES;
-  let f = st.laneFlags;
-  for (let l = 0; l < LANES; l++) {
-    if (!((mask >>> l) & 1)) continue;
-    const c = L[C + l]!;
-    const r = mod1 & 1 ? (c + imm) | 0 : mod1 & 2 ? (c - L[D + l]!) | 0 : (c + L[D + l]!) | 0;
-    L[D + l] = r;
-    if (flags) {
-      const bit = 1 << l;
-      if (!(mod1 & 4)) f = r < 0 ? f | bit : f & ~bit;
-      if (mod1 & 8) f ^= bit;
+  let neg = 0;
+  if (mask === -1) {
+    const wantNeg = flags && !(mod1 & 4);
+    if (mod1 & 1) {
+      for (let l = 0; l < LANES; l += 4) {
+        L[D + l] = L[C + l]! + imm;
+        L[D + l + 1] = L[C + l + 1]! + imm;
+        L[D + l + 2] = L[C + l + 2]! + imm;
+        L[D + l + 3] = L[C + l + 3]! + imm;
+      }
+    } else if (mod1 & 2) {
+      for (let l = 0; l < LANES; l += 4) {
+        L[D + l] = L[C + l]! - L[D + l]!;
+        L[D + l + 1] = L[C + l + 1]! - L[D + l + 1]!;
+        L[D + l + 2] = L[C + l + 2]! - L[D + l + 2]!;
+        L[D + l + 3] = L[C + l + 3]! - L[D + l + 3]!;
+      }
+    } else {
+      for (let l = 0; l < LANES; l += 4) {
+        L[D + l] = L[C + l]! + L[D + l]!;
+        L[D + l + 1] = L[C + l + 1]! + L[D + l + 1]!;
+        L[D + l + 2] = L[C + l + 2]! + L[D + l + 2]!;
+        L[D + l + 3] = L[C + l + 3]! + L[D + l + 3]!;
+      }
+    }
+    if (wantNeg) for (let l = 0; l < LANES; l++) neg |= (L[D + l]! >>> 31) << l;
+  } else {
+    if (mod1 & 1) {
+      for (let m = mask; m !== 0; m &= m - 1) {
+        const l = 31 - Math.clz32(m & -m);
+        const r = (L[C + l]! + imm) | 0;
+        L[D + l] = r;
+        neg |= (r >>> 31) << l;
+      }
+    } else if (mod1 & 2) {
+      for (let m = mask; m !== 0; m &= m - 1) {
+        const l = 31 - Math.clz32(m & -m);
+        const r = (L[C + l]! - L[D + l]!) | 0;
+        L[D + l] = r;
+        neg |= (r >>> 31) << l;
+      }
+    } else {
+      for (let m = mask; m !== 0; m &= m - 1) {
+        const l = 31 - Math.clz32(m & -m);
+        const r = (L[C + l]! + L[D + l]!) | 0;
+        L[D + l] = r;
+        neg |= (r >>> 31) << l;
+      }
     }
   }
-  st.laneFlags = f;
+  if (flags) {
+    const f = st.laneFlags;
+    const next = (mod1 & 4 ? f : neg) ^ (mod1 & 8 ? -1 : 0);
+    st.laneFlags = (f & ~mask) | (next & mask);
+  }
 }
 
-/** SFPAND/SFPOR/SFPXOR/SFPNOT: op 0 and, 1 or, 2 xor, 3 not. VD = LReg[vb] op LReg[vc]. */
-export function sfpbitwise(
-  st: TensixState,
-  mask: number,
-  op: number,
-  vd: number,
-  vb: number,
-  vc: number,
-): void {
+/** SFPAND: VD = LReg[vb] & LReg[vc]. */
+export function sfpand(st: TensixState, mask: number, vd: number, vb: number, vc: number): void {
   const L = st.lreg;
   const B = vb * LANES;
   const C = vc * LANES;
   const D = vd * LANES;
-  for (let l = 0; l < LANES; l++) {
-    if (!((mask >>> l) & 1)) continue;
-    const c = L[C + l]!;
-    L[D + l] = op === 0 ? L[B + l]! & c : op === 1 ? L[B + l]! | c : op === 2 ? L[B + l]! ^ c : ~c;
+  if (mask === -1) {
+    for (let l = 0; l < LANES; l += 4) {
+      L[D + l] = L[B + l]! & L[C + l]!;
+      L[D + l + 1] = L[B + l + 1]! & L[C + l + 1]!;
+      L[D + l + 2] = L[B + l + 2]! & L[C + l + 2]!;
+      L[D + l + 3] = L[B + l + 3]! & L[C + l + 3]!;
+    }
+  } else {
+    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) L[D + l] = L[B + l]! & L[C + l]!;
   }
+}
+
+/** SFPOR: VD = LReg[vb] | LReg[vc]. */
+export function sfpor(st: TensixState, mask: number, vd: number, vb: number, vc: number): void {
+  const L = st.lreg;
+  const B = vb * LANES;
+  const C = vc * LANES;
+  const D = vd * LANES;
+  if (mask === -1) {
+    for (let l = 0; l < LANES; l += 4) {
+      L[D + l] = L[B + l]! | L[C + l]!;
+      L[D + l + 1] = L[B + l + 1]! | L[C + l + 1]!;
+      L[D + l + 2] = L[B + l + 2]! | L[C + l + 2]!;
+      L[D + l + 3] = L[B + l + 3]! | L[C + l + 3]!;
+    }
+  } else {
+    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) L[D + l] = L[B + l]! | L[C + l]!;
+  }
+}
+
+/** SFPXOR: VD = VD ^ LReg[vc]. */
+export function sfpxor(st: TensixState, mask: number, vd: number, vc: number): void {
+  const L = st.lreg;
+  const C = vc * LANES;
+  const D = vd * LANES;
+  if (mask === -1) {
+    for (let l = 0; l < LANES; l += 4) {
+      L[D + l] = L[D + l]! ^ L[C + l]!;
+      L[D + l + 1] = L[D + l + 1]! ^ L[C + l + 1]!;
+      L[D + l + 2] = L[D + l + 2]! ^ L[C + l + 2]!;
+      L[D + l + 3] = L[D + l + 3]! ^ L[C + l + 3]!;
+    }
+  } else
+    for (let m = mask; m !== 0; m &= m - 1) {
+      const l = 31 - Math.clz32(m & -m);
+      L[D + l] = L[D + l]! ^ L[C + l]!;
+    }
+}
+
+/** SFPNOT: VD = ~LReg[vc]. */
+export function sfpnot(st: TensixState, mask: number, vd: number, vc: number): void {
+  const L = st.lreg;
+  const C = vc * LANES;
+  const D = vd * LANES;
+  if (mask === -1) {
+    for (let l = 0; l < LANES; l += 4) {
+      L[D + l] = ~L[C + l]!;
+      L[D + l + 1] = ~L[C + l + 1]!;
+      L[D + l + 2] = ~L[C + l + 2]!;
+      L[D + l + 3] = ~L[C + l + 3]!;
+    }
+  } else for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) L[D + l] = ~L[C + l]!;
 }
 
 /** SFPLZ: VD = clz(VC) (32 for 0); bit 2 masks the sign bit first, bit 1 sets LaneFlags = VC != 0, bit 3 inverts. */
@@ -117,12 +210,41 @@ export function sfpshft(
   const L = st.lreg;
   const C = vc * LANES;
   const D = vd * LANES;
+  if ((mod1 & 7) === 1 && mask === -1) {
+    // Plain immediate shift of VD, all lanes (the common case).
+    if (imm >= 0) {
+      const a = imm & 31;
+      for (let l = 0; l < LANES; l += 4) {
+        L[D + l] = L[D + l]! << a;
+        L[D + l + 1] = L[D + l + 1]! << a;
+        L[D + l + 2] = L[D + l + 2]! << a;
+        L[D + l + 3] = L[D + l + 3]! << a;
+      }
+    } else {
+      const a = -imm & 31;
+      for (let l = 0; l < LANES; l += 4) {
+        L[D + l] = L[D + l]! >>> a;
+        L[D + l + 1] = L[D + l + 1]! >>> a;
+        L[D + l + 2] = L[D + l + 2]! >>> a;
+        L[D + l + 3] = L[D + l + 3]! >>> a;
+      }
+    }
+    return;
+  }
+  if (mod1 === 0 && mask === -1) {
+    for (let l = 0; l < LANES; l++) {
+      const amt = L[C + l]! | 0;
+      L[D + l] = amt >= 0 ? L[D + l]! << (amt & 31) : L[D + l]! >>> (-amt & 31);
+    }
+    return;
+  }
   const useVc = (mod1 & 5) === 5;
   const arith = (mod1 & 2) !== 0;
+  const byImm = (mod1 & 1) !== 0;
   for (let l = 0; l < LANES; l++) {
     if (!((mask >>> l) & 1)) continue;
     const x = useVc ? L[C + l]! : L[D + l]!;
-    const amt = mod1 & 1 ? imm : L[C + l]! | 0;
+    const amt = byImm ? imm : L[C + l]! | 0;
     let r: number;
     if (amt >= 0) r = x << (amt & 31);
     else if (arith) r = (x | 0) >> (-amt & 31);

@@ -8,8 +8,8 @@
  * runs them as SFPMAD for any operands. Blackhole's Mod1 bit 0 negates the product (ttsim flips A,
  * the document flips B: the same product) and bit 1 negates C.
  */
-import { fmaBh, fmaWh } from '../fma.ts';
-import { LANES, type TensixState } from '../state.ts';
+import { fmaBh, fmaBhL, fmaWh, fmaWhL } from '../fma.ts';
+import { IMM_ROW, LANES, type TensixState } from '../state.ts';
 
 export type Fma = (a: number, b: number, c: number) => number;
 export function fmaFor(st: TensixState): Fma {
@@ -27,19 +27,14 @@ export function sfpmad(
   neg: number,
 ): void {
   const L = st.lreg;
-  const fma = st.arch === 'wormhole' ? fmaWh : fmaBh;
   const A = va * LANES;
   const B = vb * LANES;
   const C = vc * LANES;
   const D = vd * LANES;
-  const na = neg & 1 ? 0x80000000 : 0;
-  const nc = neg & 2 ? 0x80000000 : 0;
-  if (mask === -1) {
-    for (let l = 0; l < LANES; l++) L[D + l] = fma(L[A + l]! ^ na, L[B + l]!, L[C + l]! ^ nc);
+  if (st.arch === 'wormhole') {
+    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaWhL(L, A + l, B + l, C + l, 0, D + l);
   } else {
-    for (let l = 0; l < LANES; l++) {
-      if ((mask >>> l) & 1) L[D + l] = fma(L[A + l]! ^ na, L[B + l]!, L[C + l]! ^ nc);
-    }
+    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaBhL(L, A + l, B + l, C + l, neg, D + l);
   }
 }
 
@@ -94,20 +89,32 @@ export function sfpmadGeneral(
   }
 }
 
-/** SFPMULI: VD = bf16(imm16) * VD + 0. */
+/** SFPMULI: VD = bf16(imm16) * VD + 0. The immediate sits in the scratch row (state.ts IMM_ROW). */
 export function sfpmuli(st: TensixState, mask: number, vd: number, imm: number): void {
   const L = st.lreg;
-  const fma = st.arch === 'wormhole' ? fmaWh : fmaBh;
+  const I = IMM_ROW * LANES;
+  L[I] = imm;
   const D = vd * LANES;
-  for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) L[D + l] = fma(imm, L[D + l]!, 0);
+  const Z = 9 * LANES; // LReg[9] = 0
+  if (st.arch === 'wormhole') {
+    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaWhL(L, I, D + l, Z, 0, D + l);
+  } else {
+    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaBhL(L, I, D + l, Z, 0, D + l);
+  }
 }
 
 /** SFPADDI: VD = bf16(imm16) * 1.0 + VD. */
 export function sfpaddi(st: TensixState, mask: number, vd: number, imm: number): void {
   const L = st.lreg;
-  const fma = st.arch === 'wormhole' ? fmaWh : fmaBh;
+  const I = IMM_ROW * LANES;
+  L[I] = imm;
   const D = vd * LANES;
-  for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) L[D + l] = fma(imm, 0x3f800000, L[D + l]!);
+  const ONE = 10 * LANES; // LReg[10] = 1.0
+  if (st.arch === 'wormhole') {
+    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaWhL(L, I, ONE, D + l, 0, D + l);
+  } else {
+    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaBhL(L, I, ONE, D + l, 0, D + l);
+  }
 }
 
 /** Lut8ToFp32 (SFPLUT.md): sign, 3-bit exponent below 127, 4-bit mantissa; 0xff is zero. */
