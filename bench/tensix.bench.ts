@@ -169,7 +169,7 @@ export function digest(s: TensixState): string {
   for (let i = 0; i < 256; i++) buf.writeUInt32LE(s.lreg[i]!, i * 4);
   for (let i = 0; i < 16384; i++) buf.writeUInt16LE(s.dst[i]!, 1024 + i * 2);
   const tail = [s.useLaneFlags, s.laneFlags >>> 0, s.stackSize, s.rwcDst, s.rwcDstCr];
-  tail.forEach((v, k) => buf.writeUInt32LE(v, 33792 + 4 * k));
+  for (let k = 0; k < tail.length; k++) buf.writeUInt32LE(tail[k]!, 33792 + 4 * k);
   return createHash('sha256').update(buf).digest('hex');
 }
 
