@@ -45,6 +45,10 @@ export function costInputFromRow(r: Record<string, unknown>): CostInput {
     const v = str(k);
     if (v !== undefined) (inp as unknown as Record<string, string>)[k] = v;
   }
+  // The generator's conventions that its rows do not repeat (visible in every trace): tile-scalar
+  // ops use the scalar 3, compares use LT.
+  if (/^T(ADD|SUB|MUL|DIV|MAX|MIN)S$|^TCMPS$/.test(inp.op)) inp.scalar = 3;
+  if (inp.op === 'TCMP' || inp.op === 'TCMPS') inp.cmpMode = 'LT';
   const acc = str('accDtype');
   if (acc !== undefined) inp.accDtype = DTYPE[acc] ?? acc;
   return inp;

@@ -44,6 +44,12 @@ export interface CostInput {
   form?: string;
   /** Static column count of a reduction's destination tile (its row stride). */
   dstCols?: number;
+  /** TCMP/TCMPS compare mode (EQ NE LT LE GT GE). */
+  cmpMode?: string;
+  /** The destination buffer is the (first) source buffer. */
+  inPlace?: boolean;
+  /** TDIVS written scalar ÷ tile. */
+  scalarFirst?: boolean;
   /** Scalar operand of tile-scalar ops, when known (only affects the trace arguments). */
   scalar?: number;
   /** The row's grid tag (informational). */

@@ -10,6 +10,7 @@ import type { Trace } from '../trace.ts';
 import type { CostInput } from '../types.ts';
 import { type BinIssue, binaryInstr, binSInstr, type Geo, type UnIssue, unaryInstr } from './elementwise.ts';
 import { tload, tmatmul, tstore } from './memory.ts';
+import { tcmp, tcmps, tcvt, tdivs, tsel, tsels } from './misc.ts';
 import { colReduce, rowExpand, rowExpandBinary, rowReduce } from './reduce.ts';
 
 export interface KernelInfo {
@@ -153,7 +154,30 @@ function rowExpBin(intr: string, dtypes: string[]): Kernel {
 
 const ALL8 = ['f32', 'f16', 'i32', 'i16', 'i8', 'u8', 'u16', 'u32'];
 
+const simple =
+  (
+    dtypes: string[],
+    f: (inp: CostInput, t: Trace, b: number) => string,
+    first?: (inp: CostInput) => [number, number],
+  ): Kernel =>
+  (inp, t) => {
+    requireDtypes(inp, dtypes);
+    requireRowMajor(inp);
+    return { path: f(inp, t, bytesOf(inp)), firstTile: first ? first(inp) : [inp.validRow, inp.validCol] };
+  };
+
 export const KERNELS: Record<string, Kernel> = {
+  TCMP: simple(['f32', 'f16', 'i32'], tcmp),
+  TCMPS: simple(['f32', 'f16', 'i32', 'i16', 'u16'], tcmps),
+  TSEL: simple(['f32', 'f16', 'i32', 'i16', 'u16', 'u32'], tsel),
+  TSELS: simple(['f32', 'f16', 'i32', 'i16', 'u16', 'u32'], (inp, t) => tsels(inp, t)),
+  TDIVS: simple(F_I, (inp, t, b) => tdivs(inp, t, b, inp.scalarFirst ?? false, inp.scalar)),
+  // pto_instr.hpp (costmodel): TRECIP(dst, src) is TDIVS(dst, 1, src), recorded as TDIVS
+  TRECIP: simple(F_I, (inp, t, b) => tdivs(inp, t, b, true, 1)),
+  TCVT: (inp, t) => {
+    requireRowMajor(inp);
+    return { path: tcvt(inp, t), firstTile: [inp.validRow, inp.validCol], firstDtype: inp.dstDtype };
+  },
   TROWSUM: rowRed(),
   TROWMAX: rowRed(),
   TROWMIN: rowRed(),
