@@ -67,6 +67,16 @@ describe('axsim tensix asm / disasm', () => {
     assert.equal(s.stdout, 'SFPNOP\nSFPTRANSP lreg_dest=0\n');
   });
 
+  it('disasm --macro prints tt-llk calls that asm reads back', () => {
+    const d = axsim(['tensix', 'disasm', '--words', '0x84010b10,0x7000c000', '--macro', '--no-comments']);
+    assert.equal(d.status, 0, d.stderr);
+    assert.equal(
+      d.stdout,
+      'TTI_SFPMAD(p_sfpu::LREG1, p_sfpu::LREG0, p_sfpu::LREG11, p_sfpu::LREG1, 0);\nTTI_SFPLOAD(p_sfpu::LREG0, 0, ADDR_MOD_3, 0);\n',
+    );
+    assert.equal(axsim(['tensix', 'asm', '-', '--hex'], d.stdout).stdout, '0x84010b10\n0x7000c000\n');
+  });
+
   it('reports errors with file:line:col and exit code 2', () => {
     const bad = join(tmp, 'bad.sfpu');
     writeFileSync(bad, 'TTI_SFPNOP;\n  TTI_SFPMAD(p_sfpu::LREG1, 0, 0, 0, p_sfpu::LREG);\n');

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { badInput } from '../errors.ts';
-import { assemble, describeWord } from '../tensix/asm/index.ts';
+import { assemble, describeWord, describeWordAs } from '../tensix/asm/index.ts';
 import { type Arch, parseArch } from '../tensix/encoding.ts';
 import { action, printJson } from './common.ts';
 
@@ -151,6 +151,7 @@ function addDisasmCommand(group: Command): void {
     .option('--text', 'read FILE as hex text only')
     .option('--json', 'print [{index, word, text, note?}] as JSON')
     .option('--no-comments', 'print only the instruction text, without the // index, word and notes')
+    .option('--macro', 'print tt-llk macro calls (TTI_NAME(args…);) instead of canonical text')
     .action(
       action(
         (
@@ -162,6 +163,7 @@ function addDisasmCommand(group: Command): void {
             text?: boolean;
             json?: boolean;
             comments: boolean;
+            macro?: boolean;
           },
         ) => {
           const arch: Arch = parseArch(opts.arch);
@@ -176,7 +178,7 @@ function addDisasmCommand(group: Command): void {
           } else {
             words = readWords(file!, opts.binary ? 'binary' : opts.text ? 'text' : 'auto');
           }
-          const lines = words.map((w) => describeWord(w, arch));
+          const lines = words.map((w) => describeWordAs(w, arch, opts.macro ? 'macro' : 'canonical'));
           if (opts.json) {
             printJson(lines.map((l, index) => ({ index, word: hex32(words[index]!), ...l })));
             return;

@@ -236,6 +236,23 @@ describe('canonical form and .word', () => {
       'did you mean .rept?',
     );
   });
+  it('prints the tt-llk macro call on request', () => {
+    const text = disassemble([0x84010b10, 0x7000c000, 0x8f000000, 0x9350c011, 0x37120004], 'wormhole', {
+      style: 'macro',
+    });
+    assert.deepEqual(text, [
+      'TTI_SFPMAD(p_sfpu::LREG1, p_sfpu::LREG0, p_sfpu::LREG11, p_sfpu::LREG1, 0);',
+      'TTI_SFPLOAD(p_sfpu::LREG0, 0, ADDR_MOD_3, 0);',
+      'TTI_SFPNOP;',
+      'TTI_SFPLOADMACRO(5, 0, ADDR_MOD_3, 0x11);',
+      'TTI_SETRWC(0, 4, 8, 0, 0, 4);',
+    ]);
+    // INCRWC's lowest argument is at bit 6, so a word with bit 0 set has no macro form
+    assert.match(
+      disassembleWord(0x38000001, 'wormhole', { style: 'macro' }),
+      /^INCRWC .*unused_bits=0x1 +\/\/ no tt-llk macro/,
+    );
+  });
   it('notes template loads', () => {
     assert.match(disassembleWord(0x840123d0, 'wormhole'), /^SFPMAD .* lreg_dest=13 .*template 1/);
   });

@@ -7,10 +7,16 @@
 import { AxsimError, badInput } from '../../errors.ts';
 import { type Arch, byOpcode, templateLoadSlot } from '../encoding.ts';
 import { formatValue, printedFields, sliceValue, UNUSED_BITS } from './syntax.ts';
+import { archTables, type MacroArg } from './tables.ts';
 
 export interface DisassembleOptions {
   /** Add `// …` notes (undecodable words, template loads). Default true. */
   comments?: boolean;
+  /**
+   * `canonical` (default): `NAME field=value …`; `macro`: the tt-llk call `TTI_NAME(args…);` that
+   * gives the word, arguments in the macro's order (the word's bits at each argument's shift).
+   */
+  style?: 'canonical' | 'macro';
 }
 
 const hex32 = (w: number) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
@@ -38,8 +44,62 @@ export function describeWord(word: number, arch: Arch): { text: string; note?: s
   return { text };
 }
 
+/** p_sfpu names of the LReg numbers (ckernel_instr_params.h); 11 is printed as LREG11. */
+const LREG_NAMES = [
+  ...[0, 1, 2, 3, 4, 5, 6, 7].map((k) => `p_sfpu::LREG${k}`),
+  'p_sfpu::LCONST_0_8373',
+  'p_sfpu::LCONST_0',
+  'p_sfpu::LCONST_1',
+  'p_sfpu::LREG11',
+  'p_sfpu::LREG12',
+  'p_sfpu::LREG13',
+  'p_sfpu::LREG14',
+  'p_sfpu::LTILEID',
+];
+
+function macroArgText(name: string, a: MacroArg, v: number): string {
+  if (a.name.startsWith('lreg_') && v < 16 && name !== 'SFPLOADMACRO') return LREG_NAMES[v]!;
+  if (a.name === 'sfpu_addr_mode') return `ADDR_MOD_${v}`;
+  return v < 10 ? String(v) : `0x${v.toString(16)}`;
+}
+
+/**
+ * The word as a tt-llk macro call, derived from the macro table alone; undefined when no macro has
+ * its opcode or when it has set bits below the lowest argument.
+ */
+export function macroText(word: number, arch: Arch): string | undefined {
+  const def = archTables(arch).macroByOpcode.get(word >>> 24);
+  if (!def) return undefined;
+  const low = def.args.length ? def.args[def.args.length - 1]!.shift : 24;
+  if ((word & 0xffffff) % 2 ** low !== 0) return undefined;
+  if (def.args.length === 0) return `TTI_${def.name};`;
+  const args = def.args.map((a) => macroArgText(def.name, a, (word >>> a.shift) & (2 ** a.width - 1)));
+  return `TTI_${def.name}(${args.join(', ')});`;
+}
+
+/** The word in the given style (see DisassembleOptions.style), with its note if any. */
+export function describeWordAs(
+  word: number,
+  arch: Arch,
+  style: DisassembleOptions['style'] = 'canonical',
+): { text: string; note?: string } {
+  const described = describeWord(word, arch);
+  if (style !== 'macro') return described;
+  const macro = macroText(word, arch);
+  if (macro === undefined) {
+    return {
+      text: described.text,
+      note: `no tt-llk macro gives this word${described.note ? `; ${described.note}` : ''}`,
+    };
+  }
+  if (!byOpcode(word >>> 24, arch)) {
+    return { text: macro, note: `not in axsim's ${arch} encoding table: assembles, but cannot run` };
+  }
+  return described.note ? { text: macro, note: described.note } : { text: macro };
+}
+
 export function disassembleWord(word: number, arch: Arch, opts: DisassembleOptions = {}): string {
-  const { text, note } = describeWord(word, arch);
+  const { text, note } = describeWordAs(word, arch, opts.style);
   return note && (opts.comments ?? true) ? `${text}  // ${note}` : text;
 }
 

@@ -133,7 +133,7 @@ function decodableWord(arch: Arch): fc.Arbitrary<number> {
 
 describe('round-trip properties', () => {
   for (const arch of ARCHES) {
-    it(`assemble(disassemble(w)) === w for 1e5 decodable ${arch} words`, () => {
+    it(`assemble(disassemble(w)) === w for 1e5 decodable ${arch} words, canonical and macro style`, () => {
       let n = 0;
       fc.assert(
         fc.property(fc.array(decodableWord(arch), { minLength: 2000, maxLength: 2000 }), (ws) => {
@@ -145,6 +145,12 @@ describe('round-trip properties', () => {
           const back = assemble(text.join('\n'), arch);
           assert.deepEqual([...back.words], ws);
           assert.deepEqual(back.warnings, []);
+          const macro = disassemble(ws.slice(0, 200), arch, { style: 'macro' });
+          assert.ok(
+            macro.every((t) => t.startsWith('TTI_')),
+            'a decodable word without a macro form',
+          );
+          assert.deepEqual([...assemble(macro.join('\n'), arch).words], ws.slice(0, 200));
           n += ws.length;
         }),
         { numRuns: 50 },
@@ -167,6 +173,9 @@ describe('round-trip properties', () => {
           // a tenth of them go through the assembler too (it is the slower half)
           const some = text.slice(0, 1000);
           assert.deepEqual([...assemble(some.join('\n'), arch).words], [...ws.slice(0, 1000)]);
+          // and so does the tt-llk macro style
+          const macro = disassemble(ws.slice(1000, 2000), arch, { style: 'macro' });
+          assert.deepEqual([...assemble(macro.join('\n'), arch).words], [...ws.slice(1000, 2000)]);
         }),
         { numRuns: 50 },
       );

@@ -25,6 +25,8 @@ export interface MacroDef {
 
 export interface ArchTables {
   readonly macros: ReadonlyMap<string, MacroDef>;
+  /** The macro of each opcode (ckernel_ops.h has one per opcode and arch). */
+  readonly macroByOpcode: ReadonlyMap<number, MacroDef>;
   readonly constants: ReadonlyMap<string, bigint>;
 }
 
@@ -58,7 +60,10 @@ function build(arch: Arch): ArchTables {
   const constants = new Map<string, bigint>();
   parseConstants(COMMON_CONSTANTS, constants);
   parseConstants(arch === 'wormhole' ? WORMHOLE_CONSTANTS : BLACKHOLE_CONSTANTS, constants);
-  return { macros: parseMacros(arch === 'wormhole' ? WORMHOLE_MACROS : BLACKHOLE_MACROS), constants };
+  const macros = parseMacros(arch === 'wormhole' ? WORMHOLE_MACROS : BLACKHOLE_MACROS);
+  const macroByOpcode = new Map([...macros.values()].map((m) => [m.opcode, m]));
+  if (macroByOpcode.size !== macros.size) throw new Error(`macro table (${arch}): an opcode appears twice`);
+  return { macros, macroByOpcode, constants };
 }
 
 const cache = new Map<Arch, ArchTables>();
