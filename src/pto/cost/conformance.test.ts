@@ -35,6 +35,14 @@ test('every formula row of pto-cost.jsonl.gz (A2/A3 and A5) is reproduced', { sk
   assert.ok(pass > 3000, `only ${pass} formula rows`);
 });
 
+test('every cce_trace row (ok: cycles, pendingVectorTail, intrinsic list; unsupported/crash: Unsupported) is reproduced', {
+  skip: file.skip,
+}, async () => {
+  const { pass, failures } = await runRows((r) => r.model === 'cce_trace');
+  assert.deepEqual(failures.slice(0, 5), []);
+  assert.ok(pass > 3000, `only ${pass} cce_trace rows`);
+});
+
 test('printed-double comparison: 6 significant digits, either tie direction', () => {
   assert.ok(matchesPrinted6(28.9062, 28.90625));
   assert.ok(matchesPrinted6(40208, 40207.99));

@@ -10,7 +10,7 @@ import type { Trace } from '../trace.ts';
 import type { CostInput } from '../types.ts';
 import { type BinIssue, binaryInstr, binSInstr, type Geo, type UnIssue, unaryInstr } from './elementwise.ts';
 import { tload, tmatmul, tstore } from './memory.ts';
-import { tcmp, tcmps, tcvt, tdivs, tsel, tsels } from './misc.ts';
+import { tcmp, tcmps, tcvt, tdivs, tsel, tsels, ttrans } from './misc.ts';
 import { colReduce, rowExpand, rowExpandBinary, rowReduce } from './reduce.ts';
 
 export interface KernelInfo {
@@ -168,6 +168,8 @@ const simple =
 
 export const KERNELS: Record<string, Kernel> = {
   TCMP: simple(['f32', 'f16', 'i32'], tcmp),
+  // first tile argument: dst, valid validCol × validRow
+  TTRANS: simple(ALL8, ttrans, (inp) => [inp.validCol, inp.validRow]),
   TCMPS: simple(['f32', 'f16', 'i32', 'i16', 'u16'], tcmps),
   TSEL: simple(['f32', 'f16', 'i32', 'i16', 'u16', 'u32'], tsel),
   TSELS: simple(['f32', 'f16', 'i32', 'i16', 'u16', 'u32'], (inp, t) => tsels(inp, t)),

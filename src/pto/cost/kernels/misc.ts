@@ -299,3 +299,81 @@ export function tcvt(inp: CostInput, t: Trace): string {
     ? `${intrs.map((i) => i.name).join('+')} per row chunk`
     : 'no conversion path (control only)';
 }
+
+// ---- TTRANS (TTrans.hpp TTransOperation) --------------------------------------------------------
+
+/**
+ * TTRANS of a row-major tile through a tmp buffer: 16×8 (b32) / 16×16 (b16) / 32×32 (b8) sub-tiles
+ * by scatter_vnchwconv, then one UB→UB copy into the destination. Strides that are not multiples
+ * of the sub-tile shape take the kernel's scalar loop (no intrinsics). The destination's row
+ * stride is `inp.dstCols` (default: the source rows rounded up to one 32-byte block).
+ */
+export function ttrans(inp: CostInput, t: Trace, bytes: number): string {
+  const epb = 32 / bytes;
+  const yTile = bytes === 1 ? 32 : 16;
+  const vr = inp.validRow;
+  const vc = inp.validCol;
+  const srcStride = inp.cols;
+  const dstStride = inp.dstCols ?? Math.ceil(inp.rows / epb) * epb;
+  const tmpStride = Math.ceil(vr / yTile) * yTile;
+  if (dstStride % yTile !== 0 || srcStride % epb !== 0 || tmpStride % yTile !== 0)
+    return 'scalar transpose loop';
+  const setVa = (regs: number[]) => {
+    for (const r of regs) t.ctl('set_va_reg_sb', r);
+  };
+  const trans = (repeat: number, dS: number, sS: number) => {
+    const r = repeat & 0xff;
+    if (bytes === 1) {
+      t.vec('scatter_vnchwconv_b8', r, [0, 2, r, dS & 0xffff, sS & 0xffff, 0, 0]);
+      t.vec('scatter_vnchwconv_b8', r, [6, 2, r, dS & 0xffff, sS & 0xffff, 0, 1]);
+      t.vec('scatter_vnchwconv_b8', r, [0, 4, r, dS & 0xffff, sS & 0xffff, 1, 0]);
+      t.vec('scatter_vnchwconv_b8', r, [6, 4, r, dS & 0xffff, sS & 0xffff, 1, 1]);
+    } else
+      t.vec(bytes === 2 ? 'scatter_vnchwconv_b16' : 'scatter_vnchwconv_b32', r, [
+        0,
+        2,
+        r,
+        dS & 0xffff,
+        sS & 0xffff,
+      ]);
+  };
+  const nX = Math.ceil(vc / epb);
+  const nY = Math.floor(vr / yTile);
+  if (nY > 0) {
+    if (bytes === 1) {
+      const vconvSrcStride = Math.floor((32 * srcStride) / 32);
+      for (let i = 0; i < nX; i++) {
+        setVa([2, 3, 0, 1, 4, 5, 6, 7]);
+        if (nY === 1) trans(1, 0, 0);
+        else trans(nY, 1, vconvSrcStride);
+      }
+    } else {
+      const vconvSrcStride = Math.floor((16 * srcStride * bytes) / 32);
+      for (let i = 0; i < nX; i++) {
+        setVa([2, 3, 0, 1]);
+        if (nY === 1) trans(1, 0, 0);
+        else trans(nY, bytes === 2 ? 1 : 2, vconvSrcStride);
+      }
+    }
+  }
+  const remainY = vr % yTile;
+  if (remainY > 0) {
+    setVa(bytes === 1 ? [2, 3, 0, 1, 4, 5, 6, 7] : [2, 3, 0, 1]);
+    const stride =
+      bytes === 1 ? Math.floor((32 * tmpStride) / 32) : Math.floor((epb * tmpStride * bytes) / 32);
+    if (nX === 1) trans(1, 0, 0);
+    else trans(nX, stride, 1);
+  }
+  const lenBurst = Math.ceil((vr * bytes) / 32);
+  const srcGap = Math.floor((tmpStride * bytes) / 32) - lenBurst;
+  const dstGap = Math.floor((dstStride * bytes) / 32) - lenBurst;
+  t.barrier('PIPE_V');
+  t.mem('copy_ubuf_to_ubuf', 'UB_TO_UB', vc * lenBurst * 32, [
+    0,
+    vc,
+    lenBurst,
+    srcGap & 0xffff,
+    dstGap & 0xffff,
+  ]);
+  return 'scatter_vnchwconv sub-tiles + copy';
+}
