@@ -52,6 +52,10 @@ function sum(ctx: ExecCtx, dir: Dir): void {
   const sv = S.view(src.bytes);
   const dv = D.view(dst.bytes);
   const L = lanes(src, dir);
+  if (dir === 'row' && T.dtype === 'f32' && src.blayout === 'row' && src.slayout === 'none') {
+    rowSumVectorised(ctx, S, D, toT as (x: unknown) => number);
+    return;
+  }
   for (let o = 0; o < L.outer; o++) {
     let acc = T.zero;
     for (let i = 0; i < L.inner; i++) {
@@ -61,6 +65,52 @@ function sum(ctx: ExecCtx, dir: Dir): void {
     }
     const [dr, dc] = dstAt(dir, o);
     D.store(dv, off(dst, dr, dc), T === D ? acc : D.fromF64(T.toF64(acc)));
+  }
+}
+
+/**
+ * TROWSUM with a float accumulator over a RowMajor NoneBox source, in the order the optimised
+ * reference build sums (PTO-NOTES §0.5: clang vectorises the PTO_CPU_VECTORIZE_LOOP with two
+ * interleaved 4-lane accumulators): lanes j%8 < 4 and j%8 >= 4 accumulate separately over the
+ * first floor(N/8)*8 elements, the two vectors are added lane-wise, the four lanes are summed in
+ * order and added to the start value 0, and the remaining elements are added one by one. Rows
+ * shorter than 8 are summed sequentially. (Unoptimised builds sum sequentially: `alt_out`.)
+ */
+function rowSumVectorised(
+  ctx: ExecCtx,
+  S: Arith<unknown>,
+  D: Arith<unknown>,
+  toF: (x: unknown) => number,
+): void {
+  const src = ctx.tiles.src!;
+  const dst = ctx.tiles.dst!;
+  const sv = S.view(src.bytes);
+  const dv = D.view(dst.bytes);
+  const fr = Math.fround;
+  const a0 = new Float64Array(4);
+  const a1 = new Float64Array(4);
+  const n = src.validCol;
+  const m = Math.floor(n / 8);
+  for (let r = 0; r < src.validRow; r++) {
+    const x = (j: number) => toF(S.load(sv, off(src, r, j)));
+    let sum = 0;
+    if (m === 0) {
+      for (let j = 0; j < n; j++) sum = fr(sum + x(j));
+    } else {
+      a0.fill(0);
+      a1.fill(0);
+      for (let k = 0; k < m; k++) {
+        for (let l = 0; l < 4; l++) {
+          a0[l] = fr(a0[l]! + x(8 * k + l));
+          a1[l] = fr(a1[l]! + x(8 * k + 4 + l));
+        }
+      }
+      let v = fr(a0[0]! + a1[0]!);
+      for (let l = 1; l < 4; l++) v = fr(v + fr(a0[l]! + a1[l]!));
+      sum = fr(0 + v);
+      for (let j = 8 * m; j < n; j++) sum = fr(sum + x(j));
+    }
+    D.store(dv, off(dst, r, 0), D.fromF64(sum));
   }
 }
 
