@@ -1,22 +1,36 @@
-/** Public API of the PTO cost models: `seed`, `pto-isa` (cce_trace), `formula`. */
+/**
+ * Public API of the PTO cost models: `seed` (spec 002's A2/A3 formula), `pto-isa` (the current
+ * pto-isa A2/A3 instruction-level model, cce_trace) and `formula` (its fitted estimator, A2/A3 and
+ * A5). Importing this module registers the pto-cost.jsonl.gz case runner with part 1's
+ * `axsim pto conformance` (src/pto/conformance.ts registerCostRunner).
+ */
 import { badInput } from '../../errors.ts';
+import { registerCostRunner } from '../conformance.ts';
 import { ptoIsaCost } from './cce.ts';
+import { costCaseRunner } from './conformance.ts';
 import { formulaCost } from './formula.ts';
-import { newPipeState, type PipeState } from './pipes.ts';
-import { type CostFn, costProgram, formatProgramCost } from './program.ts';
+import { newPipeState } from './pipes.ts';
+import type { CostFn } from './program.ts';
 import { seedCost } from './seed.ts';
 import type { CostArch, CostInput, CostModelName, CostResult } from './types.ts';
 
+export { estimateInstrCycles, ptoIsaCost } from './cce.ts';
+export { costCaseRunner, costInputFromRow } from './conformance.ts';
+export { a2a3FormulaCycles, a5FormulaCycles, formulaCost } from './formula.ts';
 export { newPipeState, type PipeState } from './pipes.ts';
 export {
+  type CostFn,
   costInputOf,
   costProgram,
   formatProgramCost,
   type InstructionCost,
   type ProgramCost,
 } from './program.ts';
-export { SEED_CONSTANTS, seedCost, seedRepeats } from './seed.ts';
+export { SEED_CONSTANTS, SEED_OPS, seedCost, seedRepeats } from './seed.ts';
+export { PIPE_BW, VEC_COST } from './trace.ts';
 export type { CostArch, CostConstant, CostInput, CostModelName, CostResult, CostTerm } from './types.ts';
+
+registerCostRunner(costCaseRunner);
 
 export const COST_MODELS: readonly CostModelName[] = ['seed', 'pto-isa', 'formula'];
 
@@ -24,10 +38,11 @@ export const COST_MODELS: readonly CostModelName[] = ['seed', 'pto-isa', 'formul
 export function costFunction(model: CostModelName, arch: CostArch): CostFn {
   switch (model) {
     case 'seed':
-      if (arch !== 'a2a3')
+      if (arch !== 'a2a3') {
         throw badInput('the seed model describes A2/A3 only', {
           hint: 'use --profile a2a3, or --model formula for a5',
         });
+      }
       return (inp) => seedCost(inp);
     case 'pto-isa':
       if (arch !== 'a2a3') {
@@ -50,8 +65,3 @@ export function costFunction(model: CostModelName, arch: CostArch): CostFn {
 export function costInstruction(model: CostModelName, arch: CostArch, inp: CostInput): CostResult {
   return costFunction(model, arch)(inp, newPipeState());
 }
-
-export { formatProgramCost as formatCostTable };
-
-void costProgram;
-void (null as unknown as PipeState);
