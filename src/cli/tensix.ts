@@ -1,9 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { badInput } from '../errors.ts';
+import { type NpyArray, readNpy, writeNpy } from '../io/index.ts';
+import { bf16ToF32Bits, f32BitsToBf16 } from '../numeric/index.ts';
 import { assemble, describeWord, describeWordAs } from '../tensix/asm/index.ts';
 import { type Arch, parseArch } from '../tensix/encoding.ts';
-import { action, printJson } from './common.ts';
+import { type DstFormat, makeSfpuRunner, parseDstFormat, TensixMachine } from '../tensix/index.ts';
+import { action, addConformanceCommand, printJson } from './common.ts';
 
 /** The `axsim tensix …` command group. */
 export function registerTensix(program: Command): Command {
@@ -12,6 +15,8 @@ export function registerTensix(program: Command): Command {
     .description('Tenstorrent Tensix Vector Unit (SFPU): assemble, disassemble, run, conformance');
   addAsmCommand(group);
   addDisasmCommand(group);
+  addRunCommand(group);
+  addConformanceCommand(group, 'Tensix SFPU', () => makeSfpuRunner());
   return group;
 }
 
@@ -190,6 +195,192 @@ function addDisasmCommand(group: Command): void {
               : l.text,
           );
           process.stdout.write(out.length ? `${out.join('\n')}\n` : '');
+        },
+      ),
+    );
+}
+
+// ---- tensix run (docs/tensix.md "CLI") ----
+
+/** Reads a PROGRAM file: hex words (text or binary) when it looks like that, else assembly text. */
+function readProgram(file: string, arch: Arch): number[] {
+  const buf = readInput(file);
+  if (!buf.includes(0)) {
+    const text = buf.toString('utf8');
+    const words = parseWordList(text);
+    if (words) return words;
+    return [...assemble(text, arch, { file }).words];
+  }
+  return readWords(file, 'binary');
+}
+
+const DEFAULT_FORMAT: Partial<Record<NpyArray['dtype'], DstFormat>> = {
+  f4: 'fp32',
+  f2: 'fp16',
+  i4: 'int32',
+  u4: 'raw32',
+  u2: 'raw16',
+};
+
+/** The .npy elements as raw bit patterns of the Dst format (bf16 from float32 rounds to nearest even). */
+function npyToBits(a: NpyArray, fmt: DstFormat): Uint32Array {
+  const n = a.data.length;
+  const out = new Uint32Array(n);
+  const d = a.data;
+  const as32 = () => new Uint32Array(d.buffer, d.byteOffset, n);
+  if (
+    (fmt === 'fp32' || fmt === 'int32' || fmt === 'raw32') &&
+    (a.dtype === 'f4' || a.dtype === 'i4' || a.dtype === 'u4')
+  ) {
+    out.set(as32());
+  } else if (
+    (fmt === 'fp16' || fmt === 'raw16' || fmt === 'bf16') &&
+    (a.dtype === 'f2' || a.dtype === 'u2')
+  ) {
+    out.set(d as Uint16Array);
+  } else if (fmt === 'bf16' && a.dtype === 'f4') {
+    const b = as32();
+    for (let i = 0; i < n; i++) out[i] = f32BitsToBf16(b[i]!, 'rne');
+  } else {
+    throw badInput(`a ${a.dtype} array cannot be loaded as Dst format ${fmt}`, {
+      hint: 'fp32: f4/i4/u4; int32/raw32: i4/u4/f4; fp16/raw16: f2/u2; bf16: f4 (rounded) or u2 (bits)',
+    });
+  }
+  return out;
+}
+
+function bitsToNpy(bits: Uint32Array, fmt: DstFormat, shape: number[], like: NpyArray): NpyArray {
+  const n = bits.length;
+  switch (fmt) {
+    case 'fp32':
+      return { dtype: 'f4', shape, data: new Float32Array(bits.buffer.slice(0, n * 4)) };
+    case 'int32':
+      return { dtype: 'i4', shape, data: new Int32Array(bits.buffer.slice(0, n * 4)) };
+    case 'raw32':
+      return { dtype: 'u4', shape, data: bits.slice() };
+    case 'bf16': {
+      if (like.dtype === 'u2') return { dtype: 'u2', shape, data: Uint16Array.from(bits) };
+      const w = new Uint32Array(n);
+      for (let i = 0; i < n; i++) w[i] = bf16ToF32Bits(bits[i]!);
+      return { dtype: 'f4', shape, data: new Float32Array(w.buffer) };
+    }
+    case 'fp16':
+      return { dtype: 'f2', shape, data: Uint16Array.from(bits) };
+    default:
+      return { dtype: 'u2', shape, data: Uint16Array.from(bits) };
+  }
+}
+
+function addRunCommand(group: Command): void {
+  group
+    .command('run')
+    .description(
+      'run an SFPU program on Dst data from a .npy file and write Dst back (sequential, bit-exact)',
+    )
+    .argument('<program>', 'assembly source, or instruction words (hex text or little-endian binary)')
+    .option('--arch <arch>', 'wormhole (wh) or blackhole (bh)', 'wormhole')
+    .option(
+      '--dst <file>',
+      'input .npy: (T,32,32) or (32,32) = tiles from tile 0; otherwise rows of 16 from row 0',
+    )
+    .option(
+      '--dst-format <fmt>',
+      'Dst element format: fp32, int32, fp16, bf16, raw16, raw32 (default from dtype)',
+    )
+    .option('--out <file>', 'write the same region of Dst, after the run, to this .npy')
+    .option('--fp32-dest', 'set ALU_ACC_CTRL_SFPU_Fp32_enabled (default: on for 32-bit formats)')
+    .option('--json', 'print the summary as JSON')
+    .action(
+      action(
+        (
+          file: string,
+          opts: {
+            arch: string;
+            dst?: string;
+            dstFormat?: string;
+            out?: string;
+            fp32Dest?: boolean;
+            json?: boolean;
+          },
+        ) => {
+          const arch = parseArch(opts.arch);
+          const words = readProgram(file, arch);
+          const m = new TensixMachine(arch);
+          m.state.useLaneFlags = 0;
+          let region:
+            | { fmt: DstFormat; tiles: boolean; shape: number[]; count: number; like: NpyArray }
+            | undefined;
+          if (opts.dst) {
+            const a = readNpy(opts.dst);
+            const fmt = opts.dstFormat ? parseDstFormat(opts.dstFormat) : DEFAULT_FORMAT[a.dtype];
+            if (!fmt) throw badInput(`no default Dst format for dtype ${a.dtype}; pass --dst-format`);
+            const bits = npyToBits(a, fmt);
+            const tiles = a.shape.length >= 2 && a.shape.at(-1) === 32 && a.shape.at(-2) === 32;
+            if (tiles) {
+              for (let t = 0; t < bits.length / 1024; t++)
+                m.writeDstTile(t, bits.subarray(t * 1024, (t + 1) * 1024), fmt);
+            } else {
+              if (bits.length % 16 !== 0)
+                throw badInput(`${bits.length} elements is not a whole number of 16-wide Dst rows`);
+              m.writeDstRows(0, bits, fmt);
+            }
+            const wide = fmt === 'fp32' || fmt === 'int32' || fmt === 'raw32';
+            m.configure({ sfpuFp32: opts.fp32Dest ?? wide, srcBFormat: fmt === 'fp16' ? 1 : 5 });
+            region = { fmt, tiles, shape: a.shape, count: bits.length, like: a };
+          } else if (opts.fp32Dest) {
+            m.configure({ sfpuFp32: true });
+          }
+          const before = m.snapshot();
+          m.run(words);
+          const after = m.snapshot();
+          const lregChanged: number[] = [];
+          for (let r = 0; r < 8; r++) {
+            let lanes = 0;
+            for (let l = 0; l < 32; l++) if (before.lreg[r * 32 + l] !== after.lreg[r * 32 + l]) lanes++;
+            if (lanes) lregChanged.push(r);
+          }
+          let dstCells = 0;
+          for (let i = 0; i < after.dst.length; i++) if (before.dst[i] !== after.dst[i]) dstCells++;
+          let outBits: Uint32Array | undefined;
+          if (region) {
+            if (region.tiles) {
+              outBits = new Uint32Array(region.count);
+              for (let t = 0; t < region.count / 1024; t++)
+                outBits.set(m.readDstTile(t, region.fmt), t * 1024);
+            } else {
+              outBits = m.readDstRows(0, region.count, region.fmt);
+            }
+            if (opts.out) writeNpy(opts.out, bitsToNpy(outBits, region.fmt, region.shape, region.like));
+          } else if (opts.out) {
+            throw badInput('--out needs --dst (it writes back the region --dst loaded)');
+          }
+          const summary = {
+            arch,
+            instructions: words.length,
+            lregChanged: lregChanged.map((r) => `L${r}`),
+            dstRowsHalfwordsChanged: dstCells,
+            laneFlags: `0x${(after.laneFlags >>> 0).toString(16)}`,
+            useLaneFlags: Boolean(after.useLaneFlags),
+            flagStackDepth: after.stackSize,
+            rwcDst: after.rwc[0],
+            rwcDstCr: after.rwc[1],
+            out: opts.out ?? null,
+          };
+          if (opts.json) {
+            printJson({
+              ...summary,
+              lreg: Array.from({ length: 8 }, (_, r) => [...after.lreg.subarray(r * 32, r * 32 + 32)]),
+            });
+            return;
+          }
+          process.stdout.write(
+            `${arch}: ran ${words.length} instructions\n` +
+              `  LRegs changed: ${summary.lregChanged.join(' ') || 'none'}\n` +
+              `  Dst 16-bit cells changed: ${dstCells}\n` +
+              `  flags: enable=${summary.useLaneFlags} LaneFlags=${summary.laneFlags} stack depth ${summary.flagStackDepth}\n` +
+              `  RWC Dst=${summary.rwcDst} Dst_Cr=${summary.rwcDstCr}\n` +
+              (opts.out ? `  wrote ${opts.out}\n` : ''),
+          );
         },
       ),
     );
