@@ -7,16 +7,25 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { f16round } from '@petamoriken/float16';
 import fc from 'fast-check';
 import { AxsimError } from '../errors.ts';
 import {
+  BF16,
   bitsToF32,
   decimalToF32Bits,
+  E4M3,
+  encodeFromF64,
+  FP16,
+  FP32,
   f32ToBits,
   f64ToBits,
   f64ToF32Bits,
+  fp16ToF32Bits,
+  rationalToF32Bits,
   type WidenRoundMode,
 } from './index.ts';
+import { buildTable, K, oracleEncodeScaled } from './testing/oracle.ts';
 
 const anyDouble = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }),
@@ -145,4 +154,71 @@ test('decimalToF32Bits: syntax, specials, and values where decimal -> double -> 
       bad,
     );
   }
+});
+
+test('encodeFromF64: double -> binary16 RNE equals f16round (no double rounding through fp32)', () => {
+  // 1 + 2^-11 + 2^-40 is above the binary16 midpoint, but rounds to that midpoint in fp32.
+  const x = 1 + 2 ** -11 + 2 ** -40;
+  assert.equal(encodeFromF64(FP16, x), 0x3c01);
+  assert.equal(encodeFromF64(FP16, Math.fround(x)), 0x3c00);
+  const doubles = fc.oneof(
+    fc.double({ noNaN: true }),
+    fc.double({ min: -70000, max: 70000, noNaN: true }),
+    fc.double({ min: -(2 ** -12), max: 2 ** -12, noNaN: true }),
+    // Binary16 midpoints nudged by tiny amounts below fp32 resolution.
+    fc.tuple(fc.integer({ min: 0, max: 0x7bfe }), fc.integer({ min: -3, max: 3 })).map(([h, k]) => {
+      const lo = bitsToF32(fp16ToF32Bits(h));
+      const hi = bitsToF32(fp16ToF32Bits(h + 1));
+      return (lo + hi) / 2 + k * (hi - lo) * 2 ** -30;
+    }),
+  );
+  fc.assert(
+    fc.property(doubles, (d) => {
+      const got = bitsToF32(fp16ToF32Bits(encodeFromF64(FP16, d)));
+      assert.ok(Object.is(got, f16round(d)), `${d}: got ${got}, f16round ${f16round(d)}`);
+    }),
+    { numRuns: 20000 },
+  );
+});
+
+/** Exact value of a double with |x| >= 2^-140 as x * 2^-K (the oracle's scale). */
+function doubleToScaled(x: number): bigint {
+  const bits = f64ToBits(Math.abs(x));
+  const e = Number(bits >> 52n);
+  const m = (bits & ((1n << 52n) - 1n)) + (1n << 52n);
+  return m << BigInt(e - 1075 + Number(K));
+}
+
+test('encodeFromF64 equals the BigInt oracle on the exact double in rne / rtz / rna (bf16, e4m3, fp16)', () => {
+  const doubles = fc.oneof(
+    fc.double({ min: 2 ** -140, max: 2 ** 127, noNaN: true }),
+    fc.double({ min: 2 ** -140, max: 1000, noNaN: true }),
+    // Just around fp32 values (so the fp32 intermediate is inexact but close to boundaries).
+    fc
+      .tuple(fc.integer({ min: 0x0a000000, max: 0x7effffff }), fc.integer({ min: -3, max: 3 }))
+      .map(([b, k]) => {
+        const v = bitsToF32(b);
+        return v + k * (bitsToF32(b + 1) - v) * 2 ** -20;
+      }),
+  );
+  for (const f of [BF16, E4M3, FP16]) {
+    const t = buildTable({ expBits: f.expBits, manBits: f.manBits, bias: f.bias, special: f.special });
+    fc.assert(
+      fc.property(doubles, fc.boolean(), fc.constantFrom('rtz', 'rna', 'rne' as const), (d, neg, m) => {
+        const x = neg ? -d : d;
+        assert.equal(
+          encodeFromF64(f, x, m),
+          oracleEncodeScaled(t, neg, doubleToScaled(x), m),
+          `${f.name} ${x} ${m}`,
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  }
+  assert.equal(encodeFromF64(FP32, 0.1, 'rtz'), 0x3dcccccc);
+  assert.throws(
+    () => encodeFromF64(FP32, 0.1, 'stochastic', { rand: 1 }),
+    (e: unknown) => e instanceof AxsimError,
+  );
+  assert.equal(rationalToF32Bits(1n, 3n), 0x3eaaaaab);
 });

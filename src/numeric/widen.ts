@@ -10,9 +10,9 @@
  * 11 (TF32), so x -> fp32 (odd) -> format (mode) is exact for those modes. Overflow in 'odd' mode
  * gives ±max fp32 (odd), which every small format then treats as overflow.
  */
-import { badInput } from '../errors.ts';
+import { badInput, unsupported } from '../errors.ts';
 import { f64HiBits, f64LoBits } from './bits.ts';
-import type { RoundMode } from './minifloat.ts';
+import { type EncodeOptions, encodeFromF32Bits, type Minifloat, type RoundMode } from './minifloat.ts';
 
 /** Rounding modes for conversions into fp32: the usual deterministic ones plus round-to-odd. */
 export type WidenRoundMode = Exclude<RoundMode, 'stochastic'> | 'odd';
@@ -189,4 +189,34 @@ export function rationalToF32Bits(
   const code = (Eeff + 126) * 2 ** 23 + Number(q);
   if (code >= 0x7f800000) return overflowBits(sign, mode);
   return (sign | code) >>> 0;
+}
+
+/**
+ * Encodes an fp64 value (a JS number) into format `f`, correctly rounded from the exact double for
+ * rne / rtz / rna: the double is first rounded to odd at fp32 (exact for formats with <= 22
+ * significand bits, see above), then encoded. For 'stochastic' the random fraction is that of the
+ * fp32 intermediate (its discarded bits beyond fp32 act as a sticky bit), and `opts.flushIn` applies
+ * to the fp32 intermediate. fp32 itself (manBits 23) is encoded with `f64ToF32Bits` directly.
+ */
+export function encodeFromF64(
+  f: Minifloat,
+  x: number,
+  mode: RoundMode = 'rne',
+  opts?: EncodeOptions,
+): number {
+  if (f.manBits > 21) {
+    if (
+      f.manBits === 23 &&
+      f.expBits === 8 &&
+      f.bias === 127 &&
+      mode !== 'stochastic' &&
+      opts === undefined
+    ) {
+      return f64ToF32Bits(x, mode);
+    }
+    throw unsupported(`encodeFromF64: format ${f.name} (${f.manBits} mantissa bits) with these options`, {
+      hint: 'encode from fp32 bits with encodeFromF32Bits, or use f64ToF32Bits for fp32',
+    });
+  }
+  return encodeFromF32Bits(f, f64ToF32Bits(x, 'odd'), mode, opts);
 }

@@ -122,18 +122,37 @@ function locate(t: FormatTable, mag: number): Located {
   if (t !== memoTable || mag !== memoMag) {
     memoTable = t;
     memoMag = mag;
-    const x = f32MagToScaled(mag);
-    const i = floorIndex(t.values, x);
-    memo.i = i;
-    memo.exact = i >= t.values.length - 1 || x === t.values[i];
-    if (!memo.exact) {
-      const d1 = x - t.values[i]!;
-      const d2 = t.values[i + 1]! - x;
-      memo.cmp = d1 < d2 ? -1 : d1 > d2 ? 1 : 0;
-      memo.frac32 = Number((d1 << 32n) / (d1 + d2));
-    }
+    locateScaled(t, f32MagToScaled(mag), memo);
   }
   return memo;
+}
+
+function locateScaled(t: FormatTable, x: bigint, out: Located): Located {
+  const i = floorIndex(t.values, x);
+  out.i = i;
+  out.exact = i >= t.values.length - 1 || x === t.values[i];
+  if (!out.exact) {
+    const d1 = x - t.values[i]!;
+    const d2 = t.values[i + 1]! - x;
+    out.cmp = d1 < d2 ? -1 : d1 > d2 ? 1 : 0;
+    out.frac32 = Number((d1 << 32n) / (d1 + d2));
+  }
+  return out;
+}
+
+/**
+ * Reference encoding of an exact positive value x * 2^-K (x > 0n) with the given sign: for inputs
+ * that are not fp32 values (e.g. doubles). No flushIn (that is defined on fp32 inputs only).
+ */
+export function oracleEncodeScaled(
+  t: FormatTable,
+  neg: boolean,
+  x: bigint,
+  mode: string,
+  o: OracleOptions = {},
+): number {
+  const sign = neg ? 2 ** (t.fmt.expBits + t.fmt.manBits) : 0;
+  return roundLocated(t, sign, locateScaled(t, x, { i: 0, exact: true, cmp: 0, frac32: 0 }), mode, o);
 }
 
 /**
@@ -180,7 +199,10 @@ export function oracleEncode(t: FormatTable, b: number, mode: string, o: OracleO
     return sign + t.infCode + payload;
   }
   if (mag < 0x00800000 && o.flushIn) return sign;
-  const l = locate(t, mag);
+  return roundLocated(t, sign, locate(t, mag), mode, o);
+}
+
+function roundLocated(t: FormatTable, sign: number, l: Located, mode: string, o: OracleOptions): number {
   const i = l.i;
   let code: number;
   if (i >= t.values.length - 1) {
