@@ -381,6 +381,13 @@ describe('errors', () => {
     throwsAt(() => assemble('TTI_SFPLOADI(0, 0, 1 << 64);', 'wormhole'), 1, 22, 'shift count 64');
     throwsAt(() => assemble('TTI_SFPLOADI(0, 0, 1 / 0);', 'wormhole'), 1, 22, 'division by zero');
   });
+  it('takes CRLF line ends, a byte-order mark and backslash continuations', () => {
+    const r = assemble('\ufeffTTI_SFPNOP;\r\nTTI_SFPMAD(1, 2, \\\r\n  3, 4, 0);\r\nSFPNOP\r\n', 'wormhole');
+    assert.deepEqual(hexes(r.words), ['0x8f000000', '0x84012340', '0x8f000000']);
+    assert.deepEqual(r.lines, [1, 2, 4]);
+    throwsAt(() => assemble('\ufeffSFPNOP\r\n  bogus', 'wormhole'), 2, 3, "unknown instruction 'bogus'");
+    throwsAt(() => assemble('\ufeffbogus', 'wormhole'), 1, 1, "unknown instruction 'bogus'");
+  });
   it('puts the file name in locations', () => {
     assert.throws(
       () => assemble('\nbogus', 'wormhole', { file: 'k.cpp' }),

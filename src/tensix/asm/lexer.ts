@@ -82,9 +82,10 @@ function parseIntLiteral(text: string, loc: ErrorLocation): bigint {
 
 export function tokenize(src: string, file?: string): Token[] {
   const toks: Token[] = [];
-  let i = 0;
+  // A UTF-8 byte-order mark, as some editors write, is not part of the text.
+  let i = src.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
-  let lineStart = 0;
+  let lineStart = i;
   /** True while only whitespace/comments have been seen on the current line (for `#` directives). */
   let atLineStart = true;
   const n = src.length;
