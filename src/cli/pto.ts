@@ -13,11 +13,12 @@ import {
   COST_MODELS,
   type CostArch,
   type CostModelName,
+  costCaseRunner,
   costFunction,
   costProgram,
   formatProgramCost,
 } from '../pto/cost/index.ts';
-import { makePtoRunner, PROFILES } from '../pto/index.ts';
+import { makePtoRunner, PROFILES, registerCostRunner } from '../pto/index.ts';
 import { action, addConformanceCommand, printJson } from './common.ts';
 
 /** The `axsim pto …` command group. */
@@ -62,6 +63,8 @@ export function addPtoCheckCommand(group: Command): Command {
 
 /** `axsim pto cost PROG --model seed|pto-isa|formula --profile a2a3|a5 [--json]`. */
 export function addPtoCostCommand(group: Command): Command {
+  // pto-cost.jsonl.gz records in `axsim pto conformance` go to the cost models
+  registerCostRunner(costCaseRunner);
   return group
     .command('cost')
     .description('estimate the cycles of a PTO-AS program, per instruction and in total')

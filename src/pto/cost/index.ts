@@ -1,13 +1,11 @@
 /**
  * Public API of the PTO cost models: `seed` (spec 002's A2/A3 formula), `pto-isa` (the current
  * pto-isa A2/A3 instruction-level model, cce_trace) and `formula` (its fitted estimator, A2/A3 and
- * A5). Importing this module registers the pto-cost.jsonl.gz case runner with part 1's
+ * A5). `costCaseRunner` runs pto-cost.jsonl.gz rows; the CLI registers it with part 1's
  * `axsim pto conformance` (src/pto/conformance.ts registerCostRunner).
  */
 import { badInput } from '../../errors.ts';
-import { registerCostRunner } from '../conformance.ts';
 import { ptoIsaCost } from './cce.ts';
-import { costCaseRunner } from './conformance.ts';
 import { formulaCost } from './formula.ts';
 import { newPipeState } from './pipes.ts';
 import type { CostFn } from './program.ts';
@@ -29,8 +27,6 @@ export {
 export { SEED_CONSTANTS, SEED_OPS, seedCost, seedRepeats } from './seed.ts';
 export { PIPE_BW, VEC_COST } from './trace.ts';
 export type { CostArch, CostConstant, CostInput, CostModelName, CostResult, CostTerm } from './types.ts';
-
-registerCostRunner(costCaseRunner);
 
 export const COST_MODELS: readonly CostModelName[] = ['seed', 'pto-isa', 'formula'];
 

@@ -5,7 +5,7 @@
  */
 import { AxsimError, unsupported } from '../../errors.ts';
 import type { Module, TileBufType } from '../asm/ast.ts';
-import type { TileCall } from '../asm/call.ts';
+import { attrWord, type TileCall } from '../asm/call.ts';
 import { execFunc, findFunc, type RtValue, type TileValue, type ViewValue } from '../asm/exec.ts';
 import { printType } from '../asm/printer.ts';
 import { dtypeOfName } from '../asm/types.ts';
@@ -35,9 +35,9 @@ export interface ProgramCost {
   arch: CostArch;
   func: string;
   instructions: InstructionCost[];
-  /** Sum of the covered instructions' cycles (plus the final flushed vector tail for pto-isa). */
+  /** Sum of the covered instructions' cycles. */
   total: number;
-  /** pto-isa: the vector tail still pending at the end, included in `total`. */
+  /** pto-isa: the vector tail the last instruction left pending (not part of `total`). */
   finalTail: number;
   covered: number;
   uncovered: number;
@@ -103,15 +103,36 @@ export function costInputOf(call: TileCall, ins: RtValue[], out: TileValue | Vie
     layout: layoutName(main.type),
   };
   if (fam === 'convert' && out.kind === 'tile') inp.dstDtype = dt(out.type.dtype.name);
-  if ((fam === 'rowreduce' || fam === 'colreduce') && out.kind === 'tile') {
+  if ((fam === 'rowreduce' || fam === 'colreduce' || fam === 'transpose') && out.kind === 'tile') {
     inp.dstValid = `${out.validRow}x${out.validCol}`;
+    inp.dstCols = out.type.cols;
     if (out.type.dtype.name !== main.type.dtype.name) inp.dstDtype = dt(out.type.dtype.name);
   }
+  if (fam === 'compare' && out.kind === 'tile') inp.dstCols = out.type.cols;
   if (fam === 'rowexpand' && tiles[1]) inp.src1Valid = `${tiles[1].validRow}x${tiles[1].validCol}`;
   if (fam === 'rowexpand' && insn === 'TROWEXPAND' && tiles[0])
     inp.srcValid = `${tiles[0].validRow}x${tiles[0].validCol}`;
-  if (fam === 'load' && ins[0]?.kind === 'view') inp.gm = ins[0].strides.join(',');
-  if (fam === 'store' && out.kind === 'view') inp.gm = out.strides.join(',');
+  const view = fam === 'load' ? ins[0] : fam === 'store' ? out : undefined;
+  if (view && view.kind === 'view') {
+    const st = view.strides;
+    // ND when the innermost stride is 1: the global row stride is the next one out
+    inp.gm =
+      st.length >= 2 && st[st.length - 1] === 1
+        ? `ND row stride ${st[st.length - 2]}`
+        : `strides ${st.join(',')}`;
+  }
+  if (out.kind === 'tile' && tiles[0] && out.id === tiles[0].id) inp.inPlace = true;
+  const scalars = ins.filter((v) => v.kind === 'int' || v.kind === 'float');
+  const sv = scalars[0];
+  if (sv && (sv.kind === 'int' || sv.kind === 'float')) inp.scalar = sv.v;
+  if (insn === 'TDIVS' && ins[0] && ins[0].kind !== 'tile') inp.scalarFirst = true;
+  const cmp = attrWord(call.attrs, ['cmpMode', 'cmp']);
+  if (cmp) inp.cmpMode = cmp.word.toUpperCase();
+  const rm = attrWord(call.attrs, ['rmode', 'round', 'roundMode']);
+  if (rm) {
+    const w = rm.word.toUpperCase();
+    inp.roundMode = w.startsWith('CAST_') ? w : w === 'NONE' ? 'CAST_NONE' : `CAST_${w}`;
+  }
   return inp;
 }
 
@@ -166,6 +187,7 @@ export function costProgram(
         r.count++;
         try {
           const res = cost(inp, state);
+          state.pending = res.pendingVectorTail;
           if (r.cycles !== null) r.cycles += res.cycles;
           if (r.first === null) {
             r.first = res.cycles;
@@ -197,8 +219,9 @@ export function costProgram(
     },
     { file: opts.file, scalars: opts.scalars },
   );
+  // reported, not added: GetLastPtoInstrCycles never includes a tail left pending at the end
   const finalTail = state.flush();
-  let total = finalTail;
+  let total = 0;
   let covered = 0;
   let uncovered = 0;
   for (const r of order) {
@@ -229,7 +252,8 @@ export function formatProgramCost(p: ProgramCost): string {
       .join('  ')
       .trimEnd();
   const lines = [`@${p.func}: model ${p.model}, profile ${p.arch}`, fmt(head), ...body.map(fmt)];
-  if (p.finalTail) lines.push(`pending vector tail flushed at the end: ${p.finalTail}`);
+  if (p.finalTail)
+    lines.push(`vector tail still pending after the last instruction: ${p.finalTail} (not in the total)`);
   lines.push(
     `total: ${p.total} cycles${p.uncovered ? ` (${p.covered} ops priced, ${p.uncovered} not covered by the ${p.model} model)` : ''}`,
   );

@@ -15,7 +15,7 @@ function gmRowStride(inp: CostInput): number {
   const g = inp.gm ?? 'ND contiguous';
   const m = /row stride (\d+)/.exec(g);
   if (m) return Number(m[1]);
-  if (/^ND/.test(g) || g === '') return inp.validCol;
+  if (g === 'ND contiguous' || g === '') return inp.validCol;
   throw unsupported(`pto-isa A2/A3 model: global layout '${g}' is not modelled`, {
     hint: 'ND global tensors only',
   });
