@@ -48,6 +48,15 @@ test('convert to fp16 writes an .npy NumPy reads as float16; --json lists every 
   assert.equal(codeOf(2 ** -20), 0x0010);
   assert.equal(codeOf(448), 0x5f00);
   assert.equal(a.data[src.findIndex((x) => Number.isNaN(x))], 0x7e00);
+  const jo = join(dir, 'q.json');
+  const w = axsim('numeric', 'convert', values, '--to', 'e4m3', '--out', jo, '--bits');
+  assert.equal(w.status, 0, w.stderr);
+  const codes = JSON.parse(readFileSync(jo, 'utf8')) as number[];
+  assert.equal(codes.length, 24);
+  assert.equal(codes[src.findIndex((x) => x === 448)], 0x7e);
+  assert.equal(codes[src.findIndex((x) => x === 464)], 0x7e); // tie to even (448)
+  assert.equal(codes[src.findIndex((x) => x === 65504)], 0x7f); // overflow -> NaN (non-saturating)
+  assert.equal(codes[src.findIndex((x) => x === 1)], 0x38);
   const j = axsim('numeric', 'convert', values, '--to', 'e4m3', '--saturate', '--json');
   assert.equal(j.status, 0, j.stderr);
   const doc = JSON.parse(j.stdout) as { count: number; values: { input: string; code: string }[] };

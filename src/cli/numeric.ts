@@ -4,7 +4,14 @@
  */
 import type { Command } from 'commander';
 import { badInput, nearestName } from '../errors.ts';
-import { encodeNpy, type NpyArray, type NpyData, parseJsonTensor, parseNpy } from '../io/index.ts';
+import {
+  encodeNpy,
+  formatJsonTensor,
+  type NpyArray,
+  type NpyData,
+  parseJsonTensor,
+  parseNpy,
+} from '../io/index.ts';
 import {
   bitsToF32,
   decimalToF32Bits,
@@ -250,13 +257,20 @@ async function convertAction(
   }
   let written: string | undefined;
   if (o.out) {
-    const arr = outputArray(f, a.shape, codes, outBits, Boolean(o.bits));
+    const asJson = o.out.toLowerCase().endsWith('.json');
+    const arr = asJson ? undefined : outputArray(f, a.shape, codes, outBits, Boolean(o.bits));
+    // JSON output: decoded values (or codes with --bits) as a nested array.
+    const content = arr
+      ? encodeNpy(arr)
+      : formatJsonTensor(a.shape, o.bits ? codes : new Float32Array(outBits.buffer, 0, n));
     try {
-      writeFileSync(o.out, encodeNpy(arr));
+      writeFileSync(o.out, content);
     } catch (e) {
       throw badInput(`cannot write ${o.out}: ${(e as Error).message}`);
     }
-    written = `${o.out} (${arr.data.BYTES_PER_ELEMENT === 1 ? '|' : '<'}${arr.dtype}, shape ${shapeText(a.shape)})`;
+    written = arr
+      ? `${o.out} (${arr.data.BYTES_PER_ELEMENT === 1 ? '|' : '<'}${arr.dtype}, shape ${shapeText(a.shape)})`
+      : `${o.out} (JSON ${o.bits ? 'codes' : 'values'}, shape ${shapeText(a.shape)})`;
   }
   const summary = Object.entries(counts)
     .map(([k, v]) => `${v} ${k}`)
@@ -384,7 +398,10 @@ export function registerNumeric(program: Command): Command {
       .argument('<input>', 'input tensor: .npy (f2/f4/f8/int dtypes) or .json (nested array)')
       .requiredOption('--to <format>', `target format: ${Object.keys(FORMATS).join(', ')}`),
   )
-    .option('--out <file>', 'write the results as .npy (values: fp16 as <f2, others as <f4)')
+    .option(
+      '--out <file>',
+      'write the results: .npy (values: fp16 as <f2, others as <f4) or .json (nested array)',
+    )
     .option('--bits', 'with --out, write the raw codes (|u1, <u2, <u4; tf32 in the fp32 container)')
     .option('--limit <n>', 'table rows to print', '64')
     .option('--json', 'print one JSON document with every value')

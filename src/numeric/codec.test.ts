@@ -109,6 +109,23 @@ test('specialised RNE paths equal the generic codec on random and structured pat
   }
 });
 
+test('fp32 patterns may also be passed as signed int32 (e.g. from an Int32Array)', () => {
+  fc.assert(
+    fc.property(u32, fc.constantFrom('rne', 'rtz', 'rna' as const), (b, m) => {
+      const s = b | 0;
+      assert.equal(f32BitsToFp16(s, m), f32BitsToFp16(b, m));
+      assert.equal(f32BitsToBf16(s, m), f32BitsToBf16(b, m));
+      assert.equal(f32BitsToE4m3(s, m), f32BitsToE4m3(b, m));
+      assert.equal(f32BitsToTf32(s, m), f32BitsToTf32(b, m));
+      assert.equal(
+        encodeFromF32Bits(E5M2, s, m, { saturate: true }),
+        encodeFromF32Bits(E5M2, b, m, { saturate: true }),
+      );
+    }),
+    { numRuns: 5000 },
+  );
+});
+
 test('NaN policy: quiet (default), preserve, canonical; canonical NaN per width', () => {
   const sNaN = 0x7fa00001; // signalling fp32 NaN, payload 0x200001
   assert.equal(f32BitsToFp16(sNaN), 0x7e00 | (0x200001 >>> 13)); // quiet bit + top payload bits
