@@ -104,7 +104,7 @@ export class TensixState {
   readonly params: ArchParams;
   /** LReg[r][lane] at index r*32 + lane, r = 0..16, plus the SINK row. */
   readonly lreg = new Uint32Array(LREG_ROWS * LANES);
-  /** LaneFlags, bit l = lane l. */
+  /** LaneFlags, bit l = lane l, kept as an int32 (all lanes = -1). */
   laneFlags = 0;
   /** UseLaneFlagsForLaneEnable (0 or 1). */
   useLaneFlags = 0;

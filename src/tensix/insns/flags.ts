@@ -115,7 +115,7 @@ export function sfppopc(st: TensixState, mod1: number): void {
   if (!empty) {
     const t = topIndex(st);
     topEn = st.stackEn[t]!;
-    topFlags = st.stackFlags[t]!;
+    topFlags = st.stackFlags[t]! | 0;
   }
   if (mod1 === 0) {
     if (empty) {
@@ -158,7 +158,7 @@ export function sfpcompc(st: TensixState): void {
   if (st.stackSize !== 0) {
     const t = topIndex(st);
     topEn = st.stackEn[t]!;
-    topFlags = st.stackFlags[t]!;
+    topFlags = st.stackFlags[t]! | 0;
   }
   st.laneFlags = topEn && st.useLaneFlags ? topFlags & ~st.laneFlags : 0;
 }
