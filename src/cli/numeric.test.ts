@@ -53,10 +53,10 @@ test('convert to fp16 writes an .npy NumPy reads as float16; --json lists every 
   assert.equal(w.status, 0, w.stderr);
   const codes = JSON.parse(readFileSync(jo, 'utf8')) as number[];
   assert.equal(codes.length, 24);
-  assert.equal(codes[src.findIndex((x) => x === 448)], 0x7e);
-  assert.equal(codes[src.findIndex((x) => x === 464)], 0x7e); // tie to even (448)
-  assert.equal(codes[src.findIndex((x) => x === 65504)], 0x7f); // overflow -> NaN (non-saturating)
-  assert.equal(codes[src.findIndex((x) => x === 1)], 0x38);
+  assert.equal(codes[src.indexOf(448)], 0x7e);
+  assert.equal(codes[src.indexOf(464)], 0x7e); // tie to even (448)
+  assert.equal(codes[src.indexOf(65504)], 0x7f); // overflow -> NaN (non-saturating)
+  assert.equal(codes[src.indexOf(1)], 0x38);
   const j = axsim('numeric', 'convert', values, '--to', 'e4m3', '--saturate', '--json');
   assert.equal(j.status, 0, j.stderr);
   const doc = JSON.parse(j.stdout) as { count: number; values: { input: string; code: string }[] };
