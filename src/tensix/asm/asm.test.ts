@@ -116,6 +116,19 @@ TTI_SFPIADD((-16) & 0xFFF, p_sfpu::LREG1, p_sfpu::LREG2, sfpi::SFPIADD_MOD1_ARG_
     assert.deepEqual(hexes(r.words), ['0x71083f80', '0x711affff', '0x79ff0125']);
   });
 
+  it('takes TT_OP_… calls as values inside expressions', () => {
+    // ckernel_sfpu_exp.h (WH, lines 670-672) programs LoadMacroConfig template 0 with the word of
+    // TTI_SFPSWAP(0, 0, 14, 1) = 0x920000e1 (lreg_dest 14 << 4, mod1 1), written there by hand as
+    // TTI_SFPLOADI(0, 0xA, 0x00E1); TTI_SFPLOADI(0, 0x8, 0x9200); TTI_SFPCONFIG(0, 0, 0).
+    const r = assemble(
+      `TTI_SFPLOADI(0, 0xA, TT_OP_SFPSWAP(0, 0, 14, 1) & 0xffff);
+TTI_SFPLOADI(0, 0x8, TT_OP_SFPSWAP(0, 0, 14, 1) >> 16);
+.word TT_OP_SFPNOP, TT_OP_SFPMAD(1, 2, 3, 4, 0) | 1`,
+      'wormhole',
+    );
+    assert.deepEqual(hexes(r.words), ['0x710a00e1', '0x71089200', '0x8f000000', '0x84012341']);
+    throwsAt(() => assemble('.word TT_OP_SFPMAD(1, 2)', 'wormhole'), 1, 24, 'takes 5 argument(s)');
+  });
   it('assembles Tensix (non-SFPU) macros kernels use around SFPU code', () => {
     // TT_OP_SETRWC(clear_ab_vld, rwc_cr, rwc_d, rwc_b, rwc_a, BitMask) = TT_OP(0x37, ...)
     const r = assemble(

@@ -70,6 +70,12 @@ class Assembler {
     const scope: Scope = {
       lookup: (name) => this.defines.get(name) ?? this.tables.constants.get(stripNamespaces(name)),
       names: () => [...this.defines.keys(), ...this.tables.constants.keys()],
+      // `TT_OP_X(…)` is a value too (kernels build LoadMacroConfig templates from such words).
+      call: (name, parser) => {
+        const m =
+          name.startsWith('TT_OP_') || name.startsWith('ckernel::TT_OP_') ? this.macroName(name) : undefined;
+        return m ? BigInt(this.macroWord(m, parser)) : undefined;
+      },
     };
     this.p = new ExprParser(tokenize(src, opts.file), scope, opts.file);
     this.insnNames = instructionSet(arch).map((d) => d.name);
@@ -202,8 +208,15 @@ class Assembler {
   }
 
   macroCall(m: { def: MacroDef; form: string }): void {
-    const p = this.p;
-    const head = p.next();
+    const head = this.p.next();
+    this.emit(this.macroWord(m, this.p), head, true);
+  }
+
+  /**
+   * Parses the argument list of a macro whose name was just consumed and returns the word
+   * `TT_OP_<name>(args)` gives. Also used for `TT_OP_…(…)` inside expressions.
+   */
+  macroWord(m: { def: MacroDef; form: string }, p: ExprParser): number {
     const { def, form } = m;
     const values: { v: bigint; at: Token }[] = [];
     if (def.args.length === 0) {
@@ -228,11 +241,11 @@ class Assembler {
         if (values.length !== def.args.length && (p.isPunct(')') || values.length > def.args.length)) {
           throw badInput(
             `${form} takes ${def.args.length} argument(s) (${def.args.map((a) => a.name).join(', ')}) but got ${values.length}`,
-            { location: this.loc(where) },
+            { location: p.loc(where) },
           );
         }
         throw badInput(`expected ',' or ')' in ${form}(…) but found ${p.describe(close)}`, {
-          location: this.loc(close),
+          location: p.loc(close),
         });
       }
       p.next();
@@ -248,7 +261,7 @@ class Assembler {
         throw badInput(
           `${form} argument ${k + 1} (${a.name}) = ${v} does not fit in its ${a.width} bit(s) ${hi}:${a.shift}`,
           {
-            location: this.loc(at),
+            location: p.loc(at),
             hint:
               v < 0n
                 ? `write a negative immediate as a two's-complement field value, e.g. (${v}) & 0x${max.toString(16)}`
@@ -260,7 +273,7 @@ class Assembler {
       }
       word += v << BigInt(a.shift);
     });
-    this.emit(Number(word), head, true);
+    return Number(word);
   }
 
   canonical(def: InsnDef): void {

@@ -14,6 +14,11 @@ export interface Scope {
   lookup(name: string): bigint | undefined;
   /** Every name that could be looked up, for "did you mean" hints. */
   names(): Iterable<string>;
+  /**
+   * For a function-like name (`TT_OP_SFPMAD`), parses its argument list from `parser` (positioned
+   * just after the name) and returns its value; undefined when `name` is not such a function.
+   */
+  call?(name: string, parser: ExprParser): bigint | undefined;
 }
 
 /** C integer types a cast may name, as [bits, signed]; `std::` is removed before lookup. */
@@ -245,6 +250,8 @@ export class ExprParser {
       if (t.text === 'true') return 1n;
       if (t.text === 'false') return 0n;
       if (t.text === 'static_cast' || t.text === 'std::static_cast') return this.staticCast(t);
+      const c = this.scope.call?.(t.text, this);
+      if (c !== undefined) return c;
       const v = this.scope.lookup(t.text);
       if (v !== undefined) return v;
       if (this.isPunct('(')) {
