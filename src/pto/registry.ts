@@ -52,7 +52,7 @@ export function registerOps(list: readonly OpDef[]): void {
 }
 
 export function getOp(name: string): OpDef {
-  const op = OPS.get(name.toUpperCase());
+  const op = OPS.get(name) ?? OPS.get(name.toUpperCase());
   if (op === undefined) {
     const near = nearestName(name, OPS.keys());
     throw badInput(`unknown PTO instruction '${name}'`, { hint: near ? `did you mean ${near}?` : undefined });
@@ -102,8 +102,8 @@ export function execute(
       globals[spec.name] = v;
     }
   }
-  for (const k of Object.keys(operands)) {
-    if (!op.operands.some((o) => o.name === k)) {
+  for (const k in operands) {
+    if (operands[k] !== undefined && tiles[k] === undefined && globals[k] === undefined) {
       throw badInput(`${op.name} has no operand '${k}'`, {
         hint: `${op.name} takes ${op.operands.map((o) => o.name).join(', ')}`,
       });
@@ -128,7 +128,7 @@ export function execute(
       }
     }
   }
-  const ctx: ExecCtx = { op, profile, tiles, globals, attrs: { ...attrs }, scalar: undefined };
+  const ctx: ExecCtx = { op, profile, tiles, globals, attrs, scalar: undefined };
   const scalarSpec = op.attrs.find((a) => a.kind === 'scalar');
   if (scalarSpec && !(scalarSpec.optional && attrs.scalar === undefined)) {
     const raw = attrs.scalar as ScalarInput | undefined;
@@ -136,7 +136,7 @@ export function execute(
     const sd = (isDType(attrs.scalarDtype) ? attrs.scalarDtype : dtype) as DType;
     const { value, bytes } = convertScalar(raw, sd, profile);
     ctx.scalar = value;
-    ctx.attrs.scalarBytes = bytes;
+    ctx.attrs = { ...attrs, scalarBytes: bytes };
   }
   op.check?.(ctx);
   if (profile !== 'cpu') {

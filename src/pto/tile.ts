@@ -132,6 +132,15 @@ export class Tile {
     return this.rows * this.cols;
   }
 
+  private f32Cache: Float32Array | undefined;
+  /** The buffer as a Float32Array (cached; only meaningful for f32 tiles). */
+  f32(): Float32Array {
+    if (this.f32Cache === undefined) {
+      this.f32Cache = new Float32Array(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength >> 2);
+    }
+    return this.f32Cache;
+  }
+
   /** Element offset of (r, c) in the physical buffer (pto-isa `GetTileElementOffset`). */
   offset(r: number, c: number): number {
     if (this.slayout === 'none') return this.blayout === 'row' ? r * this.cols + c : c * this.rows + r;

@@ -4,6 +4,7 @@
  * Shifts follow C++ after integer promotion: 8/16-bit values shift as 32-bit ints (a shift by >= their
  * width gives 0), 32/64-bit shifts by >= the width or by a negative amount are undefined.
  */
+import { undefinedBehaviour } from '../../errors.ts';
 import { anyArith } from '../arith.ts';
 import { type ExecCtx, INTS, type OpDef, type OperandSpec, off, per } from '../op.ts';
 import { binaryLoop, unaryLoop } from './kernels.ts';
@@ -44,6 +45,23 @@ function shift64(ctx: ExecCtx, left: boolean, srcName: string, amountName: strin
 }
 
 const REF = 'pto-isa docs/isa/tile/ops';
+
+/**
+ * A scalar shift amount outside 0..31 (0..63 for 64-bit types) is undefined behaviour in C++ after
+ * integer promotion, and the optimised reference vectorises the scalar loop (SSE shifts saturate)
+ * while its remainder runs x86 scalar code (amount modulo the width): the bytes are not a property
+ * of the instruction, so the scalar forms raise UndefinedBehaviour (the tile-tile forms reproduce
+ * the reference build, see shift64).
+ */
+function checkScalarShift(ctx: ExecCtx): void {
+  const s = ctx.scalar!;
+  const lim = typeof s === 'bigint' ? 64n : 32;
+  if (typeof s === 'bigint' ? s < 0n || s >= (lim as bigint) : s < 0 || s >= (lim as number)) {
+    throw undefinedBehaviour(
+      `${ctx.op.name}: shift amount ${s} is outside 0..${Number(lim) - 1} (undefined in C++)`,
+    );
+  }
+}
 const T3: readonly OperandSpec[] = [
   { name: 'dst', kind: 'tile', out: true },
   { name: 'src0', kind: 'tile' },
@@ -87,6 +105,7 @@ function ts(name: string, sym: string, f: F, tmp = false): OpDef {
     attrs: SCALAR,
     dtypes: ints,
     exec: (ctx) => {
+      if (name === 'TSHLS' || name === 'TSHRS') checkScalarShift(ctx);
       if ((name === 'TSHLS' || name === 'TSHRS') && anyArith(ctx.tiles.dst!.dtype).big) {
         shift64(ctx, name === 'TSHLS', 'src', null);
         return;

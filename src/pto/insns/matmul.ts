@@ -32,6 +32,51 @@ export function fmaF32(a: number, b: number, c: number): number {
   return e > 0 ? Math.max(r, t) : Math.min(r, t);
 }
 
+/** One fmaf step; the rare binary32-midpoint case goes to fmaF32. */
+function step(x: number, y: number, acc: number): number {
+  const s = x * y + acc;
+  const r = fr(s);
+  if (r === s) return r;
+  const t = s + (s - r);
+  return fr(t) !== t ? r : fmaF32(x, y, acc);
+}
+
+/** dot products of one A row with four consecutive B columns (four independent chains). */
+function dotF32x4(
+  a: Float64Array,
+  ai: number,
+  b: Float64Array,
+  b0: number,
+  K: number,
+  out: Float64Array,
+): void {
+  let c0 = 0;
+  let c1 = 0;
+  let c2 = 0;
+  let c3 = 0;
+  const b1 = b0 + K;
+  const b2 = b1 + K;
+  const b3 = b2 + K;
+  for (let k = 0; k < K; k++) {
+    const x = a[ai + k]!;
+    c0 = step(x, b[b0 + k]!, c0);
+    c1 = step(x, b[b1 + k]!, c1);
+    c2 = step(x, b[b2 + k]!, c2);
+    c3 = step(x, b[b3 + k]!, c3);
+  }
+  out[0] = c0;
+  out[1] = c1;
+  out[2] = c2;
+  out[3] = c3;
+}
+
+/** fmaf chain of one output element. */
+function dotF32(a: Float64Array, ai: number, b: Float64Array, bj: number, K: number): number {
+  let acc = 0;
+  for (let k = 0; k < K; k++) acc = step(a[ai + k]!, b[bj + k]!, acc);
+  return acc;
+}
+
 const PAIRS: Record<string, DType> = { i8: 'i32', f16: 'f32', bf16: 'f32', f32: 'f32' };
 
 function check(ctx: ExecCtx, out: string): void {
@@ -90,22 +135,34 @@ function matmul(ctx: ExecCtx): void {
   for (let i = 0; i < M; i++) for (let k = 0; k < K; k++) ar[i * K + k] = A.toF64(A.load(av, off(a, i, k)));
   for (let j = 0; j < N; j++) for (let k = 0; k < K; k++) bc[j * K + k] = A.toF64(A.load(bv, off(b, k, j)));
   const civ = cin ? C.view(cin.bytes) : undefined;
+  const store = (i: number, j: number, v: number): void => {
+    let acc = v;
+    if (cin && civ) {
+      const x = C.load(civ, off(cin, i, j)) as number;
+      acc = isInt ? (x + acc) | 0 : fr(x + acc);
+    }
+    C.store(cv, off(c, i, j), acc);
+  };
+  const out = new Float64Array(4);
   for (let i = 0; i < M; i++) {
     const ai = i * K;
-    for (let j = 0; j < N; j++) {
+    let j = 0;
+    if (!isInt) {
+      // four output elements at a time: independent fmaf chains overlap in the CPU
+      for (; j + 4 <= N; j += 4) {
+        dotF32x4(ar, ai, bc, j * K, K, out);
+        for (let q = 0; q < 4; q++) store(i, j + q, out[q]!);
+      }
+    }
+    for (; j < N; j++) {
       const bj = j * K;
       let acc = 0;
       if (isInt) {
         for (let k = 0; k < K; k++) acc = (acc + ar[ai + k]! * bc[bj + k]!) | 0;
       } else {
-        for (let k = 0; k < K; k++) acc = fmaF32(ar[ai + k]!, bc[bj + k]!, acc);
+        acc = dotF32(ar, ai, bc, bj, K);
       }
-      const o = off(c, i, j);
-      if (cin && civ) {
-        const x = C.load(civ, off(cin, i, j)) as number;
-        acc = isInt ? (x + acc) | 0 : fr(x + acc);
-      }
-      C.store(cv, o, acc);
+      store(i, j, acc);
     }
   }
   const bias = ctx.tiles.bias;
