@@ -48,6 +48,12 @@ test('convert to fp16 writes an .npy NumPy reads as float16; --json lists every 
   assert.equal(codeOf(2 ** -20), 0x0010);
   assert.equal(codeOf(448), 0x5f00);
   assert.equal(a.data[src.findIndex((x) => Number.isNaN(x))], 0x7e00);
+  // Feeding the binary16 output back in (an <f2 file): exact, no 'not exact in fp32' note.
+  const back = axsim('numeric', 'convert', out, '--to', 'f32');
+  assert.equal(back.status, 0, back.stderr);
+  assert.match(back.stdout, /24 values \(f2, shape \(24,\)\) -> f32/);
+  assert.doesNotMatch(back.stdout, /not exact/);
+  assert.match(back.stdout, /\b65504\s+0x477fe000\s+0x477fe000\s+65504\s+exact/);
   const jo = join(dir, 'q.json');
   const w = axsim('numeric', 'convert', values, '--to', 'e4m3', '--out', jo, '--bits');
   assert.equal(w.status, 0, w.stderr);

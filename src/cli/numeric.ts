@@ -157,6 +157,8 @@ function inputToF32(a: NpyArray, i: number, m: WidenRoundMode): number {
 }
 
 function isExactInF32(a: NpyArray, i: number, b: number): boolean {
+  // f4 inputs are fp32 already and f2 (binary16 bits) widen exactly.
+  if (a.dtype === 'f4' || a.dtype === 'f2') return true;
   if ((b & 0x7fffffff) > 0x7f800000) return true; // NaN stays NaN
   const v = a.data[i]!;
   if (typeof v === 'bigint') return Number.isFinite(bitsToF32(b)) && BigInt(bitsToF32(b)) === v;
