@@ -1,9 +1,166 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import {
+  type AmxProgram,
+  AmxState,
+  assemble,
+  disassemble,
+  makeAmxRunner,
+  parseGen,
+  runProgram,
+} from '../amx/index.ts';
+import { FMA_TABLES, perfTableReport, predictProgramCycles } from '../amx/perf/index.ts';
+import { badInput } from '../errors.ts';
+import { readNpy } from '../io/index.ts';
+import { action, addConformanceCommand, printJson } from './common.ts';
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw badInput(`cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
+function parseAddr(text: string, what: string): bigint {
+  if (!/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(text)) throw badInput(`${what}: '${text}' is not an address`);
+  return BigInt(text);
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function dump(s: AmxState, what: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const rows = (arr: Uint8Array, n: number, prefix: string) => {
+    for (let r = 0; r < n; r++) out[`${prefix}${r}`] = hex(arr.subarray(r * 64, r * 64 + 64));
+  };
+  if (what === 'x') rows(s.x, 8, 'x');
+  else if (what === 'y') rows(s.y, 8, 'y');
+  else if (what === 'z') rows(s.z, 64, 'z');
+  else {
+    const m = /^mem:([^:]+):([^:]+)$/.exec(what);
+    if (!m) throw badInput(`--dump ${what}: use x, y, z or mem:ADDR:LEN`);
+    const addr = parseAddr(m[1]!, '--dump');
+    const len = Number(parseAddr(m[2]!, '--dump'));
+    out[`mem:0x${addr.toString(16)}`] = hex(s.mem.readBytes(addr, len));
+  }
+  return out;
+}
 
 /** The `axsim amx …` command group. */
 export function registerAmx(program: Command): Command {
   const group = program
     .command('amx')
     .description('Apple AMX: assemble, disassemble, run, performance model, conformance');
+
+  group
+    .command('run')
+    .description('assemble and run an AMX program, then dump registers or memory')
+    .argument('<prog>', 'program file (see docs/amx.md for the format)')
+    .option('--gen <gen>', 'hardware generation m1|m2|m3|m4', 'm1')
+    .option('--mem <spec...>', 'load FILE.npy@ADDR into memory (raw little-endian array data)')
+    .option('--dump <what...>', 'x, y, z or mem:ADDR:LEN (default z)')
+    .option('--json', 'print one JSON document')
+    .option('--cycles', 'also print the performance model estimate for the program')
+    .action(
+      action(
+        (
+          prog: string,
+          opts: { gen: string; mem?: string[]; dump?: string[]; json?: boolean; cycles?: boolean },
+        ) => {
+          const gen = parseGen(opts.gen);
+          const p = assemble(readText(prog), prog);
+          const s = new AmxState({ gen });
+          s.requireEnabled = true;
+          for (const spec of opts.mem ?? []) {
+            const at = spec.lastIndexOf('@');
+            if (at < 0) throw badInput(`--mem ${spec}: use FILE.npy@ADDR`);
+            const arr = readNpy(spec.slice(0, at));
+            const d = arr.data;
+            s.mem.writeBytes(
+              parseAddr(spec.slice(at + 1), '--mem'),
+              new Uint8Array(d.buffer, d.byteOffset, d.byteLength),
+            );
+          }
+          runProgram(p, s);
+          const result: Record<string, unknown> = { gen, ops: p.ops.length, enabled: s.enabled };
+          for (const w of opts.dump ?? ['z']) Object.assign(result, dump(s, w));
+          if (opts.cycles) result.cycles = predictProgramCycles(p.ops, { threads: 1 });
+          if (opts.json) printJson(result);
+          else
+            for (const [k, v] of Object.entries(result))
+              process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
+        },
+      ),
+    );
+
+  group
+    .command('asm')
+    .description('assemble a program and print each operation as opcode, A64 word and 64-bit operand')
+    .argument('<prog>', 'program file')
+    .option('--json', 'print JSON')
+    .action(
+      action((prog: string, opts: { json?: boolean }) => {
+        const p = assemble(readText(prog), prog);
+        const rows = p.ops.map((o) => ({
+          line: o.line,
+          name: o.name,
+          op: o.op,
+          word: `0x${(0x00201000 | (o.op << 5) | (o.op === 17 ? Number(o.operand) : 0)).toString(16).padStart(8, '0')}`,
+          operand: o.op === 17 ? null : `0x${o.operand.toString(16).padStart(16, '0')}`,
+        }));
+        if (opts.json)
+          printJson({
+            ops: rows,
+            data: p.data.map((d) => ({ addr: `0x${d.addr.toString(16)}`, bytes: d.bytes.length })),
+          });
+        else {
+          for (const r of rows) {
+            const c = r.operand
+              ? `AMX_${r.name.toUpperCase()}(${r.operand})`
+              : `AMX_${r.name.toUpperCase()}()`;
+            process.stdout.write(
+              `${c.padEnd(36)} ; word ${r.word}${r.op === 17 ? '' : ' + gpr'}, line ${r.line}\n`,
+            );
+          }
+        }
+      }),
+    );
+
+  group
+    .command('disasm')
+    .description('print each operation with every field by name and its meaning')
+    .argument('[prog]', 'program file (raw operands, AMX_*(...) lines or named fields)')
+    .option('-e, --expr <line...>', 'disassemble these lines instead of a file, e.g. -e "fma32 0x1234"')
+    .option('--brief', 'only the canonical one-line form')
+    .action(
+      action((prog: string | undefined, opts: { expr?: string[]; brief?: boolean }) => {
+        let p: AmxProgram;
+        if (opts.expr) p = assemble(opts.expr.join('\n'), '<expr>');
+        else if (prog) p = assemble(readText(prog), prog);
+        else throw badInput('give a program file or -e "LINE"');
+        process.stdout.write(`${disassemble(p, { verbose: !opts.brief })}\n`);
+      }),
+    );
+
+  group
+    .command('perf')
+    .description('performance model: predicted vs measured M1 Max GFLOPS tables')
+    .option('--table <name>', `one of ${Object.keys(FMA_TABLES).join(', ')} (default: all)`)
+    .option('--json', 'print JSON')
+    .action(
+      action((opts: { table?: string; json?: boolean }) => {
+        const names = opts.table ? [opts.table] : Object.keys(FMA_TABLES);
+        for (const n of names) {
+          const rep = perfTableReport(n);
+          if (opts.json) printJson(rep);
+          else process.stdout.write(`${rep.text}\n`);
+        }
+      }),
+    );
+
+  addConformanceCommand(group, 'AMX', () => makeAmxRunner());
   return group;
 }

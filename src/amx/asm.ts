@@ -1,0 +1,314 @@
+/**
+ * The AMX program format: one operation per line, `;`, `#` or `//` comments.
+ *
+ *   set                                             ; opcode 17, immediate 0 (clr: immediate 1)
+ *   fma32 z_row=3 x_offset=0x40 mode=matrix x_enable=first:4
+ *   fma32 0x0000000000000000                        ; a raw 64-bit operand
+ *   AMX_FMA32(0x0000000000000000)                   ; as corsix/amx's aarch64.h spells it
+ *   .data 0x10000 f32 1.0, 2.0, -0.5                ; place values in memory (little-endian)
+ *   .space 0x20000 4096                             ; map zeroed memory
+ *
+ * Field names and values are those of encoding.ts; unknown names and bad values are BadInput
+ * errors with line:col. The disassembler prints every active field by name, so that
+ * assemble(disassemble(op)) reproduces the operand exactly (ignored bits go in `ignored=`).
+ */
+import { AxsimError, badInput, nearestName } from '../errors.ts';
+import {
+  activeFields,
+  decode,
+  encode,
+  insnByName,
+  insnFor,
+  MNEMONICS,
+  parseNumber,
+  parseValue,
+} from './encoding.ts';
+import { executeRaw } from './exec.ts';
+import { bf16FromF32Bits, f16FromDouble, f32Bits } from './fp.ts';
+import type { AmxState } from './state.ts';
+
+export interface AmxOp {
+  /** Mnemonic (set/clr included). */
+  name: string;
+  op: number;
+  /** The 64-bit operand; for set/clr the immediate (0 / 1). */
+  operand: bigint;
+  line?: number;
+}
+
+export interface AmxDataBlock {
+  addr: bigint;
+  bytes: Uint8Array;
+  line: number;
+}
+
+export interface AmxProgram {
+  ops: AmxOp[];
+  data: AmxDataBlock[];
+}
+
+const DATA_TYPES: Record<string, number> = {
+  u8: 1,
+  i8: 1,
+  u16: 2,
+  i16: 2,
+  f16: 2,
+  bf16: 2,
+  u32: 4,
+  i32: 4,
+  f32: 4,
+  u64: 8,
+  i64: 8,
+  f64: 8,
+};
+
+function stripComment(line: string): string {
+  let cut = line.length;
+  for (const mark of [';', '#', '//']) {
+    const k = line.indexOf(mark);
+    if (k >= 0 && k < cut) cut = k;
+  }
+  return line.slice(0, cut);
+}
+
+/** Assembles program text. */
+export function assemble(text: string, file?: string): AmxProgram {
+  const prog: AmxProgram = { ops: [], data: [] };
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const raw = stripComment(lines[i]!);
+    const line = i + 1;
+    const body = raw.trim();
+    if (body === '') continue;
+    const col0 = raw.indexOf(body) + 1;
+    const at = (col: number) => ({ file, line, col });
+    try {
+      if (body.startsWith('.')) {
+        prog.data.push(parseDirective(body, line, col0, file));
+        continue;
+      }
+      prog.ops.push(parseOp(body, line, col0, file));
+    } catch (e) {
+      if (e instanceof AxsimError && e.location === undefined) throw e.at(at(col0));
+      throw e;
+    }
+  }
+  return prog;
+}
+
+function parseOp(body: string, line: number, col0: number, file?: string): AmxOp {
+  const err = (msg: string, col: number, hint?: string) =>
+    badInput(msg, { location: { file, line, col }, hint });
+  const macro = /^AMX_([A-Z0-9]+)\s*\(\s*([^)]*)\)\s*;?$/i.exec(body);
+  let name: string;
+  let rest: string;
+  let restCol: number;
+  if (macro) {
+    name = macro[1]!.toLowerCase();
+    rest = macro[2]!.trim();
+    restCol = col0 + body.indexOf('(') + 1;
+  } else {
+    const m = /^(\S+)\s*(.*)$/.exec(body)!;
+    name = m[1]!.toLowerCase();
+    rest = m[2]!;
+    restCol = col0 + body.length - rest.length;
+  }
+  if (name === 'set' || name === 'clr') {
+    if (rest !== '') throw err(`${name} takes no operand`, restCol);
+    return { name, op: 17, operand: name === 'set' ? 0n : 1n, line };
+  }
+  const def = insnByName(name);
+  if (!def) {
+    const near = nearestName(name, MNEMONICS);
+    throw err(`unknown AMX instruction '${name}'`, col0, near ? `did you mean ${near}?` : undefined);
+  }
+  if (rest === '') return { name, op: def.op, operand: encode(name, {}), line };
+  const num = parseNumber(rest.toLowerCase());
+  if (num !== undefined) {
+    if (num >= 1n << 64n) throw err(`operand ${rest} does not fit in 64 bits`, restCol);
+    const [lo, hi] = [Number(num & 0xffffffffn), Number(num >> 32n)];
+    const actual = insnFor(def.op, lo, hi);
+    if (actual !== def) {
+      throw err(
+        `operand ${rest} encodes ${actual.name}, not ${def.name}`,
+        restCol,
+        'bits 26/27 select extrx/extrh and extry/extrv',
+      );
+    }
+    return { name, op: def.op, operand: num, line };
+  }
+  const values: Record<string, bigint> = {};
+  const re = /(\S+?)=(\S+)/g;
+  let consumed = 0;
+  for (let m = re.exec(rest); m !== null; m = re.exec(rest)) {
+    const between = rest.slice(consumed, m.index);
+    if (between.trim() !== '')
+      throw err(`expected field=value, found '${between.trim()}'`, restCol + consumed);
+    consumed = m.index + m[0].length;
+    const key = m[1]!.toLowerCase();
+    const col = restCol + m.index;
+    if (key in values) throw err(`field '${key}' given twice`, col);
+    if (key === 'ignored') {
+      const v = parseNumber(m[2]!.toLowerCase());
+      if (v === undefined) throw err(`ignored=${m[2]} is not a number`, col);
+      values[key] = v;
+      continue;
+    }
+    const fdefs = def.fields.filter((f) => f.name === key);
+    if (fdefs.length === 0) {
+      const near = nearestName(key, [...new Set(def.fields.map((f) => f.name)), 'ignored']);
+      throw err(`${def.name} has no field '${key}'`, col, near ? `did you mean ${near}?` : undefined);
+    }
+    try {
+      values[key] = parseValue(fdefs[0]!, m[2]!);
+    } catch (e) {
+      if (e instanceof AxsimError) throw e.at({ file, line, col: col + key.length + 1 });
+      throw e;
+    }
+  }
+  if (rest.slice(consumed).trim() !== '')
+    throw err(`expected field=value, found '${rest.slice(consumed).trim()}'`, restCol + consumed);
+  try {
+    return { name, op: def.op, operand: encode(name, values), line };
+  } catch (e) {
+    if (e instanceof AxsimError) throw e.at({ file, line, col: restCol });
+    throw e;
+  }
+}
+
+function parseDirective(body: string, line: number, col0: number, file?: string): AmxDataBlock {
+  const err = (msg: string, col: number, hint?: string) =>
+    badInput(msg, { location: { file, line, col }, hint });
+  const m = /^(\.\S+)\s*(.*)$/.exec(body)!;
+  const dir = m[1]!.toLowerCase();
+  const args = m[2]!;
+  const argCol = col0 + body.length - args.length;
+  if (dir === '.space') {
+    const parts = args.trim().split(/\s+/);
+    const addr = parseNumber((parts[0] ?? '').toLowerCase());
+    const len = parseNumber((parts[1] ?? '').toLowerCase());
+    if (parts.length !== 2 || addr === undefined || len === undefined)
+      throw err('.space needs ADDR LEN', argCol);
+    if (len > 1n << 24n) throw err('.space is limited to 16 MiB', argCol);
+    return { addr, bytes: new Uint8Array(Number(len)), line };
+  }
+  if (dir !== '.data')
+    throw err(`unknown directive '${dir}'`, col0, 'use .data ADDR TYPE values… or .space ADDR LEN');
+  const dm = /^(\S+)\s+(\S+)\s*(.*)$/.exec(args);
+  if (!dm) throw err('.data needs ADDR TYPE value, value, …', argCol);
+  const addr = parseNumber(dm[1]!.toLowerCase());
+  if (addr === undefined || addr >= 1n << 56n) throw err(`bad address '${dm[1]}'`, argCol);
+  const type = dm[2]!.toLowerCase();
+  const width = DATA_TYPES[type];
+  if (width === undefined) {
+    const near = nearestName(type, Object.keys(DATA_TYPES));
+    throw err(
+      `unknown data type '${dm[2]}'`,
+      argCol + dm[1]!.length + 1,
+      near ? `did you mean ${near}?` : undefined,
+    );
+  }
+  const items = dm[3]!.trim() === '' ? [] : dm[3]!.split(',');
+  const bytes = new Uint8Array(items.length * width);
+  const dv = new DataView(bytes.buffer);
+  let col = argCol + args.length - dm[3]!.length;
+  items.forEach((item, k) => {
+    const t = item.trim();
+    const c = col + item.indexOf(t);
+    col += item.length + 1;
+    const off = k * width;
+    if (type.startsWith('f') || type === 'bf16') {
+      const v = parseFloatStrict(t);
+      if (v === undefined) throw err(`'${t}' is not a number`, c);
+      if (type === 'f64') dv.setFloat64(off, v, true);
+      else if (type === 'f32') dv.setUint32(off, f32Bits(Math.fround(v)), true);
+      else if (type === 'f16') dv.setUint16(off, f16FromDouble(v), true);
+      else dv.setUint16(off, bf16FromF32Bits(f32Bits(Math.fround(v))), true);
+      return;
+    }
+    let v: bigint;
+    try {
+      v = BigInt(t.replace(/_/g, ''));
+    } catch {
+      throw err(`'${t}' is not an integer`, c);
+    }
+    const bits = BigInt(width * 8);
+    if (v < -(1n << (bits - 1n)) || v >= 1n << bits) throw err(`${t} does not fit in ${type}`, c);
+    const u = BigInt.asUintN(width * 8, v);
+    for (let b = 0; b < width; b++) bytes[off + b] = Number((u >> BigInt(8 * b)) & 0xffn);
+  });
+  return { addr, bytes, line };
+}
+
+function parseFloatStrict(t: string): number | undefined {
+  const s = t.toLowerCase();
+  if (s === 'inf' || s === '+inf') return Number.POSITIVE_INFINITY;
+  if (s === '-inf') return Number.NEGATIVE_INFINITY;
+  if (s === 'nan') return Number.NaN;
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s) && !/^[+-]?0x[0-9a-f]+$/.test(s)) return undefined;
+  return Number(s);
+}
+
+/** One operation in canonical named-field form (what the assembler reads back). */
+export function disassembleOp(op: number, operand: bigint): string {
+  if (op === 17) {
+    if (operand === 0n) return 'set';
+    if (operand === 1n) return 'clr';
+    throw badInput(`opcode 17 immediate ${operand} is neither set nor clr`);
+  }
+  const d = decode(op, operand);
+  const parts = [d.insn.name];
+  for (const f of d.fields) parts.push(`${f.name}=${f.text}`);
+  if (d.ignored !== 0n) parts.push(`ignored=0x${d.ignored.toString(16)}`);
+  return parts.join(' ');
+}
+
+/** The canonical form followed by one comment line per field giving its meaning. */
+export function describeOp(op: number, operand: bigint): string {
+  if (op === 17)
+    return `${disassembleOp(op, operand)}  ; ${operand === 0n ? 'enable AMX, zero X/Y/Z' : 'disable AMX'}`;
+  const d = decode(op, operand);
+  const v = BigInt.asUintN(64, operand);
+  const lines = [
+    `${disassembleOp(op, operand)}`,
+    `  ; ${d.insn.name}: ${d.insn.summary} (corsix/amx ${d.insn.ref}); operand 0x${v.toString(16).padStart(16, '0')}, word 0x${(0x00201000 | (op << 5)).toString(16).padStart(8, '0')}+reg`,
+  ];
+  for (const f of d.fields) lines.push(`  ;   ${f.name}=${f.text}: ${f.meaning}`);
+  if (d.ignored !== 0n) lines.push(`  ;   ignored=0x${d.ignored.toString(16)}: bits the instruction ignores`);
+  return lines.join('\n');
+}
+
+/** Disassembles a program (data directives first, then the operations). */
+export function disassemble(prog: AmxProgram, opts: { verbose?: boolean } = {}): string {
+  const out: string[] = [];
+  for (const blk of prog.data) {
+    out.push(
+      `.data 0x${blk.addr.toString(16)} u8 ${Array.from(blk.bytes, (b) => `0x${b.toString(16)}`).join(', ')}`,
+    );
+  }
+  for (const o of prog.ops)
+    out.push(opts.verbose ? describeOp(o.op, o.operand) : disassembleOp(o.op, o.operand));
+  return out.join('\n');
+}
+
+/** Places the program's data in memory and executes its operations in order. */
+export function runProgram(prog: AmxProgram, s: AmxState): void {
+  for (const blk of prog.data) s.mem.writeBytes(blk.addr, blk.bytes);
+  prog.ops.forEach((o, index) => {
+    const v = BigInt.asUintN(64, o.operand);
+    try {
+      executeRaw(s, o.op, Number(v & 0xffffffffn), Number(v >> 32n));
+    } catch (e) {
+      if (e instanceof AxsimError) throw e.at({ index, line: o.line });
+      throw e;
+    }
+  });
+}
+
+/** Field names of an instruction that exist for a given operand (for tools and tests). */
+export function fieldNames(name: string, operand: bigint): string[] {
+  const def = insnByName(name);
+  if (!def) throw badInput(`unknown AMX instruction '${name}'`);
+  const v = BigInt.asUintN(64, operand);
+  return activeFields(def, Number(v & 0xffffffffn), Number(v >> 32n)).map((f) => f.name);
+}

@@ -1,0 +1,806 @@
+/**
+ * AMX encodings as data. The A64 instruction word is 0x00201000 | opcode << 5 | gpr (corsix/amx
+ * aarch64.md); the 64-bit general-register operand carries the instruction's fields. Every field
+ * of every instruction is declared here once (bit ranges, when it applies, what it means); decode,
+ * encode, describe, the assembler and the disassembler are all derived from these tables.
+ *
+ * Field layouts follow corsix/amx's per-family pages (ldst.md, extr_*.md, fma.md, fms.md, mac16.md,
+ * vecfp.md, matfp.md, vecint.md, matint.md, genlut.md, setclr.md). Bits that no active field covers
+ * are "ignored" by the hardware; they are kept in a pseudo-field `ignored` so that decoding then
+ * encoding reproduces every operand exactly.
+ */
+import { badInput, nearestName } from '../errors.ts';
+
+export const AMX_WORD_BASE = 0x00201000;
+
+/** A condition on the operand under which a field exists (e.g. "bit 26 = 1"). */
+export interface Cond {
+  text: string;
+  test: (lo: number, hi: number) => boolean;
+}
+
+export type FieldKind = 'uint' | 'hex' | 'bool' | 'enum' | 'mask7' | 'mask9';
+
+export interface FieldDef {
+  name: string;
+  /** Bit ranges [pos, width], least significant part first; the value concatenates them. */
+  parts: readonly (readonly [number, number])[];
+  kind: FieldKind;
+  doc: string;
+  /** Names of enum values (kind 'enum'). */
+  values?: Readonly<Record<number, string>>;
+  /** The field exists only when all of these hold. */
+  when?: readonly Cond[];
+  /** A value-dependent explanation (gets the whole operand). */
+  explain?: (v: number, lo: number, hi: number) => string;
+}
+
+export interface InsnDef {
+  name: string;
+  op: number;
+  /** Bits this instruction requires (its decode variant), as [pos, width, value]. */
+  fixed?: readonly (readonly [number, number, number])[];
+  summary: string;
+  /** corsix/amx page that the fields and semantics follow. */
+  ref: string;
+  fields: readonly FieldDef[];
+}
+
+// --- bit helpers ---------------------------------------------------------------------------------
+
+function getBits(lo: number, hi: number, pos: number, width: number): number {
+  let v = 0;
+  for (let k = 0; k < width; k++) {
+    const b = pos + k;
+    const bit = b >= 32 ? (hi >>> (b - 32)) & 1 : (lo >>> b) & 1;
+    v += bit * 2 ** k;
+  }
+  return v;
+}
+
+/** Field value (parts concatenated, low part first). Numbers up to 2^56 are exact for the pointer. */
+export function fieldValue(f: FieldDef, lo: number, hi: number): number {
+  let v = 0;
+  let shift = 0;
+  for (const [pos, width] of f.parts) {
+    v += getBits(lo, hi, pos, width) * 2 ** shift;
+    shift += width;
+  }
+  return v;
+}
+
+/** Exact field value for any width (the 56-bit address needs more than a double's 53 bits). */
+export function fieldValueBig(f: FieldDef, operand: bigint): bigint {
+  let v = 0n;
+  let shift = 0n;
+  for (const [pos, width] of f.parts) {
+    v |= ((operand >> BigInt(pos)) & ((1n << BigInt(width)) - 1n)) << shift;
+    shift += BigInt(width);
+  }
+  return v;
+}
+
+export function fieldWidth(f: FieldDef): number {
+  let w = 0;
+  for (const [, width] of f.parts) w += width;
+  return w;
+}
+
+/** The operand bits a field occupies, as a bigint mask. */
+export function fieldMask(f: FieldDef): bigint {
+  let m = 0n;
+  for (const [pos, width] of f.parts) m |= ((1n << BigInt(width)) - 1n) << BigInt(pos);
+  return m;
+}
+
+function setField(operand: bigint, f: FieldDef, value: bigint): bigint {
+  let v = value;
+  for (const [pos, width] of f.parts) {
+    const mask = (1n << BigInt(width)) - 1n;
+    operand = (operand & ~(mask << BigInt(pos))) | ((v & mask) << BigInt(pos));
+    v >>= BigInt(width);
+  }
+  return operand;
+}
+
+const bitIs = (pos: number, value: number): Cond => ({
+  text: `bit ${pos} = ${value}`,
+  test: (lo, hi) => (pos >= 32 ? (hi >>> (pos - 32)) & 1 : (lo >>> pos) & 1) === value,
+});
+const aluIs4: Cond = {
+  text: 'ALU mode (bits 47-52) = 4 and bit 53 = 0',
+  test: (_lo, hi) => ((hi >>> 21) & 1) === 0 && ((hi >>> 15) & 0x3f) === 4,
+};
+const aluNot4: Cond = {
+  text: 'ALU mode (bits 47-52) != 4 or bit 53 = 1',
+  test: (_lo, hi) => !(((hi >>> 21) & 1) === 0 && ((hi >>> 15) & 0x3f) === 4),
+};
+
+// --- field builders ------------------------------------------------------------------------------
+
+function F(
+  name: string,
+  pos: number,
+  width: number,
+  kind: FieldKind,
+  doc: string,
+  extra: Partial<FieldDef> = {},
+): FieldDef {
+  return { name, parts: [[pos, width]], kind, doc, ...extra };
+}
+
+const xOffset = F('x_offset', 10, 9, 'hex', 'X offset in bytes into the 512-byte X pool (wraps around)');
+const yOffset = F('y_offset', 0, 9, 'hex', 'Y offset in bytes into the 512-byte Y pool (wraps around)');
+const address = F('address', 0, 56, 'hex', 'memory address (bits 0-55 of the operand)');
+
+function fmaFields(width: 16 | 32 | 64, sub: boolean, isMac: boolean): FieldDef[] {
+  const lanes = 512 / width;
+  const rowsEach = 64 / lanes;
+  const fields: FieldDef[] = [
+    F('mode', 63, 1, 'enum', 'vector (pointwise) or matrix (outer product)', {
+      values: { 0: 'matrix', 1: 'vector' },
+    }),
+  ];
+  if (isMac) {
+    fields.push(
+      F('z_i32', 62, 1, 'bool', 'matrix mode: Z is i32 over all 64 rows (interleaved pairs) instead of i16'),
+    );
+    fields.push(F('x_i8', 61, 1, 'bool', 'X lanes are i8 (low byte of each 16-bit lane) instead of i16'));
+    fields.push(F('y_i8', 60, 1, 'bool', 'Y lanes are i8 (low byte of each 16-bit lane) instead of i16'));
+    fields.push(F('shift', 55, 5, 'uint', 'right shift applied to x*y (arithmetic)'));
+  } else if (width === 16) {
+    fields.push(
+      F('z_f32', 62, 1, 'bool', 'matrix mode: Z is f32 over all 64 rows (interleaved pairs) instead of f16'),
+    );
+  } else if (width === 32) {
+    fields.push(F('x_f16', 61, 1, 'bool', 'X is f16 (low half of each 32-bit lane) instead of f32'));
+    fields.push(F('y_f16', 60, 1, 'bool', 'Y is f16 (low half of each 32-bit lane) instead of f32'));
+  }
+  const sign = sub ? '-' : '+';
+  fields.push(
+    F('x_enable', 41, 7, 'mask7', 'X lane enable (mode bits 46-47, value bits 41-45)'),
+    F(
+      'y_enable',
+      32,
+      7,
+      'mask7',
+      'Y lane enable (mode bits 37-38, value bits 32-36); ignored in vector mode',
+    ),
+    F('skip_x', 29, 1, 'bool', 'skip the X input'),
+    F('skip_y', 28, 1, 'bool', 'skip the Y input'),
+    F('skip_z', 27, 1, 'bool', `skip the Z input (z = ${sign}x*y instead of z ${sign}= x*y)`),
+    F('z_row', 20, 6, 'uint', 'Z row', {
+      explain: (v, _lo, hi) => {
+        if (hi >>> 31) return `row ${v} (vector mode)`;
+        if (!isMac && width === 16 && (hi >>> 30) & 1)
+          return 'ignored (f16 -> f32 matrix mode uses all 64 rows)';
+        if (isMac && (hi >>> 30) & 1) return 'ignored (i16 -> i32 matrix mode uses all 64 rows)';
+        const r = v % rowsEach;
+        return `rows ${r},${r + rowsEach},${r + 2 * rowsEach},… (one row of each ${rowsEach}) in ${isMac ? 'i16' : `f${width}`} matrix mode`;
+      },
+    }),
+    xOffset,
+    yOffset,
+  );
+  return fields;
+}
+
+function extrNewFields(horizontal: boolean): FieldDef[] {
+  const newForm = bitIs(26, 1);
+  const oldForm = bitIs(26, 0);
+  const single = bitIs(31, 0);
+  const multi = bitIs(31, 1);
+  return [
+    F(
+      'form',
+      26,
+      1,
+      'enum',
+      'bit 26: 0 = plain move with 7-bit enable, 1 = lane-width modes with 9-bit enable',
+      {
+        values: { 0: 'move', 1: 'lanes' },
+      },
+    ),
+    // form = move (26 = 0)
+    F('lane_width', 28, 2, 'enum', 'lane width', {
+      values: { 0: 'w64', 1: 'w32', 2: 'w16', 3: 'w16lo' },
+      when: [oldForm],
+    }),
+    horizontal
+      ? F('dst_offset', 10, 9, 'hex', 'destination byte offset into X', { when: [oldForm] })
+      : F('dst_offset', 0, 9, 'hex', 'destination byte offset into Y', { when: [oldForm] }),
+    horizontal
+      ? F('x_enable', 41, 7, 'mask7', 'X lane enable', { when: [oldForm] })
+      : F('y_enable', 32, 7, 'mask7', 'Y lane enable', { when: [oldForm] }),
+    // form = lanes (26 = 1)
+    {
+      name: 'lane_mode',
+      parts: [
+        [11, 4],
+        [63, 1],
+      ],
+      kind: 'uint',
+      doc: 'lane-width mode: bits 11-14 plus bit 63 as bit 4 (0 u8, 8 u32, 9/10 u16 from u32 pairs, 11 u8 from u32, 13 u8 from u16, 17 f64, 24 f32, 25/26 f16|bf16 from f32 (M2+), other: 16-bit)',
+      when: [newForm],
+    },
+    F('to_y', 10, 1, 'bool', 'destination is Y (else X)', { when: [newForm] }),
+    F('dst_offset', 0, 9, 'hex', 'destination byte offset (M4 with multi: low 6 bits ignored)', {
+      when: [newForm],
+    }),
+    F(horizontal ? 'z_row' : 'z_col', 20, 6, 'uint', horizontal ? 'Z row' : 'Z column', { when: [newForm] }),
+    F('multi', 31, 1, 'bool', 'M2+: repeat over 2 vectors (or 4 with bit 25)', { when: [newForm] }),
+    F('four', 25, 1, 'bool', 'with multi: four vectors instead of two', { when: [newForm, multi] }),
+    F('enable', 32, 9, 'mask9', '9-bit lane enable (mode bits 38-40, value bits 32-37)', {
+      when: [newForm, single],
+    }),
+    F('round', 54, 1, 'bool', 'rounding right shift', { when: [newForm, bitIs(63, 0)] }),
+    F('saturate', 55, 1, 'bool', 'saturate instead of truncate', { when: [newForm, bitIs(63, 0)] }),
+    F('signed_out', 56, 1, 'bool', 'signed saturation', { when: [newForm, bitIs(63, 0)] }),
+    F('signed_z', 57, 1, 'bool', 'Z is signed', { when: [newForm, bitIs(63, 0)] }),
+    F('shift', 58, 5, 'uint', 'right shift amount', { when: [newForm, bitIs(63, 0)] }),
+    F('bf16', 62, 1, 'bool', 'narrow to bf16 instead of f16', { when: [newForm, bitIs(63, 1)] }),
+    // form = move, z row/col
+    F(horizontal ? 'z_row' : 'z_col', 20, 6, 'uint', horizontal ? 'Z row' : 'Z column', { when: [oldForm] }),
+  ];
+}
+
+const indexedFields = (): FieldDef[] => [
+  F('indexed', 53, 1, 'bool', 'indexed load of X or Y (RegisterFile.md "Indexed loads")'),
+  F('idx_reg', 49, 3, 'uint', 'register indexed into', { when: [bitIs(53, 1)] }),
+  F('idx_4bit', 48, 1, 'bool', 'indices are 4 bits (else 2)', { when: [bitIs(53, 1)] }),
+  F('idx_y', 47, 1, 'bool', 'indexed load of Y (else X)', { when: [bitIs(53, 1)] }),
+];
+
+const FP_ALU = { 0: 'fma', 1: 'fms', 4: 'select', 5: 'min', 7: 'max', 10: 'mul', 11: 'addx', 12: 'addy' };
+const INT_ALU = {
+  0: 'mac',
+  1: 'msub',
+  2: 'add',
+  3: 'sub',
+  4: 'shift',
+  5: 'sqrdmlah',
+  6: 'sqrdmlsh',
+  8: 'mac8',
+  9: 'popcnt',
+  10: 'mul',
+  11: 'addx',
+  12: 'addy',
+};
+
+function vecFields(fp: boolean): FieldDef[] {
+  const single = bitIs(31, 0);
+  const multi = bitIs(31, 1);
+  const f: FieldDef[] = [];
+  if (!fp) {
+    f.push(F('signed_x', 63, 1, 'bool', 'X is signed', { when: [aluNot4] }));
+    f.push(F('signed_z', 63, 1, 'bool', 'Z is signed', { when: [aluIs4] }));
+    f.push(F('shift', 58, 5, 'uint', 'right shift amount (ignored in ALU modes 5, 6)'));
+  }
+  f.push(F('must_be_zero', 54, 3, 'uint', 'must be zero (otherwise the instruction does nothing)'));
+  f.push(...indexedFields());
+  f.push(
+    F('alu', 47, 6, 'enum', 'ALU mode', { values: fp ? FP_ALU : INT_ALU, when: [bitIs(53, 0)] }),
+    F('lane_mode', 42, 4, 'uint', 'lane-width mode (meaning depends on the ALU mode)'),
+    F('multi', 31, 1, 'bool', 'M2+: repeat over 2 vectors (or 4 with bit 25)'),
+    F(
+      'bcast',
+      32,
+      3,
+      'uint',
+      'broadcast mode for multi (0 consecutive, 1 zero result, 2/3 same X/Y, 4/5 zero X/Y, 6/7 lane 0 of X/Y)',
+      {
+        when: [multi],
+      },
+    ),
+    F('four', 25, 1, 'bool', 'with multi: four vectors instead of two', { when: [multi] }),
+    fp
+      ? {
+          name: 'enable',
+          parts: [
+            [32, 5],
+            [38, 3],
+          ],
+          kind: 'mask9',
+          doc: 'write enable (mode bits 38-40, value bits 32-36; mode 1 broadcasts Y lane N)',
+          when: [single],
+        }
+      : F(
+          'enable',
+          32,
+          9,
+          'mask9',
+          'write enable (mode bits 38-40, value bits 32-37; mode 1 broadcasts Y lane N)',
+          {
+            when: [single],
+          },
+        ),
+  );
+  if (fp) {
+    f.push(F('x_shuffle', 29, 2, 'uint', 'X shuffle S0-S3'));
+  } else {
+    f.push(F('saturate', 30, 1, 'bool', 'saturate Z', { when: [aluIs4] }));
+    f.push(F('round', 29, 1, 'bool', 'rounding right shift', { when: [aluIs4] }));
+    f.push(F('x_shuffle', 29, 2, 'uint', 'X shuffle S0-S3', { when: [aluNot4] }));
+  }
+  f.push(F('y_shuffle', 27, 2, 'uint', 'Y shuffle S0-S3'));
+  if (!fp) {
+    f.push(F('signed_out', 26, 1, 'bool', 'signed saturation', { when: [aluIs4] }));
+    f.push(F('signed_y', 26, 1, 'bool', 'Y is signed', { when: [aluNot4] }));
+  }
+  f.push(F('z_row', 20, 6, 'uint', 'Z row (with multi: top bit or two ignored)'), xOffset, yOffset);
+  return f;
+}
+
+function matFields(fp: boolean): FieldDef[] {
+  const f: FieldDef[] = [];
+  if (fp) {
+    f.push({
+      name: 'y_enable',
+      parts: [
+        [58, 6],
+        [23, 3],
+      ],
+      kind: 'mask9',
+      doc: 'Y write enable (value bits 58-63, mode bits 23-25)',
+    });
+    f.push(F('must_be_zero', 54, 3, 'uint', 'must be zero (otherwise the instruction does nothing)'));
+  } else {
+    f.push(F('signed_x', 63, 1, 'bool', 'X is signed', { when: [aluNot4] }));
+    f.push(F('signed_z', 63, 1, 'bool', 'Z is signed', { when: [aluIs4] }));
+    f.push(F('shift', 58, 5, 'uint', 'right shift amount (ignored in ALU modes 5, 6, 9)'));
+    f.push(F('must_be_zero', 55, 2, 'uint', 'must be zero (otherwise the instruction does nothing)'));
+    f.push(F('alu8', 54, 1, 'bool', 'indexed form: ALU mode 8 instead of 0', { when: [bitIs(53, 1)] }));
+    f.push(F('must_be_zero54', 54, 1, 'uint', 'must be zero when not indexed', { when: [bitIs(53, 0)] }));
+  }
+  f.push(...indexedFields());
+  f.push(
+    F('alu', 47, 6, 'enum', 'ALU mode', { values: fp ? FP_ALU : INT_ALU, when: [bitIs(53, 0)] }),
+    F('lane_mode', 42, 4, 'uint', 'lane-width mode (meaning depends on the ALU mode)'),
+  );
+  if (fp) {
+    f.push({
+      name: 'x_enable',
+      parts: [
+        [32, 5],
+        [38, 3],
+      ],
+      kind: 'mask9',
+      doc: 'X write enable (mode bits 38-40, value bits 32-36)',
+    });
+    f.push(F('x_shuffle', 29, 2, 'uint', 'X shuffle S0-S3'));
+  } else {
+    f.push(
+      F('enable', 32, 9, 'mask9', 'X or Y write enable (see enable_y; mode bits 38-40, value bits 32-37)'),
+    );
+    f.push(F('saturate', 30, 1, 'bool', 'saturate Z', { when: [aluIs4] }));
+    f.push(F('round', 29, 1, 'bool', 'rounding right shift', { when: [aluIs4] }));
+    f.push(F('x_shuffle', 29, 2, 'uint', 'X shuffle S0-S3', { when: [aluNot4] }));
+  }
+  f.push(F('y_shuffle', 27, 2, 'uint', 'Y shuffle S0-S3'));
+  if (!fp) {
+    f.push(F('signed_out', 26, 1, 'bool', 'signed saturation', { when: [aluIs4] }));
+    f.push(F('signed_y', 26, 1, 'bool', 'Y is signed', { when: [aluNot4] }));
+    f.push(F('enable_y', 25, 1, 'bool', 'the enable applies to Y (else X)'));
+    f.push(F('z_row', 20, 2, 'uint', 'Z row (low bits; high bits ignored in some lane modes)'));
+  } else {
+    f.push(F('z_row', 20, 3, 'uint', 'Z row (high bits ignored in some lane modes)'));
+  }
+  f.push(xOffset, yOffset);
+  return f;
+}
+
+const LDXY = (name: string, op: number, pool: string): InsnDef => ({
+  name,
+  op,
+  summary: `${pool}[reg] = memory[address] (64 bytes, or 128/256 with multiple)`,
+  ref: 'ldst.md',
+  fields: [
+    F(
+      'multiple',
+      62,
+      1,
+      'bool',
+      'load 2 registers (or 4 with four on M2+); address must be 128-byte aligned',
+    ),
+    F('non_consecutive', 61, 1, 'bool', 'M3+: with multiple, registers n, n+4 (or n, n+2, n+4, n+6)'),
+    F('four', 60, 1, 'bool', 'M2+: with multiple, four registers instead of two'),
+    F('reg', 56, 3, 'uint', `${pool} register index`),
+    address,
+  ],
+});
+const STXY = (name: string, op: number, pool: string): InsnDef => ({
+  name,
+  op,
+  summary: `memory[address] = ${pool}[reg] (64 bytes, or 128 with pair)`,
+  ref: 'ldst.md',
+  fields: [
+    F('pair', 62, 1, 'bool', 'store registers reg and reg+1 (128 bytes, 128-byte aligned)'),
+    F('reg', 56, 3, 'uint', `${pool} register index`),
+    address,
+  ],
+});
+const LDSTZ = (name: string, op: number, load: boolean): InsnDef => ({
+  name,
+  op,
+  summary: load ? 'z[z_row] = memory[address]' : 'memory[address] = z[z_row]',
+  ref: 'ldst.md',
+  fields: [
+    F('pair', 62, 1, 'bool', 'rows z_row and z_row+1 (128 bytes, 128-byte aligned)'),
+    F('z_row', 56, 6, 'uint', 'Z row'),
+    address,
+  ],
+});
+const LDSTZI = (name: string, op: number, load: boolean): InsnDef => ({
+  name,
+  op,
+  summary: load
+    ? 'interleaved: memory u32 lane i -> Z row (2*z_row | i&1), half selected by half'
+    : 'interleaved: Z row pair half -> memory',
+  ref: 'ldst.md',
+  fields: [
+    F('z_row', 57, 5, 'uint', 'Z row pair (rows 2n and 2n+1)'),
+    F('half', 56, 1, 'enum', 'which half of the pair', { values: { 0: 'left', 1: 'right' } }),
+    address,
+  ],
+});
+
+/** Every AMX instruction (set and clr are opcode 17 with an immediate, not an operand). */
+export const INSNS: readonly InsnDef[] = [
+  LDXY('ldx', 0, 'x'),
+  LDXY('ldy', 1, 'y'),
+  STXY('stx', 2, 'x'),
+  STXY('sty', 3, 'y'),
+  LDSTZ('ldz', 4, true),
+  LDSTZ('stz', 5, false),
+  LDSTZI('ldzi', 6, true),
+  LDSTZI('stzi', 7, false),
+  {
+    name: 'extrx',
+    op: 8,
+    fixed: [
+      [26, 1, 0],
+      [27, 1, 1],
+    ],
+    summary: 'x[x_reg] = y[y_reg]',
+    ref: 'extr_x.md',
+    fields: [
+      F('y_reg', 20, 3, 'uint', 'source Y register'),
+      F('x_reg', 16, 3, 'uint', 'destination X register'),
+    ],
+  },
+  { name: 'extrh', op: 8, summary: 'x or y = f(Z row)', ref: 'extr_h.md', fields: extrNewFields(true) },
+  {
+    name: 'extry',
+    op: 9,
+    fixed: [
+      [26, 1, 0],
+      [27, 1, 1],
+    ],
+    summary: 'y[y_reg] = x[x_reg]',
+    ref: 'extr_y.md',
+    fields: [
+      F('x_reg', 20, 3, 'uint', 'source X register'),
+      F('y_reg', 6, 3, 'uint', 'destination Y register'),
+    ],
+  },
+  { name: 'extrv', op: 9, summary: 'x or y = f(Z column)', ref: 'extr_v.md', fields: extrNewFields(false) },
+  { name: 'fma64', op: 10, summary: 'z += x*y (f64)', ref: 'fma.md', fields: fmaFields(64, false, false) },
+  { name: 'fms64', op: 11, summary: 'z -= x*y (f64)', ref: 'fms.md', fields: fmaFields(64, true, false) },
+  {
+    name: 'fma32',
+    op: 12,
+    summary: 'z += x*y (f32, X/Y optionally f16)',
+    ref: 'fma.md',
+    fields: fmaFields(32, false, false),
+  },
+  {
+    name: 'fms32',
+    op: 13,
+    summary: 'z -= x*y (f32, X/Y optionally f16)',
+    ref: 'fms.md',
+    fields: fmaFields(32, true, false),
+  },
+  {
+    name: 'mac16',
+    op: 14,
+    summary: 'z += (x*y) >> s (i16, Z optionally i32)',
+    ref: 'mac16.md',
+    fields: fmaFields(16, false, true),
+  },
+  {
+    name: 'fma16',
+    op: 15,
+    summary: 'z += x*y (f16, Z optionally f32)',
+    ref: 'fma.md',
+    fields: fmaFields(16, false, false),
+  },
+  {
+    name: 'fms16',
+    op: 16,
+    summary: 'z -= x*y (f16, Z optionally f32)',
+    ref: 'fms.md',
+    fields: fmaFields(16, true, false),
+  },
+  {
+    name: 'vecint',
+    op: 18,
+    summary: 'z[_][i] +/-= f(x[i], y[i]) (integer)',
+    ref: 'vecint.md',
+    fields: vecFields(false),
+  },
+  {
+    name: 'vecfp',
+    op: 19,
+    summary: 'z[_][i] +/-= f(x[i], y[i]) (floating point)',
+    ref: 'vecfp.md',
+    fields: vecFields(true),
+  },
+  {
+    name: 'matint',
+    op: 20,
+    summary: 'z[j][i] +/-= f(x[i], y[j]) (integer)',
+    ref: 'matint.md',
+    fields: matFields(false),
+  },
+  {
+    name: 'matfp',
+    op: 21,
+    summary: 'z[j][i] +/-= f(x[i], y[j]) (floating point)',
+    ref: 'matfp.md',
+    fields: matFields(true),
+  },
+  {
+    name: 'genlut',
+    op: 22,
+    summary: 'generate table indices (modes 0-6) or look them up (modes 7-15)',
+    ref: 'genlut.md',
+    fields: [
+      F('table_reg', 60, 3, 'uint', 'table register index'),
+      F('table_y', 59, 1, 'bool', 'table is in Y (else X)'),
+      F('mode', 53, 4, 'uint', 'mode: 0-6 generate from f32 f16/bf16 f64 i32 i16 u32 u16; 7-15 lookup'),
+      F('bf16', 30, 1, 'bool', 'M2+: mode 1 compares bf16 instead of f16', {
+        when: [{ text: 'mode = 1', test: (_l, h) => ((h >>> 21) & 15) === 1 }],
+      }),
+      F('dest_z', 26, 1, 'bool', 'destination is Z (lookup modes only)'),
+      F('dest_y', 25, 1, 'bool', 'destination is Y (else X)', { when: [bitIs(26, 0)] }),
+      F('dest_reg', 20, 3, 'uint', 'destination X/Y register', { when: [bitIs(26, 0)] }),
+      {
+        name: 'dest_reg',
+        parts: [
+          [20, 3],
+          [23, 3],
+        ],
+        kind: 'uint',
+        doc: 'destination register (Z row 0-63 in lookup modes; generate modes use the low 3 bits as X/Y register)',
+        when: [bitIs(26, 1)],
+      },
+      F('source_y', 10, 1, 'bool', 'source is Y (else X)'),
+      F('source_offset', 0, 9, 'hex', 'source byte offset'),
+    ],
+  },
+];
+
+export const SET_CLR = { name: ['set', 'clr'], op: 17 } as const;
+
+const byName = new Map(INSNS.map((d) => [d.name, d]));
+export const MNEMONICS: readonly string[] = [...INSNS.map((d) => d.name), 'set', 'clr'];
+
+export function insnByName(name: string): InsnDef | undefined {
+  return byName.get(name.toLowerCase());
+}
+
+/** The instruction definition for an opcode and operand (opcodes 8 and 9 split on bits 26/27). */
+export function insnFor(op: number, lo: number, _hi: number): InsnDef {
+  if (op === 8 || op === 9) {
+    const isXY = ((lo >>> 27) & 1) === 1 && ((lo >>> 26) & 1) === 0;
+    return byName.get(op === 8 ? (isXY ? 'extrx' : 'extrh') : isXY ? 'extry' : 'extrv')!;
+  }
+  const d = INSNS.find((x) => x.op === op);
+  if (!d)
+    throw badInput(`AMX opcode ${op} has no operand fields`, {
+      hint: 'opcodes 0-16 and 18-22 take an operand',
+    });
+  return d;
+}
+
+/** The fields of `def` that exist for this operand. */
+export function activeFields(def: InsnDef, lo: number, hi: number): FieldDef[] {
+  return def.fields.filter((f) => !f.when || f.when.every((c) => c.test(lo, hi)));
+}
+
+export interface DecodedField {
+  name: string;
+  value: bigint;
+  text: string;
+  meaning: string;
+}
+
+export interface Decoded {
+  insn: InsnDef;
+  op: number;
+  fields: DecodedField[];
+  /** Operand bits that no active field covers (the hardware ignores them). */
+  ignored: bigint;
+}
+
+function split(operand: bigint): [number, number] {
+  const v = BigInt.asUintN(64, operand);
+  return [Number(v & 0xffffffffn), Number(v >> 32n)];
+}
+
+/** Decodes an operand into named fields (with formatted values and meanings). */
+export function decode(op: number, operand: bigint): Decoded {
+  const [lo, hi] = split(operand);
+  const insn = insnFor(op, lo, hi);
+  const fields = activeFields(insn, lo, hi);
+  let covered = 0n;
+  for (const [pos, width] of insn.fixed?.map((f) => [f[0], f[1]] as const) ?? []) {
+    covered |= ((1n << BigInt(width)) - 1n) << BigInt(pos);
+  }
+  const out: DecodedField[] = [];
+  for (const f of fields) {
+    covered |= fieldMask(f);
+    const value = fieldValueBig(f, BigInt.asUintN(64, operand));
+    const small = Number(value);
+    out.push({
+      name: f.name,
+      value,
+      text: formatValue(f, value),
+      meaning: f.explain ? f.explain(small, lo, hi) : f.doc,
+    });
+  }
+  return { insn, op, fields: out, ignored: BigInt.asUintN(64, operand) & ~covered };
+}
+
+/** Builds an operand from field values (names as in the tables); unknown names are BadInput. */
+export function encode(name: string, values: Readonly<Record<string, bigint | number>>): bigint {
+  const def = insnByName(name);
+  if (!def) {
+    const near = nearestName(name, MNEMONICS);
+    throw badInput(`unknown AMX instruction '${name}'`, { hint: near ? `did you mean ${near}?` : undefined });
+  }
+  let operand = 0n;
+  for (const [pos, , v] of def.fixed ?? []) operand |= BigInt(v) << BigInt(pos);
+  const entries: [string, bigint][] = [];
+  for (const [k, v] of Object.entries(values)) {
+    const bv = BigInt(v);
+    if (k === 'ignored') {
+      operand |= BigInt.asUintN(64, bv);
+      continue;
+    }
+    const candidates = def.fields.filter((f) => f.name === k);
+    if (candidates.length === 0) {
+      const near = nearestName(k, [...new Set(def.fields.map((f) => f.name)), 'ignored']);
+      throw badInput(`${def.name} has no field '${k}'`, { hint: near ? `did you mean ${near}?` : undefined });
+    }
+    const width = Math.max(...candidates.map(fieldWidth));
+    if (bv < 0n || bv >= 1n << BigInt(width))
+      throw badInput(`${def.name} field ${k}=${v} does not fit in ${width} bits`);
+    entries.push([k, bv]);
+  }
+  // Fields may exist only under conditions set by other fields: rebuild from the base, applying the
+  // fields active under the previous round's operand, until nothing changes.
+  const base = operand;
+  for (let iter = 0; iter < 8; iter++) {
+    const [plo, phi] = split(operand);
+    const act = activeFields(def, plo, phi);
+    let next = base;
+    for (const [k, bv] of entries) {
+      const f = act.find((x) => x.name === k);
+      if (f) next = setField(next, f, bv);
+    }
+    if (next === operand && iter > 0) break;
+    operand = next;
+  }
+  const [lo, hi] = split(operand);
+  const active = activeFields(def, lo, hi);
+  for (const [k, bv] of entries) {
+    const f = active.find((x) => x.name === k);
+    if (!f) {
+      const conds = def.fields
+        .filter((x) => x.name === k)
+        .map((x) => (x.when ?? []).map((c) => c.text).join(' and '));
+      throw badInput(`${def.name} field '${k}' does not exist in this encoding`, {
+        hint: `it exists when ${conds.join(', or ')}`,
+      });
+    }
+    if (fieldValueBig(f, operand) !== bv)
+      throw badInput(`${def.name} field '${k}' overlaps another field given a different value`);
+  }
+  if (insnFor(def.op, lo, hi) !== def) {
+    throw badInput(`these field values encode ${insnFor(def.op, lo, hi).name}, not ${def.name}`, {
+      hint: 'bits 26/27 select between extrx/extrh (opcode 8) and extry/extrv (opcode 9)',
+    });
+  }
+  return operand;
+}
+
+// --- value formatting / parsing ------------------------------------------------------------------
+
+const MASK_MODES9 = ['pattern', 'lane', 'first', 'last', 'firstn', 'lastn', 'none6', 'none7'];
+const PATTERN9 = ['all', 'odd', 'even', 'zeros', 'xzero', 'yzero'];
+
+export function formatValue(f: FieldDef, big: bigint): string {
+  if (f.kind === 'hex') return `0x${big.toString(16)}`;
+  const v = Number(big);
+  switch (f.kind) {
+    case 'enum':
+      return f.values?.[v] ?? String(v);
+    case 'mask7': {
+      const mode = v >>> 5;
+      const n = v & 31;
+      if (mode === 0) return n === 0 ? 'all' : n === 1 ? 'odd' : n === 2 ? 'even' : `none:${n}`;
+      return `${MASK_MODES9[mode]}:${n}`;
+    }
+    case 'mask9': {
+      const vb = fieldWidth(f) - 3;
+      const mode = Math.floor(v / 2 ** vb);
+      const n = v % 2 ** vb;
+      if (mode === 0) return n < PATTERN9.length ? PATTERN9[n]! : `none:${n}`;
+      return `${MASK_MODES9[mode]}:${n}`;
+    }
+    default:
+      return String(v);
+  }
+}
+
+/** Parses a field value written in the assembler (numbers, enum names, mask forms). */
+export function parseValue(f: FieldDef, text: string): bigint {
+  const t = text.trim().toLowerCase();
+  const num = parseNumber(t);
+  if (num !== undefined) return num;
+  if (f.kind === 'bool' && (t === 'true' || t === 'false')) return t === 'true' ? 1n : 0n;
+  if (f.kind === 'enum' && f.values) {
+    for (const [k, name] of Object.entries(f.values)) if (name === t) return BigInt(k);
+    const near = nearestName(t, Object.values(f.values));
+    throw badInput(`'${text}' is not a value of ${f.name}`, {
+      hint: `use a number or one of ${Object.values(f.values).join(', ')}${near ? ` (did you mean ${near}?)` : ''}`,
+    });
+  }
+  if (f.kind === 'mask7' || f.kind === 'mask9') {
+    const vb = f.kind === 'mask7' ? 5 : fieldWidth(f) - 3;
+    const modes = f.kind === 'mask7' ? MASK_MODES9.slice(0, 4) : MASK_MODES9;
+    const patterns = f.kind === 'mask7' ? PATTERN9.slice(0, 3) : PATTERN9;
+    const pi = patterns.indexOf(t);
+    if (pi >= 0) return BigInt(pi);
+    const m = /^([a-z0-9]+):(\S+)$/.exec(t);
+    if (m) {
+      const n = parseNumber(m[2]!);
+      let mode = m[1] === 'none' ? 0 : modes.indexOf(m[1]!);
+      if (mode < 0 && /^m[0-7]$/.test(m[1]!)) mode = Number(m[1]!.slice(1));
+      if (mode >= 0 && n !== undefined && n < 1n << BigInt(vb) && mode < 2 ** (fieldWidth(f) - vb)) {
+        return (BigInt(mode) << BigInt(vb)) | n;
+      }
+    }
+    throw badInput(`'${text}' is not a ${f.kind === 'mask7' ? '7' : '9'}-bit enable`, {
+      hint: `write ${patterns.join('|')} or MODE:N with MODE one of ${modes.join(', ')} (or m0-m${2 ** (fieldWidth(f) - vb) - 1}) and N < ${2 ** vb}`,
+    });
+  }
+  throw badInput(`'${text}' is not a number (field ${f.name})`);
+}
+
+export function parseNumber(t: string): bigint | undefined {
+  const s = t.replace(/_/g, '');
+  if (/^0x[0-9a-f]+$/i.test(s) || /^0b[01]+$/i.test(s) || /^[0-9]+$/.test(s)) return BigInt(s);
+  return undefined;
+}
+
+/** The A64 instruction word of an AMX operation: 0x00201000 | op << 5 | gpr (or immediate). */
+export function encodeWord(op: number, gprOrImm: number): number {
+  if (!Number.isInteger(op) || op < 0 || op > 22) throw badInput(`AMX opcode ${op} is outside 0-22`);
+  if (!Number.isInteger(gprOrImm) || gprOrImm < 0 || gprOrImm > 31)
+    throw badInput(`register/immediate ${gprOrImm} is outside 0-31`);
+  return (AMX_WORD_BASE | (op << 5) | gprOrImm) >>> 0;
+}
+
+/** Splits an A64 word into (opcode, gpr/immediate); a word outside the AMX space is BadInput. */
+export function decodeWord(word: number): { op: number; reg: number } {
+  if ((word & ~0x3ff) >>> 0 !== AMX_WORD_BASE) {
+    throw badInput(`0x${(word >>> 0).toString(16).padStart(8, '0')} is not an AMX instruction word`, {
+      hint: 'AMX words are 0x00201000 | op << 5 | reg',
+    });
+  }
+  const op = (word >>> 5) & 31;
+  if (op > 22) throw badInput(`AMX opcode ${op} is not defined (0-22)`);
+  return { op, reg: word & 31 };
+}
