@@ -52,6 +52,7 @@ function kindOf(c: number, f: { expBits: number; manBits: number; special: strin
 }
 
 const MODES: RoundMode[] = ['rne', 'rtz', 'rna', 'stochastic'];
+const STOCH = { rand: 0xffffffff };
 
 function exhaustive(
   f: Minifloat,
@@ -150,7 +151,7 @@ test('OCP MX fp6 E3M2 / E2M3 and fp4 E2M1: all codes decode exactly and re-encod
   assert.equal(bitsToF32(decodeToF32Bits(E2M3, 0x1f)), 7.5);
 });
 
-test('TF32: every 19-bit code decodes exactly; finite codes re-encode (fp32 container round trip)', () => {
+test('TF32: every 19-bit code decodes exactly; finite codes re-encode in every mode', () => {
   for (let c = 0; c < 2 ** 19; c++) {
     const bits = tf32ToF32Bits(c);
     // TF32 is fp32 with the low 13 mantissa bits dropped.
@@ -158,6 +159,8 @@ test('TF32: every 19-bit code decodes exactly; finite codes re-encode (fp32 cont
     if (kindOf(c, TF32) === 'nan') continue;
     assert.equal(encodeFromF32Bits(TF32, bits, 'rne'), c);
     assert.equal(encodeFromF32Bits(TF32, bits, 'rtz'), c);
+    assert.equal(encodeFromF32Bits(TF32, bits, 'rna'), c);
+    assert.equal(encodeFromF32Bits(TF32, bits, 'stochastic', STOCH), c);
   }
 });
 
