@@ -418,5 +418,10 @@ describe('errors', () => {
       defines: { INSTRUCTION_MODE: 4, offset: 2n },
     });
     assert.deepEqual(hexes(r.words), ['0x7004c002']);
+    assert.throws(
+      () => assemble('SFPNOP', 'wormhole', { defines: { X: 1.5 } }),
+      (e: unknown) =>
+        e instanceof AxsimError && e.category === 'BadInput' && /X = 1.5 is not an integer/.test(e.message),
+    );
   });
 });

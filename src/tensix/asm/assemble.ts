@@ -66,7 +66,12 @@ class Assembler {
     readonly opts: AssembleOptions,
   ) {
     this.tables = archTables(arch);
-    for (const [k, v] of Object.entries(opts.defines ?? {})) this.defines.set(k, BigInt(v));
+    for (const [k, v] of Object.entries(opts.defines ?? {})) {
+      if (typeof v !== 'bigint' && !Number.isSafeInteger(v)) {
+        throw badInput(`define ${k} = ${String(v)} is not an integer`, { location: { file: opts.file } });
+      }
+      this.defines.set(k, BigInt(v));
+    }
     const scope: Scope = {
       lookup: (name) => this.defines.get(name) ?? this.tables.constants.get(stripNamespaces(name)),
       names: () => [...this.defines.keys(), ...this.tables.constants.keys()],
