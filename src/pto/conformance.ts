@@ -140,11 +140,14 @@ function compareOut(out: Rec, ops: Record<string, Operand>): string[] {
 
 export interface PtoRunnerOptions {
   profile?: Profile;
+  /** How reads past an operand buffer behave (see ExecOptions); the runner defaults to 'zero'. */
+  outOfBoundsReads?: 'error' | 'zero';
 }
 
 /** The case runner for `axsim pto conformance` and the test suite. */
 export function makePtoRunner(opts: PtoRunnerOptions = {}): CaseRunner {
   const profile = opts.profile ?? 'cpu';
+  const xo = { profile, outOfBoundsReads: opts.outOfBoundsReads ?? 'zero' } as const;
   return (rec: Rec): CaseOutcome => {
     if (typeof rec.model === 'string') {
       return costRunner
@@ -163,7 +166,7 @@ export function makePtoRunner(opts: PtoRunnerOptions = {}): CaseRunner {
     const dtype = String(rec.dtype);
     if (status === 'compile_error') {
       try {
-        execute(op, build(), attrs, { profile });
+        execute(op, build(), attrs, xo);
       } catch (e) {
         if (e instanceof AxsimError && (e.category === 'Unsupported' || e.category === 'BadInput')) {
           const m = e.message;
@@ -183,7 +186,7 @@ export function makePtoRunner(opts: PtoRunnerOptions = {}): CaseRunner {
     }
     if (status === 'crash') {
       try {
-        execute(op, build(), attrs, { profile });
+        execute(op, build(), attrs, xo);
       } catch (e) {
         if (e instanceof AxsimError && e.category === 'UndefinedBehaviour') return { pass: true };
         if (e instanceof AxsimError)
@@ -197,7 +200,7 @@ export function makePtoRunner(opts: PtoRunnerOptions = {}): CaseRunner {
     }
     const ops = build();
     try {
-      execute(op, ops, attrs, { profile });
+      execute(op, ops, attrs, xo);
     } catch (e) {
       if (rec.ub === true && e instanceof AxsimError && e.category === 'UndefinedBehaviour')
         return { pass: true };

@@ -53,6 +53,8 @@ export interface ExecCtx {
   attrs: Record<string, unknown>;
   /** The `scalar` attribute converted to the primary element type (when the op has one). */
   scalar: ScalarValue | undefined;
+  /** ExecOptions.outOfBoundsReads === 'zero' */
+  zeroOutOfBounds: boolean;
 }
 
 export interface OpDef {

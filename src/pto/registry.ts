@@ -67,6 +67,12 @@ export type Operand = Tile | GlobalTensor;
 
 export interface ExecOptions {
   profile?: Profile;
+  /**
+   * Reads past the end of an operand's physical buffer (e.g. a TSEL mask stream longer than the
+   * mask tile): 'error' (default) raises UndefinedBehaviour; 'zero' reads zero bytes, which is what
+   * the reference harness's memory next to its tiles held when the conformance vectors were made.
+   */
+  outOfBoundsReads?: 'error' | 'zero';
 }
 
 /**
@@ -128,7 +134,15 @@ export function execute(
       }
     }
   }
-  const ctx: ExecCtx = { op, profile, tiles, globals, attrs, scalar: undefined };
+  const ctx: ExecCtx = {
+    op,
+    profile,
+    tiles,
+    globals,
+    attrs,
+    scalar: undefined,
+    zeroOutOfBounds: opts.outOfBoundsReads === 'zero',
+  };
   const scalarSpec = op.attrs.find((a) => a.kind === 'scalar');
   if (scalarSpec && !(scalarSpec.optional && attrs.scalar === undefined)) {
     const raw = attrs.scalar as ScalarInput | undefined;

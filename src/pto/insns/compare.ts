@@ -145,7 +145,9 @@ function tsel(ctx: ExecCtx): void {
     for (let j = 0; j < d.validCol; j++) {
       // TSel.hpp indexes src0/src1 with the dst tile's offsets (one tile type)
       const o = off(d, i, j);
-      const bit = Number(M.toF64(M.load(mv, off(m, mr, mc)))) >>> bitIdx;
+      const mo = m.offset(mr, mc);
+      const maskWord = mo < m.numel || !ctx.zeroOutOfBounds ? M.toF64(M.load(mv, off(m, mr, mc))) : 0;
+      const bit = Number(maskWord) >>> bitIdx;
       bitIdx++;
       if (bitIdx === 8) {
         bitIdx = 0;
