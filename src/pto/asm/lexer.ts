@@ -131,8 +131,8 @@ export class Lexer {
     const start = this.pos;
     const line = this.line;
     const col = this.col;
-    const mk = (kind: TokKind, text: string): Token => ({ kind, text, line, col, pos: start, end: this.pos });
-    if (start >= s.length) return mk('eof', '');
+    // (no per-call closure here: closures created per token are costly under the tsx transform)
+    if (start >= s.length) return this.mk('eof', '', line, col, start);
     const c = s.charCodeAt(start);
     if (c === 37 || c === 64) {
       // %value or @symbol
@@ -143,7 +143,7 @@ export class Lexer {
         if (q < 0) this.error({ line, col }, 'unterminated quoted symbol name', 'close the name with "');
         const name = s.slice(p + 1, q);
         this.advance(q + 1 - start);
-        return mk('symbol', name);
+        return this.mk('symbol', name, line, col, start);
       }
       while (p < s.length && isSuffixChar(s.charCodeAt(p))) p++;
       if (p === start + 1) {
@@ -155,7 +155,7 @@ export class Lexer {
       }
       const text = s.slice(start + 1, p);
       this.advance(p - start);
-      return mk(c === 37 ? 'value' : 'symbol', text);
+      return this.mk(c === 37 ? 'value' : 'symbol', text, line, col, start);
     }
     if (c === 33 || c === 35) {
       // !dialect.type or #dialect.attr
@@ -170,7 +170,7 @@ export class Lexer {
       }
       const text = s.slice(start + 1, p);
       this.advance(p - start);
-      return mk(c === 33 ? 'bang' : 'hash', text);
+      return this.mk(c === 33 ? 'bang' : 'hash', text, line, col, start);
     }
     if (c === 34) {
       let p = start + 1;
@@ -191,7 +191,7 @@ export class Lexer {
         p++;
       }
       this.advance(p + 1 - start);
-      return mk('string', out);
+      return this.mk('string', out, line, col, start);
     }
     if (isDigit(c) || (c === 45 && isDigit(s.charCodeAt(start + 1)))) {
       let p = start + (c === 45 ? 1 : 0);
@@ -204,7 +204,7 @@ export class Lexer {
         while (p < s.length && /[0-9a-fA-F]/.test(s[p]!)) p++;
         const text = s.slice(start, p);
         this.advance(p - start);
-        return mk('int', text);
+        return this.mk('int', text, line, col, start);
       }
       while (p < s.length && isDigit(s.charCodeAt(p))) p++;
       let isFloat = false;
@@ -227,30 +227,34 @@ export class Lexer {
       }
       const text = s.slice(start, p);
       this.advance(p - start);
-      return mk(isFloat ? 'float' : 'int', text);
+      return this.mk(isFloat ? 'float' : 'int', text, line, col, start);
     }
     if (isIdStart(c)) {
       let p = start + 1;
       while (p < s.length && isIdChar(s.charCodeAt(p))) p++;
       const text = s.slice(start, p);
       this.advance(p - start);
-      return mk('ident', text);
+      return this.mk('ident', text, line, col, start);
     }
     for (const p2 of PUNCT2) {
       if (s.startsWith(p2, start)) {
         this.advance(2);
-        return mk('punct', p2);
+        return this.mk('punct', p2, line, col, start);
       }
     }
     if (PUNCT1.includes(s[start]!)) {
       this.advance(1);
-      return mk('punct', s[start]!);
+      return this.mk('punct', s[start]!, line, col, start);
     }
     return this.error(
       { line, col },
       `unexpected character '${s[start]}'`,
       'PTO-AS uses MLIR syntax: %values, @symbols, pto.ops, !types and #attributes',
     );
+  }
+
+  private mk(kind: TokKind, text: string, line: number, col: number, start: number): Token {
+    return { kind, text, line, col, pos: start, end: this.pos };
   }
 
   /**

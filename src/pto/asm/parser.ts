@@ -149,6 +149,24 @@ const OTHER_OPS = [
 class Parser {
   private readonly lx: Lexer;
   private readonly strict: boolean;
+  // the op being parsed (for the result-count checks; methods, not per-op closures)
+  private curFirst!: Token;
+  private curName!: Token;
+  private curResults: Use[] = [];
+  private readonly noResults = (what: string): void => {
+    if (this.curResults.length > 0) {
+      this.fail(this.curFirst, `'${what}' has no results`, `remove '%${this.curResults[0]!.name} ='`);
+    }
+  };
+  private readonly oneResult = (what: string): void => {
+    if (this.curResults.length !== 1) {
+      this.fail(
+        this.curFirst.kind === 'value' ? this.curFirst : this.curName,
+        `'${what}' produces exactly one result`,
+        `write '%r = ${what} …'`,
+      );
+    }
+  };
 
   constructor(src: string, opts: ParseOptions) {
     this.lx = new Lexer(src, opts.file);

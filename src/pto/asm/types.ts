@@ -81,7 +81,42 @@ export function tileShape(t: Type): TileShape | undefined {
 }
 
 export function typesEqual(a: Type, b: Type): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case 'scalar':
+      return a.name === (b as typeof a).name;
+    case 'tile_buf': {
+      const o = b as typeof a;
+      return (
+        a.loc === o.loc &&
+        a.dtype.name === o.dtype.name &&
+        a.rows === o.rows &&
+        a.cols === o.cols &&
+        a.vRow === o.vRow &&
+        a.vCol === o.vCol &&
+        a.blayout === o.blayout &&
+        a.slayout === o.slayout &&
+        a.fractal === o.fractal &&
+        a.pad === o.pad
+      );
+    }
+    case 'ptr':
+      return a.elem.name === (b as typeof a).elem.name;
+    case 'memref': {
+      const o = b as typeof a;
+      return a.elem.name === o.elem.name && a.space === o.space && sameDims(a.shape, o.shape);
+    }
+    default: {
+      const o = b as typeof a;
+      return a.elem.name === o.elem.name && sameDims(a.shape, o.shape);
+    }
+  }
+}
+
+function sameDims(a: number[], b: number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A Level-2 buffer type describing a Level-1 tile (for the runner/cost model). */
