@@ -115,6 +115,11 @@ export function execute(
       });
     }
   }
+  if (op.operands.length === 0) {
+    // ordering ops: nothing to check or compute in the functional model
+    op.exec({ op, profile, tiles, globals, attrs, scalar: undefined, zeroOutOfBounds: false });
+    return;
+  }
   const primaryName =
     op.primary ?? op.operands.find((o) => o.kind === 'tile' && !o.scratch)?.name ?? op.operands[0]!.name;
   const primary = tiles[primaryName] ?? globals[primaryName];

@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { AxsimError } from '../errors.ts';
+import {
+  createTile,
+  DTYPES,
+  execute,
+  GlobalTensor,
+  getOp,
+  OPS,
+  readBits,
+  readTile,
+  Tile,
+  tileFromNpy,
+  tileToNpy,
+  validRegion,
+} from './index.ts';
+
+// Offsets from PTO-FORMAT.md "Tile objects" (Nz: sc*rows*ic + sr*ir*ic + rr*ic + cc;
+// Zn: sr*cols*ir + sc*ir*ic + cc*ir + rr), worked by hand.
+test('layout offsets: RowMajor, ColMajor, Nz (LEFT, ACC), Zn (RIGHT)', () => {
+  const rm = new Tile({ dtype: 'f32', rows: 4, cols: 16 });
+  assert.equal(rm.offset(2, 5), 37);
+  const cm = new Tile({ dtype: 'f32', rows: 8, cols: 5, blayout: 'col' });
+  assert.equal(cm.offset(3, 2), 19);
+  // LEFT f32: inner box 16 x 8. (17, 9): sr=1 rr=1 sc=1 cc=1 -> 1*32*8 + 1*128 + 1*8 + 1 = 393
+  const left = createTile({ dtype: 'f32', rows: 32, cols: 16, layout: 'LEFT' });
+  assert.equal(left.offset(17, 9), 393);
+  // RIGHT f32: inner box 8 x 16. (9, 17): sr=1 rr=1 sc=1 cc=1 -> 1*32*8 + 1*128 + 1*8 + 1 = 393
+  const right = createTile({ dtype: 'f32', rows: 16, cols: 32, layout: 'RIGHT' });
+  assert.equal(right.offset(9, 17), 393);
+  // RIGHT f16: inner box 16 x 16. (3, 20): sr=0 rr=3 sc=1 cc=4 -> 256 + 4*16 + 3 = 323
+  const right16 = createTile({ dtype: 'f16', rows: 32, cols: 32, layout: 'RIGHT' });
+  assert.equal(right16.offset(3, 20), 323);
+  // ACC: 16 x 16 boxes. (20, 3) in 32x32: sr=1 rr=4 sc=0 cc=3 -> 256 + 64 + 3 = 323
+  const acc = createTile({ dtype: 'f32', rows: 32, cols: 32, layout: 'ACC' });
+  assert.equal(acc.offset(20, 3), 323);
+});
+
+test('offsets are a bijection onto the buffer for every layout', () => {
+  const layouts = [
+    { blayout: 'row', slayout: 'none' },
+    { blayout: 'col', slayout: 'none' },
+    { blayout: 'col', slayout: 'row' },
+    { blayout: 'row', slayout: 'col' },
+    { blayout: 'row', slayout: 'row' },
+    { blayout: 'col', slayout: 'col' },
+  ] as const;
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...layouts),
+      fc.constantFrom('f32', 'f16', 'i8'),
+      fc.integer({ min: 1, max: 3 }),
+      fc.integer({ min: 1, max: 3 }),
+      (l, d, a, b) => {
+        const t = new Tile({ dtype: d, rows: 32 * a, cols: 32 * b, ...l });
+        const seen = new Uint8Array(t.numel);
+        for (let r = 0; r < t.rows; r++) for (let c = 0; c < t.cols; c++) seen[t.offset(r, c)]!++;
+        return seen.every((x) => x === 1);
+      },
+    ),
+    { numRuns: 40 },
+  );
+});
+
+test('GlobalTensor ND / DN offsets (pto-isa MapTileIndicesToGlobalOffset)', () => {
+  // ND shape [1,1,2,3,11] stride [.., .., 100, 24, 1]: row 4 -> i2 = 1, i3 = 1; col 5 -> 100 + 24 + 5
+  const nd = new GlobalTensor('f32', [1, 1, 2, 3, 11], [600, 600, 100, 24, 1], 'ND');
+  assert.equal(nd.offsetOf(4, 5), 129);
+  assert.equal(nd.span(), 1 + 100 + 48 + 10);
+  // DN shape [1,1,1,4,3] stride [..,..,..,1,8]: rows -> dim 3, cols -> dim 4
+  const dn = new GlobalTensor('f32', [1, 1, 1, 4, 3], [32, 32, 32, 1, 8], 'DN');
+  assert.equal(dn.offsetOf(2, 1), 10);
+});
+
+test('createTile / readTile / readBits: values land at their logical place', () => {
+  const t = createTile(
+    { dtype: 'f16', rows: 16, cols: 16, layout: 'CM' },
+    Array.from({ length: 256 }, (_, i) => i / 4),
+  );
+  assert.equal(readTile(t)[3]![5], (3 * 16 + 5) / 4);
+  assert.equal(readBits(t, 0, 1), 0x3400); // 0.25 = 2^-2: exponent 13
+  const big = createTile({ dtype: 'u64', rows: 1, cols: 4 }, [1n, 2n ** 64n - 1n, -1n, 5n]);
+  assert.deepEqual(readTile(big)[0], [1n, 2n ** 64n - 1n, 2n ** 64n - 1n, 5n]);
+  const i8 = createTile(
+    { dtype: 'i8', rows: 1, cols: 32 },
+    Array.from({ length: 32 }, (_, i) => i * 10 - 150),
+  );
+  // static_cast<int8_t>(-150.0) through the 32-bit convert: -150 & 0xff = 0x6a = 106
+  assert.equal(readTile(i8)[0]![0], 106);
+});
+
+test('npy round trip keeps logical order', () => {
+  const arr = {
+    dtype: 'f4' as const,
+    shape: [2, 8],
+    data: Float32Array.from({ length: 16 }, (_, i) => i - 3.5),
+  };
+  const t = tileFromNpy(arr, { layout: 'CM' });
+  assert.equal(t.blayout, 'col');
+  assert.equal(readTile(t)[1]![2], 10 - 3.5);
+  const back = tileToNpy(t);
+  assert.deepEqual([...(back.data as Float32Array)], [...arr.data]);
+});
+
+test('validRegion reports the pad bytes per profile (PTO-NOTES §1 / §0.6)', () => {
+  const f32 = new Tile({ dtype: 'f32', rows: 2, cols: 8, validRow: 1, validCol: 3, pad: 'max' });
+  assert.deepEqual([...validRegion(f32, 'cpu').padBits], [0x00, 0x00, 0x80, 0x7f]); // +inf
+  assert.deepEqual([...validRegion(f32, 'a5').padBits], [0xff, 0xff, 0x7f, 0x7f]); // FLT_MAX
+  assert.equal(validRegion(f32).padElements, 13);
+  const f16 = new Tile({ dtype: 'f16', rows: 2, cols: 16, pad: 'min' });
+  assert.deepEqual([...validRegion(f16, 'cpu').padBits], [0, 0]); // libstdc++ 12: no numeric_limits<_Float16>
+  assert.deepEqual([...validRegion(f16, 'a2a3').padBits], [0xff, 0xfb]); // -65504
+  const i16 = new Tile({ dtype: 'i16', rows: 2, cols: 16, pad: 'min' });
+  assert.deepEqual([...validRegion(i16, 'cpu').padBits], [0x00, 0x80]);
+});
+
+test('errors: unknown op with a hint, missing and unknown operands, bad scalar', () => {
+  const t = () => new Tile({ dtype: 'f32', rows: 1, cols: 8 });
+  assert.throws(
+    () => execute('TADDD', { dst: t(), src0: t(), src1: t() }),
+    (e: unknown) =>
+      e instanceof AxsimError && e.category === 'BadInput' && /did you mean TADD/.test(e.format()),
+  );
+  assert.throws(
+    () => execute('TADD', { dst: t(), src0: t() }),
+    (e: unknown) => e instanceof AxsimError && /missing operand 'src1'/.test(e.message),
+  );
+  assert.throws(
+    () => execute('TADD', { dst: t(), src0: t(), src1: t(), src2: t() }),
+    (e: unknown) => e instanceof AxsimError && /no operand 'src2'/.test(e.message),
+  );
+  assert.throws(
+    () => execute('TADDS', { dst: t(), src: t() }),
+    (e: unknown) => e instanceof AxsimError && /scalar/.test(e.message),
+  );
+  assert.throws(
+    () => execute('TADDS', { dst: t(), src: t() }, { scalar: { bits: 'zz' } }),
+    (e: unknown) => e instanceof AxsimError && e.category === 'BadInput',
+  );
+  assert.throws(
+    () => new Tile({ dtype: 'f32', rows: 4, cols: 4, validRow: 5 }),
+    (e: unknown) => e instanceof AxsimError,
+  );
+});
+
+test('the registry: every op has operands, a summary, a reference page and dtypes per profile', () => {
+  assert.ok(OPS.size >= 85, `only ${OPS.size} ops`);
+  for (const op of OPS.values()) {
+    assert.ok(op.summary && op.ref.startsWith('pto-isa'), op.name);
+    for (const p of ['cpu', 'a2a3', 'a5'] as const) assert.ok(Array.isArray(op.dtypes[p]), `${op.name} ${p}`);
+    for (const d of op.dtypes.cpu) assert.ok(DTYPES.includes(d));
+    assert.equal(new Set(op.operands.map((o) => o.name)).size, op.operands.length, op.name);
+  }
+  assert.deepEqual(
+    getOp('TMATMUL_ACC').operands.map((o) => o.name),
+    ['c', 'cin', 'a', 'b'],
+  );
+});
+
+// Worked examples of PTO-NOTES §2 (reference behaviour of the CPU simulator).
+test('PTO-NOTES examples: std::max on signed zeros, TCMPS EQ tolerance, broken i32 saturation, row-expand cycling', () => {
+  const f = (v: number[]) =>
+    createTile({ dtype: 'f32', rows: 1, cols: 8 }, [...v, ...new Array(8 - v.length).fill(0)]);
+  const dst = f([]);
+  execute('TMAX', { dst, src0: f([-0, 0]), src1: f([0, -0]) });
+  assert.equal(readBits(dst, 0, 0), 0x80000000); // max(-0, +0) = -0 (src0 unless src0 < src1)
+  assert.equal(readBits(dst, 0, 1), 0x00000000);
+  // TCMPS EQ against 0: |a - 0| < 1e-9 counts denormals and tiny numbers as equal
+  const cmp = new Tile({ dtype: 'u8', rows: 1, cols: 32, validRow: 1, validCol: 1 });
+  execute(
+    'TCMPS',
+    { dst: cmp, src0: f([1.4e-45, 1e-10, 1e-8, 0, -1e-40, 1, 0, 0]) },
+    { scalar: 0, cmpMode: 'EQ' },
+  );
+  assert.equal(cmp.bytes[0], 0b11011011);
+  // TCVT f32 -> i32 with saturation: +inf, NaN, FLT_MAX all give INT_MIN (clamped 2^31-1 rounds to 2^31 in float)
+  const src = f([Number.POSITIVE_INFINITY, Number.NaN, 3.4028234663852886e38, 5.5]);
+  const out = new Tile({ dtype: 'i32', rows: 1, cols: 8 });
+  execute('TCVT', { dst: out, src }, { roundMode: 'CAST_RINT', satMode: 'ON' });
+  assert.deepEqual(readTile(out)[0]!.slice(0, 4), [-2147483648, -2147483648, -2147483648, 6]);
+  // TROWEXPANDADD with a RowMajor 8-wide per-row operand: src1[r, c % 8] cycles across the row
+  const s0 = createTile({ dtype: 'f32', rows: 1, cols: 16 }, new Array(16).fill(100));
+  const s1 = createTile({ dtype: 'f32', rows: 1, cols: 8 }, [0, 1, 2, 3, 4, 5, 6, 7]);
+  const d = createTile({ dtype: 'f32', rows: 1, cols: 16 });
+  execute('TROWEXPANDADD', { dst: d, src0: s0, src1: s1 });
+  assert.deepEqual(
+    readTile(d)[0],
+    [100, 101, 102, 103, 104, 105, 106, 107, 100, 101, 102, 103, 104, 105, 106, 107],
+  );
+});
+
+test('fp8 arithmetic truncates (PTO-NOTES §2: 1/512 + (-448) -> -416)', () => {
+  // e4m3 codes: 1/512 = 2^-9 = subnormal mantissa 1 -> 0x01; -448 = -1.75 * 2^8 -> 1 1111 110 = 0xfe
+  const a = createTile({ dtype: 'f8e4m3', rows: 1, cols: 32 }, new Uint8Array(32).fill(0x01), { raw: true });
+  const b = createTile({ dtype: 'f8e4m3', rows: 1, cols: 32 }, new Uint8Array(32).fill(0xfe), { raw: true });
+  const d = new Tile({ dtype: 'f8e4m3', rows: 1, cols: 32 });
+  execute('TADD', { dst: d, src0: a, src1: b });
+  assert.equal(d.bytes[0], 0xfd); // -416 = -1.625 * 2^8
+});
+
+test('TMOV copies the source valid region between layouts; ordering ops do nothing', () => {
+  const src = createTile(
+    { dtype: 'f32', rows: 16, cols: 16, validRow: 3, validCol: 5 },
+    Array.from({ length: 256 }, (_, i) => i),
+  );
+  const dst = createTile({ dtype: 'f32', rows: 16, cols: 16, layout: 'ACC' });
+  execute('TMOV', { dst, src });
+  assert.equal(readTile(dst)[2]![4], 2 * 16 + 4);
+  assert.equal(readTile(dst)[3]![4], 0);
+  for (const op of ['TSYNC', 'BARRIER', 'RECORD_EVENT', 'WAIT_EVENT']) execute(op, {});
+});
+
+test('integer division by zero and INT_MIN / -1 are UndefinedBehaviour; i8 MIN / -1 wraps', () => {
+  const t = (d: 'i32' | 'i8', v: number[]) =>
+    createTile({ dtype: d, rows: 1, cols: 32 / (d === 'i32' ? 4 : 1) }, [
+      ...v,
+      ...new Array(32 / (d === 'i32' ? 4 : 1) - v.length).fill(1),
+    ]);
+  assert.throws(
+    () => execute('TDIV', { dst: t('i32', []), src0: t('i32', [7]), src1: t('i32', [0]) }),
+    (e: unknown) => e instanceof AxsimError && e.category === 'UndefinedBehaviour',
+  );
+  assert.throws(
+    () => execute('TDIV', { dst: t('i32', []), src0: t('i32', [-2147483648]), src1: t('i32', [-1]) }),
+    (e: unknown) => e instanceof AxsimError && e.category === 'UndefinedBehaviour',
+  );
+  const d = t('i8', []);
+  execute('TDIV', { dst: d, src0: t('i8', [-128]), src1: t('i8', [-1]) });
+  assert.equal(readTile(d)[0]![0], -128);
+});
