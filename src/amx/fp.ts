@@ -250,6 +250,10 @@ const SPLIT = 134217729; // 2^27 + 1 (Veltkamp)
 /** Exact x*y + z rounded once to binary64 (IEEE fusedMultiplyAdd, RNE). NaN results are NaN. */
 export function fma64(a: number, b: number, c: number): number {
   const p = a * b;
+  // Operands that are f32 values (24 significant bits each, as data widened from f32/f16/integers
+  // usually is) have an exact double product, so one rounding of p + c is the FMA. This also
+  // covers infinities; NaNs fail the test and take the general path.
+  if (Math.fround(a) === a && Math.fround(b) === b) return p + c;
   const ap = Math.abs(p);
   // Preconditions of the fast algorithm: no overflow in the splits or sums, no underflow in the
   // product's error term. Outside them (and for every non-finite input) use the exact path.

@@ -122,6 +122,10 @@ export class AmxState {
   readonly z = new Uint8Array(4096);
   readonly x32 = new Uint32Array(this.x.buffer);
   readonly y32 = new Uint32Array(this.y.buffer);
+  readonly xf64 = new Float64Array(this.x.buffer);
+  readonly yf64 = new Float64Array(this.y.buffer);
+  readonly xf32 = new Float32Array(this.x.buffer);
+  readonly yf32 = new Float32Array(this.y.buffer);
   readonly z16 = new Uint16Array(this.z.buffer);
   readonly z32 = new Uint32Array(this.z.buffer);
   readonly zf32 = new Float32Array(this.z.buffer);

@@ -63,11 +63,15 @@ function fmaLane32(zf: Float32Array, z32: Uint32Array, zi: number, x: number, y:
   const z = zf[zi]!;
   const p = x * y;
   const sum = p + z;
-  const bb = sum - p;
-  const e = p - (sum - bb) + (z - bb);
-  const r = e !== 0 && !Number.isNaN(e) ? fma32(x, y, z) : Math.fround(sum);
-  if (Number.isNaN(r)) z32[zi] = F32_DEFAULT_NAN;
-  else zf[zi] = r;
+  // sum is exact iff both differences give the other addend back (Fast2Sum: whichever addend is
+  // larger, the difference with it is exact, so a rounding error shows up as a mismatch). NaNs
+  // and infinities fail the test and take the general path, which handles them.
+  if (sum - p === z && sum - z === p) zf[zi] = Math.fround(sum);
+  else {
+    const r = fma32(x, y, z);
+    if (Number.isNaN(r)) z32[zi] = F32_DEFAULT_NAN;
+    else zf[zi] = r;
+  }
 }
 
 // ---------------------------------------------------------------------------------------- f64 ---
@@ -111,18 +115,23 @@ function alu64(s: AmxState, zi: number, i: number, j: number, alu: number, neg: 
 }
 
 export function execFma64(s: AmxState, lo: number, hi: number, neg: boolean): void {
-  loadPools(s, lo);
   const zrow = (lo >>> 20) & 63;
   const alu = (lo >>> 27) & 7;
   if (hi >>> 31) {
     const zf = s.zf64;
     const z32 = s.z32;
     const base = zrow * 8;
-    if (alu === 0 && ((hi >>> 9) & 0x7f) === 0) {
-      // Hot path: every lane enabled, full FMA.
+    const xoff = (lo >>> 10) & 0x1ff;
+    const yoff = lo & 0x1ff;
+    if (alu === 0 && ((hi >>> 9) & 0x7f) === 0 && ((xoff | yoff) & 7) === 0 && xoff <= 448 && yoff <= 448) {
+      // Hot path: aligned, non-wrapping operands read in place; every lane enabled, full FMA.
+      const xs = s.xf64;
+      const ys = s.yf64;
+      const xi = xoff >>> 3;
+      const yi = yoff >>> 3;
       for (let i = 0; i < 8; i++) {
         const zi = base + i;
-        const r = fma64(neg ? -xf64[i]! : xf64[i]!, yf64[i]!, zf[zi]!);
+        const r = fma64(neg ? -xs[xi + i]! : xs[xi + i]!, ys[yi + i]!, zf[zi]!);
         if (Number.isNaN(r)) {
           z32[2 * zi] = 0;
           z32[2 * zi + 1] = F64_DEFAULT_NAN_HI;
@@ -130,10 +139,12 @@ export function execFma64(s: AmxState, lo: number, hi: number, neg: boolean): vo
       }
       return;
     }
+    loadPools(s, lo);
     writemask(xen, hi >>> 9, 8, 7);
     for (let i = 0; i < 8; i++) if (xen[i * 8] !== 0) alu64(s, base + i, i, i, alu, neg);
     return;
   }
+  loadPools(s, lo);
   writemask(xen, hi >>> 9, 8, 7);
   writemask(yen, hi, 8, 7);
   const zr = zrow & 7;
@@ -215,17 +226,19 @@ export function execFma32(s: AmxState, lo: number, hi: number, neg: boolean): vo
   const alu = (lo >>> 27) & 7;
   const xh = (hi >>> 29) & 1;
   const yh = (hi >>> 28) & 1;
-  writemask(xen, hi >>> 9, 4, 7);
+  const allX = ((hi >>> 9) & 0x7f) === 0;
+  if (!allX) writemask(xen, hi >>> 9, 4, 7);
+  else xen.fill(1);
   if (alu === 0 && xh === 0 && yh === 0 && hi >>> 31 === 0) {
     // Hot path: f32 matrix FMA / FMS, unrolled by four lanes (what V8 compiles best).
-    writemask(yen, hi, 4, 7);
+    const allY = (hi & 0x7f) === 0;
+    if (!allY) writemask(yen, hi, 4, 7);
     for (let i = 0; i < 16; i++) xv[i] = neg ? -xf32[i]! : xf32[i]!;
-    const allX = ((hi >>> 9) & 0x7f) === 0;
     const zf = s.zf32;
     const z32 = s.z32;
     const zr = zrow & 3;
     for (let j = 0; j < 16; j++) {
-      if (yen[j * 4] === 0) continue;
+      if (!allY && yen[j * 4] === 0) continue;
       const yj = yf32[j]!;
       const rowBase = (j * 4 + zr) * 16;
       if (allX) {
