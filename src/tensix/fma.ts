@@ -14,6 +14,8 @@
  * rounding.
  */
 
+const SCRATCH = new Uint32Array(4);
+
 /** Shift right by s (> 0); if anything non-zero remains, OR in whether any 1 bits were lost. */
 function semiSticky(v: number, s: number): number {
   if (s >= 32) return 0;
@@ -39,140 +41,231 @@ function productHi(xm: number, ym: number): number {
   return t & 0xfffff ? hi | 1 : hi;
 }
 
-/**
- * L[id] = (L[ia] ^ negA) * L[ib] + (L[ic] ^ negC) on Wormhole B0 (ttsim fma_model_wh); `flip` bit 0
- * negates A, bit 1 negates C. Operands and result stay in the typed array, so the 32-bit patterns
- * never cross a call boundary as boxed numbers.
- */
-export function fmaWhL(L: Uint32Array, ia: number, ib: number, ic: number, flip: number, id: number): void {
-  L[id] = fmaWhCore(L[ia]! ^ ((flip & 1) << 31), L[ib]!, L[ic]! ^ ((flip & 2) << 30));
-}
-
 /** x*y + z on Wormhole B0 (ttsim fma_model_wh). */
 export function fmaWh(x: number, y: number, z: number): number {
-  return fmaWhCore(x, y, z) >>> 0;
+  SCRATCH[0] = x;
+  SCRATCH[1] = y;
+  SCRATCH[2] = z;
+  fmaWhLanes(SCRATCH, 1, 0, 0, 1, 0, 2, 0, 3, 0);
+  return SCRATCH[3]!;
 }
 
-function fmaWhCore(x: number, y: number, z: number): number {
-  const xe = (x >>> 23) & 255;
-  const ye = (y >>> 23) & 255;
-  let ze = (z >>> 23) & 255;
-  const xm = xe === 0 ? 0 : (x & 0x7fffff) | 0x800000;
-  const ym = ye === 0 ? 0 : (y & 0x7fffff) | 0x800000;
-  let zm = ze === 0 ? 0 : ((z & 0x7fffff) | 0x800000) << 3;
-  const zs = z & 0x80000000;
-  const ps = (x ^ y) & 0x80000000;
-  let pm = productHi(xm, ym);
-  let pe = xe + ye - 127;
+/**
+ * The Wormhole B0 multiply-add over the lanes of `mask`: for each enabled lane l,
+ * L[d+l] = (L[a+sa*l] ^ negA) * L[b+sb*l] + (L[c+sc*l] ^ negC), where `flip` bit 0 negates A and bit 1 negates C
+ * (strides are 1 for registers, 0 for a broadcast operand). The lane loop is inside so that the
+ * 32-bit patterns never cross a call boundary.
+ */
+export function fmaWhLanes(
+  L: Uint32Array,
+  mask: number,
+  a: number,
+  sa: number,
+  b: number,
+  sb: number,
+  c: number,
+  sc: number,
+  d: number,
+  flip: number,
+): void {
+  const negA = (flip & 1) << 31;
+  const negC = (flip & 2) << 30;
+  for (let l = 0; l < 32; l++) {
+    if (!((mask >>> l) & 1)) continue;
+    const x = L[a + sa * l]! ^ negA;
+    const y = L[b + sb * l]!;
+    const z = L[c + sc * l]! ^ negC;
+    const id = d + l;
+    const xe = (x >>> 23) & 255;
+    const ye = (y >>> 23) & 255;
+    let ze = (z >>> 23) & 255;
+    const xm = xe === 0 ? 0 : (x & 0x7fffff) | 0x800000;
+    const ym = ye === 0 ? 0 : (y & 0x7fffff) | 0x800000;
+    let zm = ze === 0 ? 0 : ((z & 0x7fffff) | 0x800000) << 3;
+    const zs = z & 0x80000000;
+    const ps = (x ^ y) & 0x80000000;
+    let pm = productHi(xm, ym);
+    let pe = xe + ye - 127;
 
-  let nan = 0;
-  if (xe === 255 || ye === 255 || pe >= 255 || ze === 255) {
-    if (
-      (xe === 255 && (xm !== 0x800000 || ym === 0)) ||
-      (ye === 255 && (ym !== 0x800000 || xm === 0)) ||
-      (ze === 255 && zm === 0x4000000 && (xe === 255 || ye === 255 || pe >= 255) && zs !== ps)
-    ) {
-      nan = ps | 0x7f800001;
-    } else if (ze === 255 && zm !== 0x4000000) {
-      nan = zs | 0x7f800001;
-    } else if (ze === 255) {
-      return z | 0;
-    } else {
-      return ps | 0x7f800000 | 0;
+    let nan = 0;
+    if (xe === 255 || ye === 255 || pe >= 255 || ze === 255) {
+      if (
+        (xe === 255 && (xm !== 0x800000 || ym === 0)) ||
+        (ye === 255 && (ym !== 0x800000 || xm === 0)) ||
+        (ze === 255 && zm === 0x4000000 && (xe === 255 || ye === 255 || pe >= 255) && zs !== ps)
+      ) {
+        nan = ps | 0x7f800001;
+      } else if (ze === 255 && zm !== 0x4000000) {
+        nan = zs | 0x7f800001;
+      } else if (ze === 255) {
+        L[id] = z | 0;
+        continue;
+      } else {
+        L[id] = ps | 0x7f800000 | 0;
+        continue;
+      }
+      if (pe > 255) pe = 255;
     }
-    if (pe > 255) pe = 255;
+
+    if (pm === 0 || pe < 0) {
+      if (nan === 0) {
+        L[id] = zm !== 0 ? z | 0 : 0;
+        continue;
+      }
+      pm = 0;
+      pe = 0;
+    }
+
+    let re = Math.max(pe, ze);
+    if (pe < re) pm = semiSticky(pm, re - pe);
+    if (ze < re) {
+      zm = semiSticky(zm, re - ze);
+      ze = re;
+    }
+    // Signed magnitude add: same signs add, otherwise the larger minus the smaller keeps its sign
+    // (ttsim forms this as a one's-complement sum plus one; the result is the same).
+    let rs = ps;
+    let rm: number;
+    if (ps === zs) rm = pm + zm;
+    else if (pm >= zm) rm = pm - zm;
+    else {
+      rm = zm - pm;
+      rs = zs;
+    }
+    if (rm === 0) {
+      L[id] = nan | 0;
+      continue;
+    }
+
+    const n = 5 - Math.clz32(rm);
+    re += n;
+    if (re >= 255) {
+      L[id] = (nan !== 0 ? nan : rs | 0x7f800000) | 0;
+      continue;
+    }
+    if (re < 0) {
+      // blatant denormal: flushed before rounding, sign dropped
+      L[id] = nan | 0;
+      continue;
+    }
+    if (n <= 0) rm = rm << -n;
+    else rm = (rm >>> n) | (rm & 1);
+    let r = (re << 23) + ((rm >>> 3) & 0x7fffff);
+    if ((rm & 7) + (r & 1) > 4) r++;
+    if (r >>> 23 === 0) {
+      // denormal after rounding: +0 (or the NaN)
+      L[id] = nan | 0;
+      continue;
+    }
+    L[id] = (nan !== 0 ? nan : rs) | r | 0;
   }
-
-  if (pm === 0 || pe < 0) {
-    if (nan === 0) return zm !== 0 ? z | 0 : 0;
-    pm = 0;
-    pe = 0;
-  }
-
-  let re = Math.max(pe, ze);
-  if (pe < re) pm = semiSticky(pm, re - pe);
-  if (ze < re) {
-    zm = semiSticky(zm, re - ze);
-    ze = re;
-  }
-  const rs = pm >= zm ? ps : zs;
-  const a = zs !== rs ? ~zm : zm;
-  const b = ps !== rs ? ~pm : pm;
-  let rm = (a + b + (ps !== zs ? 1 : 0)) | 0;
-  if (rm === 0) return nan | 0;
-
-  const n = 5 - Math.clz32(rm);
-  re += n;
-  if (re >= 255) return (nan !== 0 ? nan : rs | 0x7f800000) | 0;
-  if (re < 0) return nan | 0; // blatant denormal: flushed before rounding, sign dropped
-  if (n <= 0) rm = rm << -n;
-  else rm = (rm >>> n) | (rm & 1);
-  let r = (re << 23) + ((rm >>> 3) & 0x7fffff);
-  if ((rm & 7) + (r & 1) > 4) r++;
-  if (r >>> 23 === 0) return nan | 0; // denormal after rounding: +0 (or the NaN)
-  return (nan !== 0 ? nan : rs) | r | 0;
-}
-
-/** The Blackhole counterpart of fmaWhL (ttsim fma_model_bh). */
-export function fmaBhL(L: Uint32Array, ia: number, ib: number, ic: number, flip: number, id: number): void {
-  L[id] = fmaBhCore(L[ia]! ^ ((flip & 1) << 31), L[ib]!, L[ic]! ^ ((flip & 2) << 30));
 }
 
 /** x*y + z on Blackhole (ttsim fma_model_bh). */
 export function fmaBh(x: number, y: number, z: number): number {
-  return fmaBhCore(x, y, z) >>> 0;
+  SCRATCH[0] = x;
+  SCRATCH[1] = y;
+  SCRATCH[2] = z;
+  fmaBhLanes(SCRATCH, 1, 0, 0, 1, 0, 2, 0, 3, 0);
+  return SCRATCH[3]!;
 }
 
-function fmaBhCore(x: number, y: number, z: number): number {
-  const xe = (x >>> 23) & 255;
-  const ye = (y >>> 23) & 255;
-  let ze = (z >>> 23) & 255;
-  const xm = xe === 0 ? 0 : (x & 0x7fffff) | 0x800000;
-  const ym = ye === 0 ? 0 : (y & 0x7fffff) | 0x800000;
-  let zm = ze === 0 ? 0 : ((z & 0x7fffff) | 0x800000) << 3;
-  const zs = z & 0x80000000;
-  const ps = (x ^ y) & 0x80000000;
-  let pm = productHi(xm, ym);
-  const pe = xe + ye - 127;
+/**
+ * The Blackhole multiply-add over the lanes of `mask`: for each enabled lane l,
+ * L[d+l] = (L[a+sa*l] ^ negA) * L[b+sb*l] + (L[c+sc*l] ^ negC), where `flip` bit 0 negates A and bit 1 negates C
+ * (strides are 1 for registers, 0 for a broadcast operand). The lane loop is inside so that the
+ * 32-bit patterns never cross a call boundary.
+ */
+export function fmaBhLanes(
+  L: Uint32Array,
+  mask: number,
+  a: number,
+  sa: number,
+  b: number,
+  sb: number,
+  c: number,
+  sc: number,
+  d: number,
+  flip: number,
+): void {
+  const negA = (flip & 1) << 31;
+  const negC = (flip & 2) << 30;
+  for (let l = 0; l < 32; l++) {
+    if (!((mask >>> l) & 1)) continue;
+    const x = L[a + sa * l]! ^ negA;
+    const y = L[b + sb * l]!;
+    const z = L[c + sc * l]! ^ negC;
+    const id = d + l;
+    const xe = (x >>> 23) & 255;
+    const ye = (y >>> 23) & 255;
+    let ze = (z >>> 23) & 255;
+    const xm = xe === 0 ? 0 : (x & 0x7fffff) | 0x800000;
+    const ym = ye === 0 ? 0 : (y & 0x7fffff) | 0x800000;
+    let zm = ze === 0 ? 0 : ((z & 0x7fffff) | 0x800000) << 3;
+    const zs = z & 0x80000000;
+    const ps = (x ^ y) & 0x80000000;
+    let pm = productHi(xm, ym);
+    const pe = xe + ye - 127;
 
-  if (xe === 255 || ye === 255 || pe >= 255 || ze === 255) {
-    if (
-      (xe === 255 && (xm !== 0x800000 || ym === 0)) ||
-      (ye === 255 && (ym !== 0x800000 || xm === 0)) ||
-      (ze === 255 && zm !== 0x4000000) ||
-      (ze === 255 && (xe === 255 || ye === 255) && zs !== ps)
-    ) {
-      return 0x7fc00000;
+    if (xe === 255 || ye === 255 || pe >= 255 || ze === 255) {
+      if (
+        (xe === 255 && (xm !== 0x800000 || ym === 0)) ||
+        (ye === 255 && (ym !== 0x800000 || xm === 0)) ||
+        (ze === 255 && zm !== 0x4000000) ||
+        (ze === 255 && (xe === 255 || ye === 255) && zs !== ps)
+      ) {
+        L[id] = 0x7fc00000;
+        continue;
+      }
+      if (ze === 255) {
+        L[id] = z | 0;
+        continue;
+      }
+      L[id] = ps | 0x7f800000 | 0;
+      continue;
     }
-    if (ze === 255) return z | 0;
-    return ps | 0x7f800000 | 0;
-  }
 
-  if (pm === 0 || pe < 0) return zm !== 0 ? z | 0 : (zs & ps) | 0;
+    if (pm === 0 || pe < 0) {
+      L[id] = zm !== 0 ? z | 0 : (zs & ps) | 0;
+      continue;
+    }
 
-  let re = Math.max(pe, ze);
-  if (pe < re) pm = semiSticky(pm, re - pe);
-  if (ze < re) {
-    zm = semiSticky(zm, re - ze);
-    ze = re;
-  }
-  const rs = pm >= zm ? ps : zs;
-  const a = zs !== rs ? ~zm : zm;
-  const b = ps !== rs ? ~pm : pm;
-  let rm = (a + b + (ps !== zs ? 1 : 0)) | 0;
-  if (rm === 0) return (zs & ps) | 0;
+    let re = Math.max(pe, ze);
+    if (pe < re) pm = semiSticky(pm, re - pe);
+    if (ze < re) {
+      zm = semiSticky(zm, re - ze);
+      ze = re;
+    }
+    // Signed magnitude add: same signs add, otherwise the larger minus the smaller keeps its sign
+    // (ttsim forms this as a one's-complement sum plus one; the result is the same).
+    let rs = ps;
+    let rm: number;
+    if (ps === zs) rm = pm + zm;
+    else if (pm >= zm) rm = pm - zm;
+    else {
+      rm = zm - pm;
+      rs = zs;
+    }
+    if (rm === 0) {
+      L[id] = (zs & ps) | 0;
+      continue;
+    }
 
-  let n = 5 - Math.clz32(rm);
-  re += n;
-  if (re >= 255) return rs | 0x7f800000 | 0;
-  if (re <= 0) {
-    n += 1;
-    re = 0;
+    let n = 5 - Math.clz32(rm);
+    re += n;
+    if (re >= 255) {
+      L[id] = rs | 0x7f800000 | 0;
+      continue;
+    }
+    if (re <= 0) {
+      n += 1;
+      re = 0;
+    }
+    if (n <= 0) rm = rm << -n;
+    else rm = (rm >>> n) | ((rm & (n | 1)) !== 0 ? 1 : 0);
+    let r = (re << 23) + ((rm >>> 3) & 0x7fffff);
+    if ((rm & 7) + (r & 1) > 4) r++;
+    if (r >>> 23 === 0) r = 0; // flush denormals after rounding, keeping the sign
+    L[id] = rs | r | 0;
   }
-  if (n <= 0) rm = rm << -n;
-  else rm = (rm >>> n) | ((rm & (n | 1)) !== 0 ? 1 : 0);
-  let r = (re << 23) + ((rm >>> 3) & 0x7fffff);
-  if ((rm & 7) + (r & 1) > 4) r++;
-  if (r >>> 23 === 0) r = 0; // flush denormals after rounding, keeping the sign
-  return rs | r | 0;
 }

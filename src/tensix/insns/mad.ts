@@ -8,7 +8,7 @@
  * runs them as SFPMAD for any operands. Blackhole's Mod1 bit 0 negates the product (ttsim flips A,
  * the document flips B: the same product) and bit 1 negates C.
  */
-import { fmaBh, fmaBhL, fmaWh, fmaWhL } from '../fma.ts';
+import { fmaBh, fmaBhLanes, fmaWh, fmaWhLanes } from '../fma.ts';
 import { IMM_ROW, LANES, type TensixState } from '../state.ts';
 
 export type Fma = (a: number, b: number, c: number) => number;
@@ -31,11 +31,8 @@ export function sfpmad(
   const B = vb * LANES;
   const C = vc * LANES;
   const D = vd * LANES;
-  if (st.arch === 'wormhole') {
-    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaWhL(L, A + l, B + l, C + l, 0, D + l);
-  } else {
-    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaBhL(L, A + l, B + l, C + l, neg, D + l);
-  }
+  if (st.arch === 'wormhole') fmaWhLanes(L, mask, A, 1, B, 1, C, 1, D, 0);
+  else fmaBhLanes(L, mask, A, 1, B, 1, C, 1, D, neg);
 }
 
 /**
@@ -96,11 +93,8 @@ export function sfpmuli(st: TensixState, mask: number, vd: number, imm: number):
   L[I] = imm;
   const D = vd * LANES;
   const Z = 9 * LANES; // LReg[9] = 0
-  if (st.arch === 'wormhole') {
-    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaWhL(L, I, D + l, Z, 0, D + l);
-  } else {
-    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaBhL(L, I, D + l, Z, 0, D + l);
-  }
+  if (st.arch === 'wormhole') fmaWhLanes(L, mask, I, 0, D, 1, Z, 0, D, 0);
+  else fmaBhLanes(L, mask, I, 0, D, 1, Z, 0, D, 0);
 }
 
 /** SFPADDI: VD = bf16(imm16) * 1.0 + VD. */
@@ -110,11 +104,8 @@ export function sfpaddi(st: TensixState, mask: number, vd: number, imm: number):
   L[I] = imm;
   const D = vd * LANES;
   const ONE = 10 * LANES; // LReg[10] = 1.0
-  if (st.arch === 'wormhole') {
-    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaWhL(L, I, ONE, D + l, 0, D + l);
-  } else {
-    for (let l = 0; l < LANES; l++) if ((mask >>> l) & 1) fmaBhL(L, I, ONE, D + l, 0, D + l);
-  }
+  if (st.arch === 'wormhole') fmaWhLanes(L, mask, I, 0, ONE, 0, D, 1, D, 0);
+  else fmaBhLanes(L, mask, I, 0, ONE, 0, D, 1, D, 0);
 }
 
 /** Lut8ToFp32 (SFPLUT.md): sign, 3-bit exponent below 127, 4-bit mantissa; 0xff is zero. */
