@@ -80,6 +80,24 @@ export function sfpload(
   if (mod0 === MOD0.SRCB) mod0 = resolveSrcB(st);
   const addr = transferAddr(st, imm10, mod0);
   const lc = st.laneConfig;
+  if (vd < 8 && mask === -1 && lc === 0 && (mod0 === MOD0.FP32 || mod0 === MOD0.INT32)) {
+    // Fast path: 32-bit view, all lanes. The four rows of an aligned group map to consecutive
+    // DstBits rows (AdjRow(r + k) = AdjRow(r) + k for r a multiple of 4).
+    const L = st.lreg;
+    const dst = st.dst;
+    const base = vd * LANES;
+    const first = adjRow(addr & ~3) * 16 + ((addr >> 1) & 1);
+    for (let g = 0; g < 4; g++) {
+      const row = first + g * 16;
+      for (let c = 0; c < 8; c++) {
+        const x = dst[row + 2 * c]!;
+        L[base + g * 8 + c] =
+          ((x & 0x8000) << 16) | ((x & 0xff) << 23) | ((x & 0x7f00) << 8) | dst[row + 2 * c + 128]!;
+      }
+    }
+    applyPartialAddrMod(st, addrMod);
+    return;
+  }
   if (vd < 8 && !(lc & LC.BLOCK_SFPU_RD_FROM_DEST)) {
     const L = st.lreg;
     const dst = st.dst;
@@ -166,6 +184,25 @@ export function sfpstore(
   if (mod0 === MOD0.SRCB) mod0 = resolveSrcB(st);
   const addr = transferAddr(st, imm10, mod0);
   const lc = st.laneConfig;
+  if (mask === -1 && lc === 0 && (mod0 === MOD0.FP32 || mod0 === MOD0.INT32)) {
+    // Fast path (see sfpload): FP32 flushes denormals to signed zero, INT32 stores the bits.
+    const L = st.lreg;
+    const dst = st.dst;
+    const base = vd * LANES;
+    const flush = mod0 === MOD0.FP32;
+    const first = adjRow(addr & ~3) * 16 + ((addr >> 1) & 1);
+    for (let g = 0; g < 4; g++) {
+      const row = first + g * 16;
+      for (let c = 0; c < 8; c++) {
+        let d = L[base + g * 8 + c]!;
+        if (flush && !(d & 0x7f800000)) d &= 0x80000000;
+        dst[row + 2 * c] = ((d >>> 16) & 0x8000) | ((d & 0x7f0000) >>> 8) | ((d >>> 23) & 0xff);
+        dst[row + 2 * c + 128] = d & 0xffff;
+      }
+    }
+    applyPartialAddrMod(st, addrMod);
+    return;
+  }
   if (!(lc & LC.BLOCK_DEST_WR_FROM_SFPU)) {
     const L = st.lreg;
     const dst = st.dst;
