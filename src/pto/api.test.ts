@@ -230,3 +230,30 @@ test('integer division by zero and INT_MIN / -1 are UndefinedBehaviour; i8 MIN /
   execute('TDIV', { dst: d, src0: t('i8', [-128]), src1: t('i8', [-1]) });
   assert.equal(readTile(d)[0]![0], -128);
 });
+
+// Per-instruction A2/A3 and A5 type lists of the pto-isa manual (support.ts).
+test('profile support tables: TDIV, TNOT, TCVT pairs', () => {
+  const t = (d: 'f32' | 'i32' | 'u16' | 'f16', cols = 8) => new Tile({ dtype: d, rows: 1, cols });
+  const rejects = (f: () => void) =>
+    assert.throws(f, (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported');
+  execute(
+    'TDIV',
+    {
+      dst: t('f32'),
+      src0: t('f32'),
+      src1: createTile({ dtype: 'f32', rows: 1, cols: 8 }, new Array(8).fill(2)),
+    },
+    {},
+    { profile: 'a2a3' },
+  );
+  rejects(() => execute('TDIV', { dst: t('i32'), src0: t('i32'), src1: t('i32') }, {}, { profile: 'a2a3' }));
+  execute('TNOT', { dst: t('u16', 16), src: t('u16', 16) }, {}, { profile: 'a2a3' });
+  rejects(() => execute('TNOT', { dst: t('i32'), src: t('i32') }, {}, { profile: 'a2a3' }));
+  // "A5 does not support FP16 -> FP8_E4M3" (tcvt.md)
+  const f8 = new Tile({ dtype: 'f8e4m3', rows: 1, cols: 32 });
+  rejects(() =>
+    execute('TCVT', { dst: f8, src: t('f16', 16) }, { roundMode: 'CAST_RINT' }, { profile: 'a5' }),
+  );
+  execute('TCVT', { dst: f8, src: t('f32') }, { roundMode: 'CAST_RINT' }, { profile: 'a5' });
+  execute('TCVT', { dst: f8, src: t('f16', 16) }, { roundMode: 'CAST_RINT' }, { profile: 'cpu' });
+});

@@ -19,6 +19,7 @@ import { TERNARY_OPS } from './insns/ternary.ts';
 import { TRANS_OPS } from './insns/trans.ts';
 import { UNARY_OPS } from './insns/unary.ts';
 import { type ExecCtx, type OpDef, reject, type ScalarValue } from './op.ts';
+import { PROFILE_SUPPORT } from './support.ts';
 import { GlobalTensor, Tile } from './tile.ts';
 
 const EXTRA: OpDef[] = [];
@@ -28,7 +29,8 @@ export const OPS: Map<string, OpDef> = new Map();
 function addAll(list: readonly OpDef[]): void {
   for (const op of list) {
     if (OPS.has(op.name)) throw new Error(`duplicate PTO op ${op.name}`);
-    OPS.set(op.name, op);
+    const sup = PROFILE_SUPPORT[op.name];
+    OPS.set(op.name, sup ? { ...op, dtypes: { cpu: op.dtypes.cpu, a2a3: sup.a2a3, a5: sup.a5 } } : op);
   }
 }
 addAll(BINARY_OPS);

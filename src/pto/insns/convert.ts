@@ -14,7 +14,8 @@ import { bitsToF32 } from '../../numeric/index.ts';
 import { type Arith, anyArith } from '../arith.ts';
 import { DTYPE_INFO, type DType } from '../dtype.ts';
 import { cvt64, mxEncodeHi } from '../hostcast.ts';
-import { ALL, type ExecCtx, type OpDef, off, type PtoRoundMode, per, ROUND_MODES } from '../op.ts';
+import { ALL, type ExecCtx, type OpDef, off, type PtoRoundMode, per, ROUND_MODES, reject } from '../op.ts';
+import { TCVT_PAIRS } from '../support.ts';
 
 const F32_MAX = bitsToF32(0x7f7fffff);
 
@@ -180,7 +181,18 @@ export const CONVERT_OPS: readonly OpDef[] = [
       { name: 'satMode', kind: 'satMode', optional: true, values: ['ON', 'OFF'] },
     ],
     primary: 'src',
-    dtypes: per(ALL),
+    dtypes: per(ALL, {
+      a2a3: Object.keys(TCVT_PAIRS.a2a3) as DType[],
+      a5: Object.keys(TCVT_PAIRS.a5) as DType[],
+    }),
+    check: (ctx) => {
+      if (ctx.profile === 'cpu') return;
+      const s = ctx.tiles.src!.dtype;
+      const d = ctx.tiles.dst!.dtype;
+      if (!TCVT_PAIRS[ctx.profile][s]?.includes(d)) {
+        reject('TCVT', `${s}→${d}`, `no ${ctx.profile} conversion path from ${s} to ${d}`, ctx.profile);
+      }
+    },
     exec: tcvt,
   },
 ];
