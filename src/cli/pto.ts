@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { badInput } from '../errors.ts';
+import { type NpyArray, type NpyDtype, readNpy, writeNpy } from '../io/index.ts';
 import {
   diagnosticError,
   type Profile,
   parsePtoAs,
   printModule,
+  runProgram,
   verifyDiagnostics,
   verifyModule,
 } from '../pto/asm/index.ts';
@@ -26,6 +29,7 @@ export function registerPto(program: Command): Command {
   const group = program.command('pto').description('Ascend PTO tile ISA: check, run, cost, conformance');
   addPtoCheckCommand(group);
   addPtoCostCommand(group);
+  addPtoRunCommand(group);
   addPtoConformanceCommand(group);
   return group;
 }
@@ -143,4 +147,127 @@ export function addPtoConformanceCommand(group: Command): Command {
     (c) =>
       c.option('--profile <profile>', 'target profile: cpu (the reference simulator) | a2a3 | a5', 'cpu'),
   );
+}
+
+/** `axsim pto run PROG --arg NAME=FILE.npy … [--profile …] [--out DIR]`. */
+export function addPtoRunCommand(group: Command): Command {
+  return group
+    .command('run')
+    .description('execute a PTO-AS program on the simulator with arguments bound from .npy files')
+    .argument('<prog>', 'PTO-AS file')
+    .option(
+      '--arg <name=value...>',
+      'bind an argument: NAME=FILE.npy (pointer or tile), NAME=NUMBER (scalar), NAME=zeros:RxC:DTYPE (e.g. zeros:16x64:f4)',
+    )
+    .option('--profile <profile>', 'cpu | a2a3 | a5', 'cpu')
+    .option('--func <name>', 'function to run (default: the first)')
+    .option('--out <dir>', 'write every array the program stored to as DIR/NAME.npy')
+    .option('--json', 'print the written arrays as JSON')
+    .action(
+      action(
+        (
+          prog: string,
+          opts: { arg?: string[]; profile: string; func?: string; out?: string; json?: boolean },
+        ) => {
+          const profile = parseProfile(opts.profile, true)!;
+          const m = parsePtoAs(readProgramText(prog), { file: prog });
+          verifyModule(m, { file: prog, profile });
+          const args: Record<string, NpyArray | number> = {};
+          for (const a of opts.arg ?? []) {
+            const eq = a.indexOf('=');
+            if (eq <= 0)
+              throw badInput(`bad --arg '${a}'`, {
+                hint: 'write NAME=FILE.npy, NAME=NUMBER or NAME=zeros:RxC:DTYPE',
+              });
+            const name = a.slice(0, eq).replace(/^%/, '');
+            args[name] = argValue(a.slice(eq + 1));
+          }
+          const res = runProgram(m, args, { func: opts.func?.replace(/^@/, ''), profile, file: prog });
+          if (opts.out) {
+            mkdirSync(opts.out, { recursive: true });
+            for (const name of res.written) writeNpy(join(opts.out, `${name}.npy`), res.arrays[name]!);
+          }
+          if (opts.json) {
+            printJson({
+              func: res.func,
+              instructions: res.instructions,
+              written: Object.fromEntries(res.written.map((n) => [n, arrayToJson(res.arrays[n]!)])),
+            });
+            return;
+          }
+          const lines = [
+            `@${res.func}: ${res.instructions} tile instruction(s) executed (profile ${profile})`,
+          ];
+          for (const n of res.written) {
+            const arr = res.arrays[n]!;
+            lines.push(
+              `%${n}: ${arr.shape.join('x')} ${arr.dtype}${opts.out ? ` -> ${join(opts.out, `${n}.npy`)}` : ''}`,
+            );
+            if (!opts.out) lines.push(previewArray(arr));
+          }
+          process.stdout.write(`${lines.join('\n')}\n`);
+        },
+      ),
+    );
+}
+
+const NPY_DTYPES: readonly NpyDtype[] = ['f2', 'f4', 'f8', 'i1', 'i2', 'i4', 'i8', 'u1', 'u2', 'u4', 'u8'];
+
+function argValue(v: string): NpyArray | number {
+  const z = /^zeros:(\d+(?:x\d+)*):(\w+)$/.exec(v);
+  if (z) {
+    const shape = z[1]!.split('x').map(Number);
+    const dt = z[2] as NpyDtype;
+    if (!NPY_DTYPES.includes(dt))
+      throw badInput(`unknown .npy dtype '${dt}'`, { hint: NPY_DTYPES.join(' ') });
+    const n = shape.reduce((a, b) => a * b, 1);
+    const size = dt.endsWith('8') && dt !== 'i8' && dt !== 'u8' ? 8 : Number(dt.slice(1));
+    const bytes = new ArrayBuffer(n * (dt === 'i8' || dt === 'u8' ? 8 : size));
+    const data =
+      dt === 'f4'
+        ? new Float32Array(bytes)
+        : dt === 'f8'
+          ? new Float64Array(bytes)
+          : dt === 'f2' || dt === 'u2'
+            ? new Uint16Array(bytes)
+            : dt === 'i1'
+              ? new Int8Array(bytes)
+              : dt === 'i2'
+                ? new Int16Array(bytes)
+                : dt === 'i4'
+                  ? new Int32Array(bytes)
+                  : dt === 'i8'
+                    ? new BigInt64Array(bytes)
+                    : dt === 'u4'
+                      ? new Uint32Array(bytes)
+                      : dt === 'u8'
+                        ? new BigUint64Array(bytes)
+                        : new Uint8Array(bytes);
+    return { dtype: dt, shape, data } as NpyArray;
+  }
+  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(v) || /^[-+]?(inf|infinity|nan)$/i.test(v)) {
+    return Number(v.replace(/^([-+]?)inf(inity)?$/i, '$1Infinity'));
+  }
+  return readNpy(v);
+}
+
+function arrayToJson(a: NpyArray): unknown {
+  const flat = Array.from(a.data as ArrayLike<number | bigint>, (x) =>
+    typeof x === 'bigint' ? x.toString() : x,
+  );
+  return { dtype: a.dtype, shape: a.shape, data: flat };
+}
+
+function previewArray(a: NpyArray): string {
+  const cols = a.shape.length >= 2 ? a.shape[a.shape.length - 1]! : (a.shape[0] ?? 0);
+  const rows = a.shape.length >= 2 ? a.shape.slice(0, -1).reduce((x, y) => x * y, 1) : 1;
+  const d = a.data as ArrayLike<number | bigint>;
+  const out: string[] = [];
+  for (let r = 0; r < Math.min(rows, 8); r++) {
+    const cells: string[] = [];
+    for (let c = 0; c < Math.min(cols, 8); c++) cells.push(String(d[r * cols + c]));
+    out.push(`  [${cells.join(', ')}${cols > 8 ? ', …' : ''}]`);
+  }
+  if (rows > 8) out.push('  …');
+  return out.join('\n');
 }

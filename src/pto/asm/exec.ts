@@ -9,7 +9,7 @@ import { AxsimError, badInput, unsupported } from '../../errors.ts';
 import type { Func, Module, Op, Pos, SyncOp, TileBufType, Type, Use } from './ast.ts';
 import { type TileCall, tileCall } from './call.ts';
 import { printType } from './printer.ts';
-import { asTileBuf, elemOf, isFloatType } from './types.ts';
+import { asTileBuf, isFloatType } from './types.ts';
 
 export interface TileValue {
   kind: 'tile';
@@ -50,7 +50,7 @@ export type RtValue =
 
 export interface ExecHooks {
   /** A new tile buffer (alloc_tile, memref.alloc, a Level-1 result): return its handle. */
-  alloc?(t: TileValue, op: Op): unknown;
+  alloc?(t: TileValue, op: Op, argName?: string): unknown;
   /** A tile op. `ins` are resolved operands; `out` the destination buffer (fresh for SSA results). */
   tile(call: TileCall, ins: RtValue[], out: TileValue | ViewValue, ctx: ExecContext): void;
   sync?(op: SyncOp, ctx: ExecContext): void;
@@ -100,9 +100,9 @@ class Exec {
     return v.v;
   }
 
-  newTile(type: TileBufType, validRow: number, validCol: number, op: Op): TileValue {
+  newTile(type: TileBufType, validRow: number, validCol: number, op: Op, argName?: string): TileValue {
     const t: TileValue = { kind: 'tile', type, validRow, validCol, id: this.nextId++, handle: undefined };
-    t.handle = this.hooks.alloc?.(t, op);
+    t.handle = this.hooks.alloc?.(t, op, argName);
     return t;
   }
 
@@ -580,11 +580,11 @@ export function execFunc(
         tb.vCol < 0 ? tb.cols : tb.vCol,
         f.body[0] ??
           ({ kind: 'return', pos: f.pos, results: [], spelling: 'return', values: [], types: [] } as Op),
+        a.use.name,
       );
       ex.env.set(a.use.name, tv);
     }
   }
-  void elemOf;
   const returned = ex.run(f.body) ?? [];
   return { returned, env: ex.env };
 }

@@ -20,6 +20,7 @@ export {
 export { OP_SIGS, type OperandKind, type OpFamily, type OpSig } from './ops.ts';
 export { type ParseOptions, parsePtoAs, parseType } from './parser.ts';
 export { printAttr, printModule, printType } from './printer.ts';
+export { type RunOptions, type RunResult, runProgram } from './run.ts';
 export { setSupportTable } from './support.ts';
 export { asTileBuf, dtypeOfName, elemOf, tileShape } from './types.ts';
 export {

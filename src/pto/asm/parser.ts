@@ -153,12 +153,12 @@ class Parser {
   private curFirst!: Token;
   private curName!: Token;
   private curResults: Use[] = [];
-  private readonly noResults = (what: string): void => {
+  readonly noResults = (what: string): void => {
     if (this.curResults.length > 0) {
       this.fail(this.curFirst, `'${what}' has no results`, `remove '%${this.curResults[0]!.name} ='`);
     }
   };
-  private readonly oneResult = (what: string): void => {
+  readonly oneResult = (what: string): void => {
     if (this.curResults.length !== 1) {
       this.fail(
         this.curFirst.kind === 'value' ? this.curFirst : this.curName,

@@ -201,7 +201,9 @@ export function costProgram(
         }
       },
       sync(op, ctx) {
-        // ordering ops flush every pipe (PTO-NOTES §4.2: a wait/barrier charges the pending tail)
+        // Ordering ops are PTO instructions of their own: the pto-isa trace starts every
+        // instruction with fresh pipe queues (trace.hpp BeginPtoInstr), so a tail left pending by
+        // the previous instruction is dropped, never charged; they issue no intrinsics.
         const r = row(
           ctx.pos.line,
           ctx.pos.col,
@@ -211,10 +213,9 @@ export function costProgram(
             .join(', '),
         );
         r.count++;
-        const flushed = state.flush();
-        if (r.cycles !== null) r.cycles += flushed;
-        r.first ??= flushed;
-        r.path = 'flush';
+        state.flush();
+        r.first ??= 0;
+        r.path = 'ordering (no intrinsics)';
       },
     },
     { file: opts.file, scalars: opts.scalars },

@@ -1,0 +1,238 @@
+/**
+ * The PTO-AS runner: executes a verified function on part 1's simulator (src/pto/index.ts
+ * `execute`). Pointer arguments are bound to `.npy` arrays (the arrays are the global memory the
+ * views address, so TSTORE writes land in them); tile buffers are part-1 tiles created from their
+ * `!pto.tile_buf` types; DPS ops write into the buffer named in `outs(...)`, so in-place forms
+ * (`ins(%x, …) outs(%x)`) work; Level-1 SSA results are fresh tiles.
+ */
+import { badInput, unsupported } from '../../errors.ts';
+import type { NpyArray } from '../../io/index.ts';
+import {
+  createTile,
+  execute,
+  GlobalTensor,
+  getOp,
+  type Operand,
+  type Profile,
+  type Tile,
+  tileFromNpy,
+} from '../index.ts';
+import type { Module, TileBufType } from './ast.ts';
+import { attrWord, type TileCall } from './call.ts';
+import { execFunc, findFunc, type RtValue, type TileValue, type ViewValue } from './exec.ts';
+import { dtypeOfName } from './types.ts';
+
+export interface RunOptions {
+  func?: string;
+  profile?: Profile;
+  file?: string;
+  maxSteps?: number;
+}
+
+export interface RunResult {
+  func: string;
+  /** Executed tile instructions. */
+  instructions: number;
+  /** The pointer arguments' arrays (written in place) and which of them were stored to. */
+  arrays: Record<string, NpyArray>;
+  written: string[];
+  /** Final contents of tile arguments (Level-1 / assembly-form programs). */
+  tiles: Record<string, Tile>;
+}
+
+const PAD = ['null', 'zero', 'max', 'min'] as const;
+
+function tileOf(tb: TileBufType, validRow: number, validCol: number, profile: Profile): Tile {
+  const dtype = dtypeOfName(tb.dtype.name);
+  if (!dtype) throw unsupported(`tiles of element type ${tb.dtype.name} cannot be simulated`);
+  return createTile(
+    {
+      dtype,
+      rows: tb.rows,
+      cols: tb.cols,
+      loc: tb.loc,
+      validRow,
+      validCol,
+      dynamic: tb.vRow < 0 || tb.vCol < 0,
+      blayout: tb.blayout === 'row_major' ? 'row' : 'col',
+      slayout: tb.slayout === 'none_box' ? 'none' : tb.slayout === 'row_major' ? 'row' : 'col',
+      fractal: tb.fractal,
+      pad: PAD[tb.pad] ?? 'null',
+    },
+    undefined,
+    { profile },
+  );
+}
+
+function bytesOfArray(a: NpyArray): Uint8Array {
+  const d = a.data as unknown as ArrayBufferView;
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+}
+
+/** A GlobalTensor for a partition view: the arg's bytes from the view's origin, strides as given. */
+function globalOf(v: ViewValue, arrays: Record<string, NpyArray>): GlobalTensor {
+  const arr = arrays[v.arg];
+  if (!arr)
+    throw badInput(`pointer argument %${v.arg} is not bound`, { hint: `pass --arg ${v.arg}=FILE.npy` });
+  const dtype = dtypeOfName(v.elem);
+  if (!dtype) throw unsupported(`global tensors of ${v.elem} cannot be simulated`);
+  if (v.shape.length > 5) throw unsupported('views of rank > 5 are not supported');
+  const all = bytesOfArray(arr);
+  const eb = Math.max(1, all.length / Math.max(1, arrayLength(arr)));
+  const shape = [...Array(5 - v.shape.length).fill(1), ...v.shape];
+  const inner = v.strides.length ? v.strides : [1];
+  const outer = Math.max(1, ...inner.map((s, i) => s * (v.shape[i] ?? 1)));
+  const stride = [...Array(5 - v.strides.length).fill(outer), ...v.strides];
+  const start = v.offset * eb;
+  if (start > all.length) {
+    throw badInput(
+      `the view of %${v.arg} starts at element ${v.offset}, past its ${arrayLength(arr)} elements`,
+    );
+  }
+  return new GlobalTensor(dtype, shape, stride, 'ND', all.subarray(start));
+}
+
+function arrayLength(a: NpyArray): number {
+  return a.shape.reduce((x, y) => x * y, 1);
+}
+
+const ROUND: Record<string, string> = {
+  NONE: 'CAST_NONE',
+  RINT: 'CAST_RINT',
+  ROUND: 'CAST_ROUND',
+  FLOOR: 'CAST_FLOOR',
+  CEIL: 'CAST_CEIL',
+  TRUNC: 'CAST_TRUNC',
+  ODD: 'CAST_ODD',
+  CAST_RINT: 'CAST_RINT',
+};
+
+/** Runs function `opts.func` (default: the first) of a verified module. */
+export function runProgram(
+  m: Module,
+  args: Record<string, NpyArray | number>,
+  opts: RunOptions = {},
+): RunResult {
+  const profile = opts.profile ?? 'cpu';
+  const f = findFunc(m, opts.func);
+  const arrays: Record<string, NpyArray> = {};
+  const scalars: Record<string, number> = {};
+  for (const a of f.args) {
+    const v = args[a.use.name];
+    if (a.type.kind === 'ptr') {
+      if (v === undefined || typeof v === 'number') {
+        throw badInput(`pointer argument %${a.use.name} needs an array`, {
+          hint: `pass --arg ${a.use.name}=FILE.npy`,
+        });
+      }
+      arrays[a.use.name] = v;
+    } else if (a.type.kind === 'scalar') {
+      if (typeof v !== 'number') {
+        throw badInput(`scalar argument %${a.use.name} needs a number`, {
+          hint: `pass --arg ${a.use.name}=VALUE`,
+        });
+      }
+      scalars[a.use.name] = v;
+    }
+  }
+  for (const k of Object.keys(args)) {
+    if (!f.args.some((a) => a.use.name === k)) {
+      throw badInput(`@${f.name} has no argument %${k}`, {
+        hint: `arguments: ${f.args.map((a) => `%${a.use.name}`).join(' ')}`,
+      });
+    }
+  }
+  const written = new Set<string>();
+  let count = 0;
+  const tileArgs: Record<string, Tile> = {};
+  const { env } = execFunc(
+    f,
+    {
+      alloc(t: TileValue, _op, argName) {
+        const v = argName === undefined ? undefined : args[argName];
+        if (v !== undefined && typeof v !== 'number') {
+          // a tile argument bound to an array: its values land at their logical (r, c)
+          const dtype = dtypeOfName(t.type.dtype.name);
+          if (!dtype) throw unsupported(`tiles of element type ${t.type.dtype.name} cannot be simulated`);
+          return tileFromNpy(v, {
+            dtype,
+            rows: t.type.rows,
+            cols: t.type.cols,
+            validRow: t.validRow,
+            validCol: t.validCol,
+          });
+        }
+        return tileOf(t.type, t.validRow, t.validCol, profile);
+      },
+      tile(call, ins, out) {
+        count++;
+        execCall(call, ins, out, arrays, profile);
+        if (out.kind === 'view') written.add(out.arg);
+      },
+    },
+    { file: opts.file, scalars, maxSteps: opts.maxSteps },
+  );
+  for (const a of f.args) {
+    const v = env.get(a.use.name);
+    if (v?.kind === 'tile') tileArgs[a.use.name] = v.handle as Tile;
+  }
+  return { func: f.name, instructions: count, arrays, written: [...written], tiles: tileArgs };
+}
+
+/** Maps one tile op onto part 1's `execute(name, operands, attrs)`. */
+function execCall(
+  call: TileCall,
+  ins: RtValue[],
+  out: TileValue | ViewValue,
+  arrays: Record<string, NpyArray>,
+  profile: Profile,
+): void {
+  const insn = call.sig.insn;
+  let def: ReturnType<typeof getOp>;
+  try {
+    def = getOp(insn);
+  } catch {
+    throw unsupported(`${call.name} (${insn}) has no functional model in axsim yet`);
+  }
+  const operands: Record<string, Operand> = {};
+  const attrs: Record<string, unknown> = {};
+  const asOperand = (v: RtValue): Operand => {
+    if (v.kind === 'tile') return v.handle as Tile;
+    if (v.kind === 'view') return globalOf(v, arrays);
+    throw badInput(`${call.name}: expected a tile or a view operand`);
+  };
+  const outSpec = def.operands.find((o) => o.out);
+  const inSpecs = def.operands.filter((o) => !o.out && !o.scratch);
+  const scratch = def.operands.filter((o) => o.scratch);
+  if (outSpec) operands[outSpec.name] = asOperand(out);
+  let k = 0;
+  let sawScalarFirst = false;
+  let tiles = 0;
+  for (const v of ins) {
+    if (v.kind === 'int' || v.kind === 'float') {
+      attrs.scalar = v.v;
+      if (tiles === 0) sawScalarFirst = true;
+      continue;
+    }
+    tiles++;
+    const spec = inSpecs[k];
+    if (spec) {
+      operands[spec.name] = asOperand(v);
+      k++;
+    } else if (scratch[0] && operands[scratch[0].name] === undefined) {
+      operands[scratch[0].name] = asOperand(v);
+    }
+  }
+  if (insn === 'TDIVS' && sawScalarFirst) attrs.order = 'scalar_first';
+  const cmp = attrWord(call.attrs, ['cmpMode', 'cmp']);
+  if (def.attrs.some((a) => a.kind === 'cmpMode'))
+    attrs.cmpMode = (cmp?.word ?? (insn === 'TCMPS' ? 'eq' : 'eq')).toUpperCase();
+  const rm = attrWord(call.attrs, ['rmode', 'round', 'roundMode']);
+  if (def.attrs.some((a) => a.kind === 'roundMode')) {
+    const w = (rm?.word ?? 'CAST_RINT').toUpperCase();
+    attrs.roundMode = ROUND[w] ?? w;
+  }
+  const sat = attrWord(call.attrs, ['sat', 'satMode']);
+  if (sat) attrs.satMode = sat.word.toUpperCase();
+  execute(insn, operands, attrs, { profile });
+}
