@@ -1,0 +1,810 @@
+/**
+ * The cycle-level model of the Tensix Vector Unit (docs/tensix-timing.md).
+ *
+ * - The issuing thread presents at most one instruction per cycle (VectorUnit.md "Sub-units").
+ *   Non-SFPU instructions (NOP, SETRWC, INCRWC, SETC16, STALLWAIT) take an issue slot but no
+ *   sub-unit; REPLAY costs nothing when replaying, and one cycle per word it records without
+ *   executing (REPLAY.md "Performance"), modelled from the gaps in Program.sourceIndex.
+ * - Each SFPU instruction goes to its sub-unit (tables.ts). SFPLOADMACRO schedules up to four more
+ *   (macro.ts); a scheduled instruction arriving at a sub-unit on the same cycle as a regular one wins
+ *   and the regular one is discarded (and reported).
+ * - Within a cycle every executing instruction reads the state as it was at the start of the cycle;
+ *   results become visible `latency` cycles after the instruction's cycle (1 for most, 2 for the MAD
+ *   family, SFPSWAP and SFPSHFT2 modes 2-4). An instruction that reads a result too early sees the old
+ *   value (documents are silent on what it sees; axsim models "not yet written") and an
+ *   `early-read` hazard is reported. Store (Dst write) takes effect before Load (Dst read) of the same
+ *   cycle.
+ * - Blackhole auto-stalls a regular instruction for one cycle when it reads the pending result of a
+ *   regular MAD-family instruction (as the stall logic sees reads, incl. its documented detection
+ *   bugs); both arches stall any non-SFPNOP instruction after a regular SFPSWAP; Blackhole also after
+ *   SFPSHFT2 modes 2-4. Nothing scheduled by SFPLOADMACRO stalls or causes stalls.
+ * - STALLWAIT blocks the thread until the Vector Unit has nothing scheduled or in flight, plus the
+ *   documented one-cycle lag; it also satisfies the Matrix-Unit-to-Dst gap rule (B8/C7 usage).
+ */
+import { type AxsimError, badInput, unsupported } from '../../errors.ts';
+import { type Arch, decode } from '../encoding.ts';
+import { execRecord } from '../exec.ts';
+import { sfpload, sfpstore } from '../insns/ldst.ts';
+import { Op, S, STRIDE } from '../ops.ts';
+import type { Program } from '../program.ts';
+import { IMM_ROW, LANES, type TensixState } from '../state.ts';
+import { type Deps, depsOf } from './deps.ts';
+import { HAZARDS, type Hazard, type HazardId, type HazardMode, hazardError } from './hazards.ts';
+import { buildScheduled, KIND_INSTRUCTIONS, type Scheduled } from './macro.ts';
+import { MAD_FAMILY, SHFT2_TWO_CYCLE_MODES, timingOf, U, UNITS, type Unit } from './tables.ts';
+
+export interface TimedOptions {
+  /** warn (default): report and continue as hardware would; strict: the first hazard throws; off. */
+  hazards?: HazardMode;
+  /** Record a per-cycle timeline (costs time and memory). */
+  timeline?: boolean;
+  /**
+   * Matrix Unit (FPU) writes to Dst, for the 3-instruction gap rule: each is issued (taking one
+   * issue slot) just before the instruction with this index in the source words; `rows` limits the
+   * Dst rows written (default: all).
+   */
+  matrixDstWrites?: ReadonlyArray<number | { before: number; rows?: [number, number] }>;
+  /** Give up after this many cycles (default 50 million). */
+  maxCycles?: number;
+}
+
+export interface TimelineEntry {
+  cycle: number;
+  unit: Unit | 'issue';
+  /** Index of the instruction in the source words (for a scheduled one: its SFPLOADMACRO's). */
+  index: number;
+  scheduled: boolean;
+  text: string;
+  /** 'discarded' (lost to a scheduled instruction), 'stall' (thread stalled this cycle). */
+  note?: 'discarded' | 'stall';
+}
+
+export interface TimedResult {
+  arch: Arch;
+  cycles: number;
+  busy: Record<Unit, number>;
+  ipc: Record<Unit, number>;
+  /** Instructions presented by the thread (program records, incl. non-SFPU ones). */
+  issued: number;
+  /** Instructions that executed: issued minus discarded, plus scheduled ones that ran. */
+  executed: number;
+  scheduledExecuted: number;
+  discarded: number;
+  /** Scheduled instructions forgotten because a later SFPLOADMACRO scheduled one at the same delay. */
+  forgotten: number;
+  stallCycles: number;
+  hazards: Hazard[];
+  /** Issue cycle of each program record (-1 if never issued). */
+  issueCycle: Int32Array;
+  timeline?: TimelineEntry[];
+}
+
+interface Pending {
+  row: number;
+  commitAt: number;
+  values: Uint32Array;
+  lanes: number;
+  /** From a regular MAD-family instruction: Blackhole's stall logic tracks it. */
+  stallable: boolean;
+}
+
+/** Per-record static information, computed once per program. */
+interface Info {
+  name: string;
+  unit: number;
+  latency: number;
+  deps: Deps;
+  sfpu: boolean;
+  madFamily: boolean;
+  /** Regular SFPSWAP (both arches) or Blackhole SFPSHFT2 modes 2-4: the next non-SFPNOP stalls. */
+  stallNext: boolean;
+  shft2Two: boolean;
+}
+
+function analyse(prog: Program, arch: Arch): Info[] {
+  const out: Info[] = [];
+  const cache = new Map<number, Info>();
+  for (let k = 0; k < prog.length; k++) {
+    const w = prog.words[k]!;
+    const o = k * STRIDE;
+    const hit = cache.get(w);
+    if (hit && prog.code[o + S.OP] !== Op.TEMPLATE) {
+      out.push(hit);
+      continue;
+    }
+    let name: string;
+    try {
+      name = decode(w, arch, { allowReserved: true }).name;
+    } catch {
+      name = '?';
+    }
+    const op = prog.code[o + S.OP]!;
+    const mod = prog.code[o + S.MOD]!;
+    const t = timingOf(name, arch, name === 'SFPSHFT2' ? mod : 0);
+    const unit = t ? (t.unit === 'issue' ? U.ISSUE : UNITS.indexOf(t.unit)) : U.ISSUE;
+    const shft2Two = name === 'SFPSHFT2' && SHFT2_TWO_CYCLE_MODES.has(mod);
+    const info: Info = {
+      name,
+      unit,
+      latency: op === Op.TEMPLATE ? 1 : (t?.latency ?? 1),
+      deps: op === Op.TEMPLATE ? { reads: 0, writes: 0, stallReads: 0 } : depsOf(prog.code, o),
+      sfpu: unit !== U.ISSUE,
+      madFamily: MAD_FAMILY.has(name),
+      stallNext: name === 'SFPSWAP' || (arch === 'blackhole' && shft2Two),
+      shft2Two,
+    };
+    cache.set(w, info);
+    out.push(info);
+  }
+  return out;
+}
+
+/** One executing instruction within a cycle. */
+interface Exec {
+  unit: number;
+  sched: Scheduled | undefined;
+  k: number;
+  name: string;
+  deps: Deps;
+  latency: number;
+  vd: number;
+}
+
+/** WH SFPSHFT2 "Instruction scheduling": instructions not allowed on the cycle after modes 2-4. */
+const SHFT2_FORBIDDEN_NEXT = new Set([
+  'SFPABS',
+  'SFPAND',
+  'SFPCAST',
+  'SFPDIVP2',
+  'SFPEXEXP',
+  'SFPEXMAN',
+  'SFPIADD',
+  'SFPLZ',
+  'SFPMOV',
+  'SFPNOT',
+  'SFPOR',
+  'SFPSETEXP',
+  'SFPSETMAN',
+  'SFPSETSGN',
+  'SFPSHFT',
+  'SFP_STOCH_RND',
+  'SFPXOR',
+]);
+
+function rowsOf(mask: number): number[] {
+  const r: number[] = [];
+  for (let i = 0; i <= 16; i++) if ((mask >>> i) & 1) r.push(i);
+  return r;
+}
+
+export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}): TimedResult {
+  if (prog.arch !== st.arch) throw unsupported(`program compiled for ${prog.arch}, machine is ${st.arch}`);
+  const arch = st.arch;
+  const mode: HazardMode = opts.hazards ?? 'warn';
+  const wantTimeline = opts.timeline === true;
+  const maxCycles = opts.maxCycles ?? 50_000_000;
+  const infos = analyse(prog, arch);
+  const n = prog.length;
+  const code = prog.code;
+  const L = st.lreg;
+  const hazards: Hazard[] = [];
+  const timeline: TimelineEntry[] = [];
+  const busy = [0, 0, 0, 0, 0];
+  const issueCycle = new Int32Array(n).fill(-1);
+  let issued = 0;
+  let executed = 0;
+  let scheduledExecuted = 0;
+  let discarded = 0;
+  let forgotten = 0;
+  let stallCycles = 0;
+
+  // Matrix Unit writes: before-index (in source words) -> rows
+  const matrix = new Map<number, [number, number]>();
+  for (const m of opts.matrixDstWrites ?? []) {
+    const before = typeof m === 'number' ? m : m.before;
+    if (!Number.isInteger(before) || before < 0) throw badInput(`matrix write index ${before} is not valid`);
+    matrix.set(before, typeof m === 'number' ? [0, 1023] : (m.rows ?? [0, 1023]));
+  }
+  let matrixRows: [number, number] | undefined;
+  let sinceMatrix = 1 << 30;
+
+  const report = (id: HazardId, cycle: number, index: number, message: string) => {
+    if (mode === 'off') return;
+    const h: Hazard = { id, cycle, index, message, source: HAZARDS[id].source };
+    if (mode === 'strict') throw hazardError(h);
+    hazards.push(h);
+  };
+
+  const pending: Pending[] = [];
+  const queue: Scheduled[] = [];
+  const fired: (Scheduled | undefined)[] = [undefined, undefined, undefined, undefined, undefined];
+  const execs: Exec[] = [];
+  const saved = new Uint32Array(17 * LANES);
+  const rwcSave = new Uint32Array(8);
+
+  let cycle = 0;
+  let k = 0;
+  let gap = n > 0 ? prog.sourceIndex[0]! : 0;
+  let stallNextPending = false; // previous cycle issued an instruction that stalls the next non-NOP
+  let stallwaitBlocked = false;
+  let stallwaitLag = false;
+  let prevExecs: Exec[] = [];
+  let lastWasMatrix = false;
+
+  const enabled = () => st.enabledMask();
+
+  /** Runs `fn` with LReg rows in `writes` captured, then defers the changes to `commitAt`. */
+  const deferred = (writes: number, commitAt: number, stallable: boolean, fn: () => void) => {
+    const rows = rowsOf(writes);
+    for (const r of rows) saved.set(L.subarray(r * LANES, r * LANES + LANES), r * LANES);
+    fn();
+    for (const r of rows) {
+      let lanes = 0;
+      const base = r * LANES;
+      for (let l = 0; l < LANES; l++) if (L[base + l] !== saved[base + l]) lanes |= 1 << l;
+      if (lanes === 0) continue;
+      pending.push({ row: r, commitAt, values: L.slice(base, base + LANES), lanes, stallable });
+      L.set(saved.subarray(base, base + LANES), base);
+    }
+  };
+
+  const commitPending = () => {
+    for (let i = 0; i < pending.length; ) {
+      const p = pending[i]!;
+      if (p.commitAt <= cycle) {
+        const base = p.row * LANES;
+        for (let l = 0; l < LANES; l++) if ((p.lanes >>> l) & 1) L[base + l] = p.values[l]!;
+        pending[i] = pending[pending.length - 1]!;
+        pending.pop();
+      } else i++;
+    }
+  };
+
+  const pendingRows = (stallableOnly: boolean): number => {
+    let m = 0;
+    for (const p of pending) if (p.commitAt > cycle && (!stallableOnly || p.stallable)) m |= 1 << p.row;
+    return m;
+  };
+
+  const srcIndex = (kk: number) => (kk >= 0 && kk < n ? prog.sourceIndex[kk]! : -1);
+
+  const runScheduled = (s: Scheduled) => {
+    if (s.unit === U.STORE) {
+      // Address as computed by SFPLOADMACRO; no ADDR_MOD (SFPLOADMACRO.md Store considerations).
+      rwcSave[0] = st.rwcDst;
+      rwcSave[1] = st.rwcDstCr;
+      rwcSave[2] = st.rwcSrcA;
+      rwcSave[3] = st.rwcSrcACr;
+      rwcSave[4] = st.rwcSrcB;
+      rwcSave[5] = st.rwcSrcBCr;
+      rwcSave[6] = st.dstMathOffset;
+      rwcSave[7] = st.fidelityPhase;
+      st.rwcDst = s.storeRwc;
+      st.dstMathOffset = s.storeOffset;
+      try {
+        sfpstore(st, enabled(), s.rec[S.VD]!, s.rec[S.MOD]!, 0, s.rec[S.IMM]!);
+      } finally {
+        st.rwcDst = rwcSave[0]!;
+        st.rwcDstCr = rwcSave[1]!;
+        st.rwcSrcA = rwcSave[2]!;
+        st.rwcSrcACr = rwcSave[3]!;
+        st.rwcSrcB = rwcSave[4]!;
+        st.rwcSrcBCr = rwcSave[5]!;
+        st.dstMathOffset = rwcSave[6]!;
+        st.fidelityPhase = rwcSave[7]!;
+      }
+      return;
+    }
+    if (s.precopyFrom >= 0) {
+      const vd = s.rec[S.VD]!;
+      const vdBase = vd * LANES;
+      const old = L.slice(vdBase, vdBase + LANES);
+      const vcIsVd = s.rec[S.VC] === vd && s.rec[S.OP] !== Op.MULI && s.rec[S.OP] !== Op.ADDI;
+      if (vcIsVd) {
+        L.set(old, IMM_ROW * LANES);
+        s.rec[S.VC] = IMM_ROW;
+      }
+      L.copyWithin(vdBase, s.precopyFrom * LANES, s.precopyFrom * LANES + LANES);
+      const mask = enabled();
+      try {
+        execRecord(st, s.rec, 0);
+      } finally {
+        if (vcIsVd) s.rec[S.VC] = vd;
+        for (let l = 0; l < LANES; l++) if (!((mask >>> l) & 1)) L[vdBase + l] = old[l]!;
+      }
+      return;
+    }
+    execRecord(st, s.rec, 0);
+  };
+
+  const runLoadMacro = (kk: number) => {
+    const o = kk * STRIDE;
+    const vd = code[o + S.VD]!;
+    const mod0 = code[o + S.MOD]!;
+    const addrMod = code[o + S.VA]!;
+    const imm10 = code[o + S.IMM]!;
+    const macro = code[o + S.AUX]! & 3;
+    const rwc = st.rwcDst;
+    const off = st.dstMathOffset;
+    // The SFPLOAD part uses Mod0 = the instruction's Mod0 (SFPLOADMACRO.md: "executes as per SFPLOAD").
+    sfpload(st, enabled(), vd, mod0, addrMod, imm10);
+    const seq = st.lmSequence[macro]!;
+    for (let i = 0; i < 4; i++) {
+      const bits = (seq >>> (8 * i)) & 255;
+      const delay = (bits >>> 3) & 7;
+      if (delay !== 7) {
+        for (let q = queue.length - 1; q >= 0; q--) {
+          const e = queue[q]!;
+          if (e.unit === i + 1 && e.counter === delay) {
+            queue.splice(q, 1);
+            forgotten++;
+          }
+        }
+      }
+      const s = buildScheduled(st, i, macro, vd, mod0, bits);
+      if (!s) continue;
+      s.scheduledAt = cycle;
+      s.index = kk;
+      if (delay === 0) s.readyAt = cycle + 1;
+      if (s.unit === U.STORE) {
+        s.storeRwc = rwc;
+        s.storeOffset = off;
+        s.rec[S.IMM] = imm10;
+      }
+      if (wantTimeline) s.text = schedText(s);
+      queue.push(s);
+    }
+  };
+
+  try {
+    while (k < n || queue.length > 0 || pending.length > 0) {
+      if (cycle >= maxCycles) throw badInput(`the timed run exceeded ${maxCycles} cycles`);
+      commitPending();
+      // Scheduled instructions that execute this cycle.
+      let nFired = 0;
+      for (let q = queue.length - 1; q >= 0; q--) {
+        const e = queue[q]!;
+        if (e.readyAt === cycle) {
+          fired[e.unit] = e;
+          nFired++;
+          queue.splice(q, 1);
+        }
+      }
+      if (nFired === 0 && k >= n && queue.length > 0) {
+        // Nothing ready: either cycle-kind entries still counting, or instruction-kind ones that
+        // will never count down again.
+        const anyInstr = queue.some((e) => e.kind === KIND_INSTRUCTIONS);
+        if (anyInstr && queue.every((e) => e.readyAt < 0)) {
+          for (const e of queue) {
+            report(
+              'macro-pending-at-end',
+              cycle,
+              srcIndex(e.index),
+              `${e.name} scheduled on the ${UNITS[e.unit]} sub-unit by instruction ${srcIndex(e.index)} still waits ${e.counter} instruction(s)`,
+            );
+          }
+          queue.length = 0;
+          if (pending.length === 0) break;
+        }
+      }
+
+      // The thread's instruction for this cycle.
+      let reg = -1;
+      let regInfo: Info | undefined;
+      let note: 'stall' | undefined;
+      let issuedSfpu = false;
+      if (k < n) {
+        const src = prog.sourceIndex[k]!;
+        if (gap > 0) {
+          gap--; // REPLAY recording or header: the frontend emits nothing this cycle
+        } else if (matrix.has(src) && !lastWasMatrix) {
+          lastWasMatrix = true;
+          matrixRows = matrix.get(src);
+          sinceMatrix = 0;
+          if (wantTimeline)
+            timeline.push({
+              cycle,
+              unit: 'issue',
+              index: src,
+              scheduled: false,
+              text: 'Matrix Unit write to Dst',
+            });
+        } else if (stallwaitBlocked) {
+          if (queue.length === 0 && pending.length === 0) {
+            if (stallwaitLag) stallwaitBlocked = false;
+            else stallwaitLag = true;
+          }
+          note = 'stall';
+          stallCycles++;
+        } else {
+          const info = infos[k]!;
+          let stall = false;
+          if (info.sfpu) {
+            if (stallNextPending && info.name !== 'SFPNOP') stall = true;
+            else if (arch === 'blackhole' && (pendingRows(true) & info.deps.stallReads) !== 0) stall = true;
+          }
+          stallNextPending = false;
+          if (stall) {
+            note = 'stall';
+            stallCycles++;
+          } else {
+            reg = k;
+            regInfo = info;
+            issueCycle[k] = cycle;
+            issued++;
+            sinceMatrix++;
+            lastWasMatrix = false;
+            k++;
+            if (k < n) gap = Math.max(0, prog.sourceIndex[k]! - src - 1);
+            issuedSfpu = info.sfpu;
+            if (info.stallNext) stallNextPending = true;
+          }
+        }
+      }
+      if (note === 'stall' && wantTimeline) {
+        timeline.push({
+          cycle,
+          unit: 'issue',
+          index: srcIndex(k),
+          scheduled: false,
+          text: 'stall',
+          note: 'stall',
+        });
+      }
+
+      // Delay counters (SFPLOADMACRO.md): instruction kind if ANY outstanding entry has it. The
+      // count-down happens as the cycle's instruction is issued, before an SFPLOADMACRO issued in
+      // this cycle forgets and schedules (so a delay-1 entry from the previous cycle is at 0 by then).
+      if (queue.length > 0) {
+        let anyInstr = false;
+        for (const e of queue) if (e.kind === KIND_INSTRUCTIONS) anyInstr = true;
+        if (anyInstr ? issuedSfpu : true) {
+          for (const e of queue) {
+            if (e.readyAt >= 0) continue;
+            e.counter--;
+            if (e.counter <= 0) {
+              e.counter = 0;
+              e.readyAt = cycle + 1;
+            }
+          }
+        }
+      }
+
+      // Who executes this cycle.
+      execs.length = 0;
+      for (let u = U.STORE; u >= U.SIMPLE; u--) {
+        const s = fired[u];
+        if (s)
+          execs.push({
+            unit: u,
+            sched: s,
+            k: s.index,
+            name: s.name,
+            deps: s.deps,
+            latency: s.latency,
+            vd: s.vd,
+          });
+      }
+      if (reg >= 0 && regInfo) {
+        const u = regInfo.unit;
+        if (u !== U.ISSUE && u !== U.LOAD && fired[u]) {
+          discarded++;
+          report(
+            'regular-discarded',
+            cycle,
+            srcIndex(reg),
+            `${regInfo.name} was discarded: ${fired[u]!.name} scheduled by SFPLOADMACRO (instruction ${srcIndex(fired[u]!.index)}) reached the ${UNITS[u]} sub-unit on the same cycle`,
+          );
+          if (wantTimeline) {
+            timeline.push({
+              cycle,
+              unit: UNITS[u]!,
+              index: srcIndex(reg),
+              scheduled: false,
+              text: regularText(regInfo, code, reg * STRIDE),
+              note: 'discarded',
+            });
+          }
+          reg = -1;
+        } else {
+          const ex: Exec = {
+            unit: u,
+            sched: undefined,
+            k: reg,
+            name: regInfo.name,
+            deps: regInfo.deps,
+            latency: regInfo.latency,
+            vd: code[reg * STRIDE + S.VD]!,
+          };
+          // keep the Store, Round, MAD, Simple, Load order
+          let at = execs.length;
+          while (at > 0 && execs[at - 1]!.unit < u) at--;
+          execs.splice(at, 0, ex);
+        }
+      }
+
+      if (mode !== 'off' && execs.length > 0) checkHazards(cycle);
+
+      // Execute.
+      const multi = execs.length > 1;
+      for (const ex of execs) {
+        const commitAt = cycle + ex.latency;
+        if (ex.sched) {
+          const s = ex.sched;
+          if (ex.latency > 1 || multi) deferred(ex.deps.writes, commitAt, false, () => runScheduled(s));
+          else runScheduled(s);
+          scheduledExecuted++;
+          executed++;
+          busy[ex.unit]!++;
+          if (wantTimeline)
+            timeline.push({
+              cycle,
+              unit: UNITS[ex.unit]!,
+              index: srcIndex(s.index),
+              scheduled: true,
+              text: s.text,
+            });
+          continue;
+        }
+        const o = ex.k * STRIDE;
+        const info = infos[ex.k]!;
+        const op = code[o + S.OP]!;
+        const run = () => {
+          if (op === Op.LOADMACRO) runLoadMacro(ex.k);
+          else if (op === Op.PUSHC || op === Op.POPC) flagStack(ex.k, op);
+          else execRecord(st, code, o);
+        };
+        if (info.name === 'STALLWAIT') {
+          stallwaitBlocked = true;
+          stallwaitLag = false;
+          sinceMatrix = 1 << 30;
+        }
+        try {
+          if (ex.latency > 1 || (multi && ex.unit !== U.ISSUE)) {
+            deferred(ex.deps.writes, commitAt, info.madFamily, run);
+          } else run();
+        } catch (e) {
+          throw (e as AxsimError).at ? (e as AxsimError).at({ index: srcIndex(ex.k) }) : e;
+        }
+        executed++;
+        if (ex.unit !== U.ISSUE) busy[ex.unit]!++;
+        if (wantTimeline) {
+          timeline.push({
+            cycle,
+            unit: ex.unit === U.ISSUE ? 'issue' : UNITS[ex.unit]!,
+            index: srcIndex(ex.k),
+            scheduled: false,
+            text: regularText(info, code, o),
+          });
+        }
+      }
+      prevExecs = execs.slice();
+      for (let u = 0; u < 5; u++) fired[u] = undefined;
+
+      cycle++;
+    }
+  } finally {
+    for (let u = 0; u < 5; u++) fired[u] = undefined;
+  }
+
+  const total = cycle;
+  const b = Object.fromEntries(UNITS.map((u, i) => [u, busy[i]!])) as Record<Unit, number>;
+  const ipc = Object.fromEntries(UNITS.map((u, i) => [u, total ? busy[i]! / total : 0])) as Record<
+    Unit,
+    number
+  >;
+  return {
+    arch,
+    cycles: total,
+    busy: b,
+    ipc,
+    issued,
+    executed,
+    scheduledExecuted,
+    discarded,
+    forgotten,
+    stallCycles,
+    hazards,
+    issueCycle,
+    ...(wantTimeline ? { timeline } : {}),
+  };
+
+  function flagStack(kk: number, op: number): void {
+    const o = kk * STRIDE;
+    const mod1 = code[o + S.MOD]!;
+    const idx = srcIndex(kk);
+    let bad: HazardId | undefined;
+    if (op === Op.PUSHC && (arch === 'wormhole' || mod1 === 0) && st.stackSize >= 8)
+      bad = 'flag-stack-overflow';
+    if (op === Op.POPC && mod1 === 0 && st.stackSize === 0) bad = 'flag-stack-underflow';
+    if (!bad) {
+      execRecord(st, code, o);
+      return;
+    }
+    report(bad, cycle, idx, HAZARDS[bad].what);
+    // Continue as the hardware does (spec 003): wrap instead of refusing.
+    const policy = st.flagStackPolicy;
+    if (mode === 'off' && policy === 'error') {
+      execRecord(st, code, o); // the functional policy decides
+      return;
+    }
+    st.flagStackPolicy = 'wrap';
+    try {
+      execRecord(st, code, o);
+    } finally {
+      st.flagStackPolicy = policy;
+    }
+  }
+
+  function checkHazards(c: number): void {
+    const pend = pendingRows(false);
+    let simple: Exec | undefined;
+    let round: Exec | undefined;
+    let mad: Exec | undefined;
+    for (const ex of execs) {
+      const idx = srcIndex(ex.k);
+      if (ex.unit === U.SIMPLE) simple = ex;
+      else if (ex.unit === U.ROUND) round = ex;
+      else if (ex.unit === U.MAD) mad = ex;
+      const early = pend & ex.deps.reads;
+      if (early !== 0) {
+        report(
+          'early-read',
+          c,
+          idx,
+          `${ex.sched ? 'scheduled ' : ''}${ex.name} reads ${rowsOf(early)
+            .map((r) => `LReg[${r}]`)
+            .join(', ')} before the two-cycle result written there is visible (it sees the old value)`,
+        );
+      }
+      if (
+        !ex.sched &&
+        (ex.name === 'SFPLOAD' || ex.name === 'SFPLOADMACRO') &&
+        sinceMatrix < 4 &&
+        matrixRows
+      ) {
+        const o = ex.k * STRIDE;
+        const addr = (code[o + S.IMM]! + st.dstMathOffset + st.rwcDst) & 1020;
+        if (addr + 3 >= matrixRows[0] && addr <= matrixRows[1]) {
+          report(
+            'matrix-dst-too-close',
+            c,
+            idx,
+            `${ex.name} reads Dst row ${addr} only ${sinceMatrix - 1} instruction(s) after a Matrix Unit write to Dst (3 needed)`,
+          );
+        }
+      }
+      if (ex.name === 'SFPCONFIG' && !ex.sched) checkStoreLanes(ex, c);
+    }
+    // (†) Simple and Round on the same cycle.
+    if (
+      simple &&
+      round &&
+      simple.name !== 'SFPNOP' &&
+      round.name !== 'SFPNOP' &&
+      simple.deps.writes &&
+      round.deps.writes
+    ) {
+      const a = simple.vd;
+      const b = round.vd;
+      const ok16 = (a === 16) !== (b === 16);
+      const okSplit = arch === 'wormhole' && ((a < 4 && b >= 4 && b < 8) || (b < 4 && a >= 4 && a < 8));
+      if (!ok16 && !okSplit) {
+        report(
+          'simple-round-vd',
+          c,
+          srcIndex(simple.k),
+          `${simple.name} (Simple, VD=${a}) and ${round.name} (Round, VD=${b}) write on the same cycle`,
+        );
+      }
+    }
+    // (‡) scheduled SFPSWAP on Simple needs the MAD sub-unit idle or on SFPNOP.
+    if (simple?.sched && simple.name === 'SFPSWAP' && mad && mad.name !== 'SFPNOP') {
+      report(
+        'swap-mad-not-nop',
+        c,
+        srcIndex(simple.k),
+        `SFPSWAP on the Simple sub-unit while the MAD sub-unit executes ${mad.name}`,
+      );
+    }
+    // Rules about the cycle after SFPSWAP / two-cycle SFPSHFT2.
+    for (const p of prevExecs) {
+      const shft2 = p.name === 'SFPSHFT2' && p.latency === 2;
+      if (!shft2 && p.name !== 'SFPSWAP') continue;
+      const mod = p.sched ? p.sched.rec[S.MOD]! : code[p.k * STRIDE + S.MOD]!;
+      if (p.sched && arch === 'blackhole') {
+        // BH (‡): Simple and Round idle or SFPNOP next cycle (SFPSWAP); an idle cycle after SFPSHFT2.
+        const busyNext = execs.filter(
+          (e) =>
+            e.name !== 'SFPNOP' && (shft2 ? e.unit !== U.ISSUE : e.unit === U.SIMPLE || e.unit === U.ROUND),
+        );
+        if (busyNext.length > 0) {
+          report(
+            'swap-shft2-follow',
+            c,
+            srcIndex(busyNext[0]!.k),
+            `${busyNext[0]!.name} executes on the cycle after a scheduled ${p.name}, which needs ${shft2 ? 'an idle cycle' : 'Simple and Round idle or SFPNOP'}`,
+          );
+        }
+      }
+      if (shft2 && arch === 'wormhole') {
+        for (const e of execs) {
+          const forbidden =
+            SHFT2_FORBIDDEN_NEXT.has(e.name) ||
+            (e.name === 'SFPSHFT2' && e.latency === 1) ||
+            (mod === 2 && (e.deps.writes & 0xe) !== 0);
+          if (forbidden) {
+            report(
+              'swap-shft2-follow',
+              c,
+              srcIndex(e.k),
+              `${e.name} on the cycle after SFPSHFT2 mode ${mod} (WormholeB0 SFPSHFT2.md forbids it)`,
+            );
+          }
+        }
+      }
+    }
+  }
+
+  function checkStoreLanes(ex: Exec, c: number): void {
+    const o = ex.k * STRIDE;
+    const vd = code[o + S.VD]!;
+    if (vd < 4 || vd > 7) return;
+    const mod1 = code[o + S.MOD]!;
+    const imm = code[o + S.IMM]!;
+    // Lanes taking part (SFPCONFIG.md): lane & 7 picks the LReg[0] lane and the Imm16 enable bit.
+    let lanesOn = 0;
+    for (let l = 0; l < 8; l++) {
+      if (mod1 & 8 && !((imm >>> (l * 2)) & 1)) continue;
+      if (st.useLaneFlags && !((st.laneFlags >>> l) & 1)) continue;
+      lanesOn |= 1 << l;
+    }
+    const cur = (st.lmSequence[vd - 4]! >>> 24) & 7;
+    let withStore = 0;
+    for (let l = 0; l < 8; l++) {
+      const v = (lanesOn >>> l) & 1 ? (mod1 & 1 ? imm & 0xffff : L[l]!) : st.lmSequence[vd - 4]!;
+      const sel = (mod1 & 1 && (lanesOn >>> l) & 1 ? 0 : (v >>> 24) & 7) || ((lanesOn >>> l) & 1 ? 0 : cur);
+      if (sel !== 0) withStore |= 1 << l;
+    }
+    if (withStore !== 0 && withStore !== 0xff) {
+      report(
+        'store-partial-lanes',
+        c,
+        srcIndex(ex.k),
+        `SFPCONFIG of Sequence[${vd - 4}] leaves the Store sub-unit scheduled on lanes 0x${withStore.toString(16)} (of lane & 7) only`,
+      );
+    }
+  }
+}
+
+function regName(r: number): string {
+  return `L${r}`;
+}
+
+/** Timeline text of a regular instruction. */
+function regularText(info: Info, code: Int32Array, o: number): string {
+  const name = info.name.replace(/^SFP_?/, '').toLowerCase();
+  if (info.unit === U.ISSUE) return info.name;
+  const op = code[o + S.OP]!;
+  if (op === Op.LOADMACRO) return `[${code[o + S.VD]!}] macro ${code[o + S.AUX]! & 3}`;
+  if (op === Op.LOAD) return `${regName(code[o + S.VD]!)} = load`;
+  if (op === Op.STORE) return `store ${regName(code[o + S.VD]!)}`;
+  if (op === Op.NOP) return name === 'nop' ? 'nop' : name;
+  if (op === Op.TEMPLATE) return `template[${code[o + S.MOD]!}] = ${name}`;
+  const w = info.deps.writes;
+  const reads = rowsOf(info.deps.reads).map(regName).join(', ');
+  const dst = w ? `${rowsOf(w).map(regName).join(',')} = ` : '';
+  return `${dst}${name}(${reads})`;
+}
+
+/** Timeline text of a scheduled instruction, in the `[x] L16 = op([x])` notation of tt-llk comments. */
+function schedText(s: Scheduled): string {
+  const m = s.macroVd;
+  const show = (r: number) => (r === m ? `[${m}]` : r === 16 ? 'L16' : `L${r}`);
+  const name = s.name.replace(/^SFP_?/, '').toLowerCase();
+  if (s.unit === U.STORE) return `[${m}] store ${s.vd === m ? '' : show(s.vd)}`.trimEnd();
+  if (s.name === 'SFPNOP') return `[${m}] nop`;
+  const dst = s.vd === 16 ? `[${m}] L16` : s.vd === m ? `[${m}]` : `[${m}] L${s.vd}`;
+  const reads = rowsOf(s.deps.reads).map(show).join(', ');
+  return s.deps.writes ? `${dst} = ${name}(${reads})` : `[${m}] ${name}(${reads})`;
+}
