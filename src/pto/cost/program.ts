@@ -45,6 +45,16 @@ export interface ProgramCost {
 
 export type CostFn = (inp: CostInput, state: PipeState) => CostResult;
 
+const TILE_TYPE: Record<string, string> = {
+  vec: 'VecTile',
+  mat: 'MatTile',
+  acc: 'AccTile',
+  left: 'LeftTile',
+  right: 'RightTile',
+  bias: 'BiasTile',
+  scaling: 'ScalingTile',
+};
+
 function layoutName(t: TileBufType): string {
   if (t.loc === 'left') return 'LEFT';
   if (t.loc === 'right') return 'RIGHT';
@@ -122,6 +132,14 @@ export function costInputOf(call: TileCall, ins: RtValue[], out: TileValue | Vie
         : `strides ${st.join(',')}`;
   }
   if (out.kind === 'tile' && tiles[0] && out.id === tiles[0].id) inp.inPlace = true;
+  // the lightweight transfer model is keyed by the tile type of the on-chip side
+  if (fam === 'load' || fam === 'store' || insn === 'TMOV') {
+    const side = fam === 'store' ? tiles[0] : out.kind === 'tile' ? out : undefined;
+    if (side) {
+      inp.tileType = TILE_TYPE[side.type.loc];
+      inp.elements = side.validRow * side.validCol;
+    }
+  }
   const scalars = ins.filter((v) => v.kind === 'int' || v.kind === 'float');
   const sv = scalars[0];
   if (sv && (sv.kind === 'int' || sv.kind === 'float')) inp.scalar = sv.v;
@@ -235,6 +253,11 @@ export function costProgram(
   return { model, arch, func: f.name, instructions: order, total, finalTail, covered, uncovered };
 }
 
+/** Integers as they are; the formula model's transfer estimates are fractional (2 decimals). */
+function fmtCycles(c: number): string {
+  return Number.isInteger(c) ? String(c) : c.toFixed(2);
+}
+
 /** The table `axsim pto cost` prints. */
 export function formatProgramCost(p: ProgramCost): string {
   const head = ['line:col', 'op', 'operands', 'count', 'cycles', 'path'];
@@ -243,7 +266,7 @@ export function formatProgramCost(p: ProgramCost): string {
     r.op,
     r.shape,
     String(r.count),
-    r.cycles === null ? '—' : String(r.cycles),
+    r.cycles === null ? '—' : fmtCycles(r.cycles),
     r.cycles === null ? `not modelled: ${r.note ?? ''}` : r.path,
   ]);
   const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
@@ -256,7 +279,7 @@ export function formatProgramCost(p: ProgramCost): string {
   if (p.finalTail)
     lines.push(`vector tail still pending after the last instruction: ${p.finalTail} (not in the total)`);
   lines.push(
-    `total: ${p.total} cycles${p.uncovered ? ` (${p.covered} ops priced, ${p.uncovered} not covered by the ${p.model} model)` : ''}`,
+    `total: ${fmtCycles(p.total)} cycles${p.uncovered ? ` (${p.covered} ops priced, ${p.uncovered} not covered by the ${p.model} model)` : ''}`,
   );
   return lines.join('\n');
 }
