@@ -157,6 +157,79 @@ TTI_SFPLOADI(0, 0x8, TT_OP_SFPSWAP(0, 0, 14, 1) >> 16);
   });
 });
 
+describe('kernel functions: for, if constexpr, dst_reg++', () => {
+  // tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_relu.h, _calculate_lrelu_, verbatim.
+  const lrelu = `template <bool APPROXIMATION_MODE>
+inline void _calculate_lrelu_(const int iterations, std::uint32_t slope)
+{
+    TT_SFPLOADI(p_sfpu::LREG2, 10, slope & 0xFFFF);
+    TT_SFPLOADI(p_sfpu::LREG2, 8, slope >> 16);
+#pragma GCC unroll 8
+    for (int d = 0; d < iterations; d++)
+    {
+        TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);        // load from dest into lreg[0]
+        TTI_SFPSETCC(0, p_sfpu::LREG0, 0, 0);                                         // condition - if value in LREG0 is negative //will set cc result reg
+        TTI_SFPMUL(p_sfpu::LREG0, p_sfpu::LREG2, p_sfpu::LCONST_0, p_sfpu::LREG0, 0); // Multiply LREG0 * LREG2 (x * slope)
+        TTI_SFPENCC(0, 0, 0, 0);                                                      // clear cc result reg
+        TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);       // store from lreg0 into dest register
+        sfpi::dst_reg++;
+    }
+}`;
+  it('assembles the whole leaky-ReLU function given its parameters', () => {
+    const r = assemble(lrelu, 'wormhole', { defines: { iterations: 8, slope: 0x3dcccccd } });
+    // SFPLOADI: LREG2 << 20 | mod0 << 16 | imm16; dst_reg++ = TTI_INCRWC(0, 2, 0, 0) = 0x38 << 24 | 2 << 14
+    const body = ['0x7000c000', '0x7b000000', '0x86002900', '0x8a000000', '0x7200c000', '0x38008000'];
+    assert.deepEqual(hexes(r.words), ['0x712acccd', '0x71283dcc', ...Array(8).fill(body).flat()]);
+    assert.deepEqual(r.lines.slice(0, 8), [4, 5, 9, 10, 11, 12, 13, 14]);
+    assert.deepEqual(r.warnings, []);
+    throwsAt(
+      () => assemble(lrelu, 'wormhole', { defines: { slope: 1 } }),
+      7,
+      25,
+      "unknown name 'iterations'",
+    );
+  });
+  it('unrolls nested loops, takes if constexpr / else, scopes loop variables', () => {
+    const src = `constexpr bool is_integer_mode = INSTRUCTION_MODE == InstrModLoadStore::INT32;
+for (std::uint32_t i = 0; i < 2; i++) {
+  for (int j = 3; j > 1; --j) TTI_SFPLOADI(i, 0, j);
+  if constexpr (is_integer_mode) {
+    TTI_SFPIADD(0, p_sfpu::LREG4, p_sfpu::LREG0, 4);
+  } else if (i == 1) TTI_SFPNOP;
+  else {
+    TTI_SFPTRANSP(0, 0, 0, 0);
+    TTI_SFPLOADMACRO(0, 0, 0, 0) // no ';' before the brace
+  }
+}
+dst_reg += 4;`;
+    const r = assemble(src, 'wormhole', { defines: { INSTRUCTION_MODE: 3 } });
+    assert.deepEqual(hexes(r.words), [
+      '0x71000003',
+      '0x71000002',
+      '0x8c000000',
+      '0x93000000',
+      '0x71100003',
+      '0x71100002',
+      '0x8f000000',
+      '0x38020000', // INCRWC rwc_d = 2 * 4 = 8, << 14
+    ]);
+    const i = assemble(src, 'wormhole', { defines: { INSTRUCTION_MODE: 4 } });
+    assert.deepEqual(hexes(i.words).filter((w) => w === '0x79000404').length, 2);
+    throwsAt(
+      () => assemble('for (int k = 0; k < 1; k++) SFPNOP\n.word k', 'wormhole'),
+      2,
+      7,
+      "unknown name 'k'",
+    );
+    throwsAt(
+      () => assemble('namespace ckernel { TTI_SFPNOP;', 'wormhole'),
+      1,
+      19,
+      "'{' without a matching '}'",
+    );
+  });
+});
+
 describe('canonical form and .word', () => {
   it('assembles ttsim field order and the printed order alike', () => {
     const a = assemble('SFPMAD instr_mod1=0 lreg_dest=6 lreg_src_c=5 lreg_src_b=7 lreg_src_a=6', 'wormhole');
@@ -388,7 +461,19 @@ describe('errors', () => {
     throwsAt(() => assemble('TTI_SFPNOP; /* open', 'wormhole'), 1, 13, 'unterminated /* comment');
     throwsAt(() => assemble('TTI_SFPLOADI(0, 0, 1.5f);', 'wormhole'), 1, 20, "floating-point literal '1.5f'");
     throwsAt(() => assemble('TTI_SFPLOADI(0, 0, lo16(x));', 'wormhole'), 1, 20, "function call 'lo16(…)'");
-    throwsAt(() => assemble('for (int i = 0; i < 8; i++) {', 'wormhole'), 1, 1, "unknown instruction 'for'");
+    throwsAt(() => assemble('while (1) {', 'wormhole'), 1, 1, "unknown instruction 'while'");
+    throwsAt(
+      () => assemble('for (int i = 0; i < 8; i++) {', 'wormhole'),
+      1,
+      29,
+      "'{' without a matching '}'",
+    );
+    throwsAt(
+      () => assemble('for (int i = 1; i < 8; i *= 2) SFPNOP', 'wormhole'),
+      1,
+      24,
+      'unsupported loop step',
+    );
     throwsAt(() => assemble('#include "x.h"', 'wormhole'), 1, 1, '#include is not supported');
     throwsAt(() => assemble('SFPNOP SFPNOP', 'wormhole'), 1, 8, 'expected end of statement');
     throwsAt(() => assemble('TTI_SFPLOADI(0, 0, 1 << 64);', 'wormhole'), 1, 22, 'shift count 64');

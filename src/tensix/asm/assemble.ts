@@ -17,7 +17,7 @@ import {
   unsupported,
 } from '../../errors.ts';
 import { ARCHES, type Arch, byOpcode, type InsnDef, instructionSet, templateLoadSlot } from '../encoding.ts';
-import { ExprParser, type Scope } from './expr.ts';
+import { convertTo, ExprParser, type Scope, TYPE_WORDS } from './expr.ts';
 import { type Token, tokenize } from './lexer.ts';
 import { normName, placeValue, type SyntaxField, syntaxOf, UNUSED_BITS } from './syntax.ts';
 import { archTables, type MacroDef, stripNamespaces } from './tables.ts';
@@ -42,11 +42,15 @@ export interface AssembleResult {
 }
 
 const MACRO_PREFIXES = ['TT_OP_', 'TTI_', 'TT_'] as const;
+/** sfpi's Dst pointer; `dst_reg++` advances the Dst RWC. */
+const DST_REG = new Set(['dst_reg', 'sfpi::dst_reg', 'ckernel::sfpi::dst_reg']);
 /** Words that may start a `constexpr`/`const` declaration. */
 const DECL_WORDS = new Set(['constexpr', 'const', 'static', 'inline', 'constinit']);
 
 /** A bound on `.rept` expansion, so that a typo cannot exhaust memory. */
 const MAX_WORDS = 1 << 22;
+/** A bound on loop and `.rept` iterations (an empty body produces no words). */
+const MAX_REPEATS = 1 << 20;
 
 const hex32 = (w: number) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
 
@@ -93,43 +97,339 @@ class Assembler {
 
   run(): AssembleResult {
     const p = this.p;
-    for (;;) {
-      const t = p.peek();
-      if (t.kind === 'eof') break;
-      if (t.kind === 'punct' && t.text === ';') {
-        p.next();
-        continue;
-      }
-      if (t.kind === 'preproc') {
-        p.next();
-        this.preprocessor(t);
-        continue;
-      }
-      if (t.kind === 'directive') {
-        this.directive();
-        continue;
-      }
-      if (t.kind === 'ident') {
-        const macro = this.macroName(t.text);
-        if (macro) {
-          this.macroCall(macro);
-          continue;
-        }
-        if (DECL_WORDS.has(t.text)) {
-          this.declaration();
-          continue;
-        }
-        const def = this.insnByName.get(t.text.toUpperCase());
-        if (def) {
-          this.canonical(def);
-          continue;
-        }
-      }
-      throw this.unexpectedStatement(t);
-    }
+    while (p.peek().kind !== 'eof') this.statement();
     const open = this.repts[this.repts.length - 1];
     if (open) throw badInput('.rept without a matching .endr', { location: this.loc(open.head) });
     return { words: Uint32Array.from(this.words), lines: this.lines, warnings: this.warnings };
+  }
+
+  /** Executes one statement (emitting its words). */
+  statement(): void {
+    const p = this.p;
+    const t = p.peek();
+    if (t.kind === 'punct' && t.text === ';') {
+      p.next();
+      return;
+    }
+    if (t.kind === 'punct' && t.text === '{') {
+      this.block();
+      return;
+    }
+    if (t.kind === 'preproc') {
+      p.next();
+      this.preprocessor(t);
+      return;
+    }
+    if (t.kind === 'directive') {
+      this.directive();
+      return;
+    }
+    if (t.kind === 'punct' && t.text === '+' && p.isPunct('+', 1) && DST_REG.has(p.peek(2).text)) {
+      this.dstRegIncrement();
+      return;
+    }
+    if (t.kind === 'ident') {
+      const macro = this.macroName(t.text);
+      if (macro) {
+        this.macroCall(macro);
+        return;
+      }
+      switch (t.text) {
+        case 'for':
+          this.forStatement();
+          return;
+        case 'if':
+          this.ifStatement();
+          return;
+        case 'namespace':
+          // `namespace ckernel { … }`: the body is read as a block
+          p.next();
+          if (p.peek().kind === 'ident') p.next();
+          this.block();
+          return;
+        case 'using':
+          this.skipStatement();
+          return;
+        case 'template':
+          this.skipTemplateHeader();
+          return;
+      }
+      if (DST_REG.has(t.text)) {
+        this.dstRegIncrement();
+        return;
+      }
+      if (this.looksLikeFunction()) {
+        this.functionDefinition();
+        return;
+      }
+      if (DECL_WORDS.has(t.text) || TYPE_WORDS.has(t.text.replace(/^std::/, '')) || t.text === 'auto') {
+        this.declaration();
+        return;
+      }
+      const def = this.insnByName.get(t.text.toUpperCase());
+      if (def) {
+        this.canonical(def);
+        return;
+      }
+    }
+    throw this.unexpectedStatement(t);
+  }
+
+  /** `{ statement… }` */
+  block(): void {
+    const p = this.p;
+    const open = p.expect('{');
+    while (!p.isPunct('}')) {
+      if (p.peek().kind === 'eof') throw badInput("'{' without a matching '}'", { location: this.loc(open) });
+      this.statement();
+    }
+    p.next();
+  }
+
+  /** Counts loop iterations and `.rept` repetitions against one budget. */
+  countRepeat(at: Token): void {
+    if (++this.replays > MAX_REPEATS) {
+      throw badInput(`loops expand to more than ${MAX_REPEATS} repetitions`, { location: this.loc(at) });
+    }
+  }
+
+  /**
+   * `for ([type] VAR = expr; cond; step) statement`, unrolled; `step` is one of `VAR++`, `++VAR`,
+   * `VAR--`, `--VAR`, `VAR += expr`, `VAR -= expr`. VAR is visible in the loop only.
+   */
+  forStatement(): void {
+    const p = this.p;
+    const head = p.next();
+    p.expect('(', 'after for');
+    while (p.peek().kind === 'ident' && p.peek(1).kind === 'ident') p.next(); // the type
+    const varTok = p.next();
+    if (varTok.kind !== 'ident') {
+      throw badInput(`expected the loop variable but found ${p.describe(varTok)}`, {
+        location: this.loc(varTok),
+      });
+    }
+    const name = varTok.text;
+    p.expect('=', `after the loop variable ${name}`);
+    const had = this.defines.has(name);
+    const saved = this.defines.get(name);
+    try {
+      this.defines.set(name, p.expression());
+      p.expect(';', 'after the loop initialisation');
+      const condPos = p.pos;
+      p.expression();
+      p.expect(';', 'after the loop condition');
+      const stepPos = p.pos;
+      this.loopStep(name, false);
+      p.expect(')', 'to close the for header');
+      const bodyPos = p.pos;
+      for (;;) {
+        p.pos = condPos;
+        if (p.expression() === 0n) break;
+        this.countRepeat(head);
+        p.pos = bodyPos;
+        this.statement();
+        p.pos = stepPos;
+        this.loopStep(name, true);
+      }
+      p.pos = bodyPos;
+      this.skipStatement();
+    } finally {
+      if (had) this.defines.set(name, saved!);
+      else this.defines.delete(name);
+    }
+  }
+
+  loopStep(name: string, apply: boolean): void {
+    const p = this.p;
+    const t = p.peek();
+    const op = p.peek(1);
+    const sign = (c: string) => (c === '+' ? 1n : -1n);
+    const isStep = (k: Token) => k.kind === 'punct' && (k.text === '+' || k.text === '-');
+    let delta: bigint | undefined;
+    if (isStep(t) && p.isPunct(t.text, 1) && p.peek(2).text === name) {
+      p.pos += 3;
+      delta = sign(t.text);
+    } else if (t.kind === 'ident' && t.text === name && isStep(op) && p.isPunct(op.text, 2)) {
+      p.pos += 3;
+      delta = sign(op.text);
+    } else if (t.kind === 'ident' && t.text === name && isStep(op) && p.isPunct('=', 2)) {
+      p.pos += 3;
+      delta = sign(op.text) * p.expression();
+    }
+    if (delta === undefined) {
+      throw badInput(
+        `unsupported loop step: expected ${name}++, ++${name}, ${name}--, ${name} += n or ${name} -= n`,
+        { location: this.loc(t) },
+      );
+    }
+    if (apply) this.defines.set(name, this.defines.get(name)! + delta);
+  }
+
+  /** `if [constexpr] (cond) statement [else statement]`, with a constant condition. */
+  ifStatement(): void {
+    const p = this.p;
+    p.next();
+    if (p.peek().kind === 'ident' && p.peek().text === 'constexpr') p.next();
+    p.expect('(', 'after if');
+    const c = p.expression();
+    p.expect(')', 'to close the if condition');
+    if (c !== 0n) this.statement();
+    else this.skipStatement();
+    if (p.peek().kind === 'ident' && p.peek().text === 'else') {
+      p.next();
+      if (c !== 0n) this.skipStatement();
+      else this.statement();
+    }
+  }
+
+  /** sfpi's `dst_reg++` (and `dst_reg += n`) is `TTI_INCRWC(0, SFP_DESTREG_STRIDE * n, 0, 0)`. */
+  dstRegIncrement(): void {
+    const p = this.p;
+    const head = p.peek();
+    let n: bigint;
+    if (p.isPunct('+')) {
+      p.pos += 3;
+      n = 1n;
+    } else {
+      p.next();
+      if (p.isPunct('+') && p.isPunct('+', 1)) {
+        p.pos += 2;
+        n = 1n;
+      } else if (p.isPunct('+') && p.isPunct('=', 1)) {
+        p.pos += 2;
+        n = p.expression();
+      } else {
+        throw badInput(`only ${head.text}++ and ${head.text} += n are supported`, {
+          location: this.loc(p.peek()),
+        });
+      }
+    }
+    const incr = this.tables.macros.get('INCRWC')!;
+    const rwcD = incr.args.find((a) => a.name === 'rwc_d')!;
+    const v = (this.tables.constants.get('SFP_DESTREG_STRIDE') ?? 2n) * n;
+    if (v < 0n || v >= 1n << BigInt(rwcD.width)) {
+      throw badInput(`${head.text} += ${n} does not fit INCRWC's ${rwcD.width}-bit rwc_d`, {
+        location: this.loc(head),
+      });
+    }
+    this.emit(incr.opcode * 2 ** 24 + Number(v) * 2 ** rwcD.shift, head, true);
+    if (p.isPunct(';')) p.next();
+  }
+
+  /** `template <…>` before a function: skipped (template parameters come from defines). */
+  skipTemplateHeader(): void {
+    const p = this.p;
+    p.next();
+    const open = p.expect('<', 'after template');
+    let depth = 1;
+    while (depth > 0) {
+      const t = p.next();
+      if (t.kind === 'eof')
+        throw badInput("'template <' without a matching '>'", { location: this.loc(open) });
+      if (t.kind === 'punct' && t.text === '<') depth++;
+      if (t.kind === 'punct' && t.text === '>') depth--;
+      if (t.kind === 'punct' && t.text === '>>') depth -= 2;
+    }
+  }
+
+  /** At `[specifiers] void NAME (`? */
+  looksLikeFunction(): boolean {
+    const p = this.p;
+    let k = 0;
+    let sawVoid = false;
+    while (p.peek(k).kind === 'ident') {
+      if (p.peek(k).text === 'void') sawVoid = true;
+      k++;
+    }
+    return sawVoid && k >= 2 && p.isPunct('(', k) && p.peek(k - 1).text !== 'void';
+  }
+
+  /** `[specifiers] void NAME(params) { body }`: the body is read; parameters need defines. */
+  functionDefinition(): void {
+    const p = this.p;
+    while (!p.isPunct('(')) p.next();
+    this.skipBalanced('(', ')');
+    while (p.peek().kind === 'ident') p.next(); // const, noexcept, …
+    if (!p.isPunct('{')) {
+      throw badInput(`expected the function body '{' but found ${p.describe(p.peek())}`, {
+        location: this.loc(p.peek()),
+      });
+    }
+    this.block();
+  }
+
+  skipBalanced(open: string, close: string): void {
+    const p = this.p;
+    const start = p.expect(open);
+    let depth = 1;
+    while (depth > 0) {
+      const t = p.next();
+      if (t.kind === 'eof')
+        throw badInput(`'${open}' without a matching '${close}'`, { location: this.loc(start) });
+      if (t.kind === 'punct' && t.text === open) depth++;
+      if (t.kind === 'punct' && t.text === close) depth--;
+    }
+  }
+
+  /** Moves past one statement without executing it (the branch an `if` does not take). */
+  skipStatement(): void {
+    const p = this.p;
+    const t = p.peek();
+    if (t.kind === 'eof')
+      throw badInput('expected a statement but found end of input', { location: this.loc(t) });
+    if (t.kind === 'punct' && t.text === '{') {
+      this.skipBalanced('{', '}');
+      return;
+    }
+    if (t.kind === 'preproc') {
+      p.next();
+      return;
+    }
+    if (t.kind === 'ident' && (t.text === 'if' || t.text === 'for' || t.text === 'while')) {
+      p.next();
+      if (p.peek().kind === 'ident' && p.peek().text === 'constexpr') p.next();
+      this.skipBalanced('(', ')');
+      this.skipStatement();
+      if (t.text === 'if' && p.peek().kind === 'ident' && p.peek().text === 'else') {
+        p.next();
+        this.skipStatement();
+      }
+      return;
+    }
+    if (t.kind === 'directive' && t.text === '.rept') {
+      let depth = 0;
+      for (;;) {
+        const k = p.next();
+        if (k.kind === 'eof') throw badInput('.rept without a matching .endr', { location: this.loc(t) });
+        if (k.kind === 'directive' && k.text === '.rept') depth++;
+        if (k.kind === 'directive' && k.text === '.endr' && --depth === 0) return;
+      }
+    }
+    if (
+      t.kind === 'directive' ||
+      (t.kind === 'ident' && this.insnByName.has(t.text.toUpperCase()) && !p.isPunct('(', 1))
+    ) {
+      // line-oriented statements: to the end of the line (or a ';')
+      p.next();
+      while (p.peek().kind !== 'eof' && p.peek().line === t.line && !p.isPunct(';')) p.next();
+      if (p.isPunct(';')) p.next();
+      return;
+    }
+    if (t.kind === 'ident' && this.macroName(t.text)) {
+      p.next();
+      if (p.isPunct('(')) this.skipBalanced('(', ')');
+      if (p.isPunct(';')) p.next();
+      return;
+    }
+    // anything else: to the next ';' outside parentheses
+    let depth = 0;
+    for (;;) {
+      const k = p.next();
+      if (k.kind === 'eof') throw badInput("expected ';'", { location: this.loc(t) });
+      if (k.kind === 'punct' && (k.text === '(' || k.text === '[')) depth++;
+      if (k.kind === 'punct' && (k.text === ')' || k.text === ']')) depth--;
+      if (k.kind === 'punct' && k.text === ';' && depth <= 0) return;
+    }
   }
 
   unexpectedStatement(t: Token): AxsimError {
@@ -215,6 +515,8 @@ class Assembler {
   macroCall(m: { def: MacroDef; form: string }): void {
     const head = this.p.next();
     this.emit(this.macroWord(m, this.p), head, true);
+    // the statement's ';' belongs to it (so that `if (c) TTI_X(…); else …` pairs up)
+    if (this.p.isPunct(';')) this.p.next();
   }
 
   /**
@@ -420,11 +722,7 @@ class Assembler {
     if (top.remaining > 0) {
       top.remaining--;
       this.p.pos = top.bodyPos;
-      if (++this.replays > MAX_WORDS) {
-        throw badInput(`.rept expands to more than ${MAX_WORDS} repetitions`, {
-          location: this.loc(top.head),
-        });
-      }
+      this.countRepeat(top.head);
     } else {
       this.repts.pop();
       this.endOfLine(t);
@@ -437,14 +735,18 @@ class Assembler {
   /** `constexpr [static] [const] [type…] NAME = expr;` */
   declaration(): void {
     const p = this.p;
-    while (p.peek().kind === 'ident' && !p.isPunct('=', 1)) p.next();
+    const typeWords: string[] = [];
+    while (p.peek().kind === 'ident' && !p.isPunct('=', 1)) typeWords.push(p.next().text);
     const name = p.next();
     if (name.kind !== 'ident')
       throw badInput(`expected a name in the declaration but found ${p.describe(name)}`, {
         location: this.loc(name),
       });
     p.expect('=', `after ${name.text} (only \`constexpr type NAME = value;\` declarations are accepted)`);
-    const v = p.expression();
+    const v = convertTo(
+      typeWords.filter((w) => !DECL_WORDS.has(w)),
+      p.expression(),
+    );
     this.defines.set(name.text, v);
     if (!p.isPunct(';'))
       throw badInput(`expected ';' after the declaration of ${name.text} but found ${p.describe(p.peek())}`, {

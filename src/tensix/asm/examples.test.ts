@@ -20,19 +20,28 @@ const EXPECTED: Record<string, { count: number; first: number[] }> = {
   'reduce_rows_sum.sfpu': { count: 8 + 2 * 10 + 2, first: [0x7003c000, 0x7013c004] },
 };
 
+/** The archs an example is for: `bh_…` Blackhole only, `wh_…` Wormhole only, others both. */
+const archsOf = (f: string) =>
+  f.startsWith('bh_') ? ['blackhole' as const] : f.startsWith('wh_') ? ['wormhole' as const] : ARCHES;
+
 describe('examples/tensix', () => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.sfpu'));
   it('has the documented examples', () => {
-    assert.deepEqual(files.sort(), Object.keys(EXPECTED).sort());
+    for (const f of Object.keys(EXPECTED)) assert.ok(files.includes(f), `examples/tensix/${f} is missing`);
   });
+  for (const [f, e] of Object.entries(EXPECTED)) {
+    it(`${f} gives the expected words`, () => {
+      const r = assemble(readFileSync(dir + f, 'utf8'), 'wormhole', { file: f });
+      assert.equal(r.words.length, e.count);
+      assert.deepEqual([...r.words.slice(0, e.first.length)], e.first);
+    });
+  }
   for (const f of files) {
-    for (const arch of ARCHES) {
+    for (const arch of archsOf(f)) {
       it(`${f} assembles on ${arch} without warnings and round-trips`, () => {
         const r = assemble(readFileSync(dir + f, 'utf8'), arch, { file: f });
-        const e = EXPECTED[f]!;
-        assert.equal(r.words.length, e.count);
+        assert.ok(r.words.length > 0);
         assert.deepEqual(r.warnings, []);
-        if (arch === 'wormhole') assert.deepEqual([...r.words.slice(0, e.first.length)], e.first);
         assert.deepEqual(assemble(disassemble(r.words, arch).join('\n'), arch).words, r.words);
       });
     }

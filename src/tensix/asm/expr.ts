@@ -51,7 +51,15 @@ const TYPES: Record<string, [number, boolean]> = {
   size_t: [32, false],
   bool: [1, false],
 };
-const TYPE_WORDS = new Set(Object.keys(TYPES).flatMap((k) => k.split(' ')));
+export const TYPE_WORDS = new Set(Object.keys(TYPES).flatMap((k) => k.split(' ')));
+
+/** Wraps `v` as a C conversion to the type named by `words` would; unknown types leave it as is. */
+export function convertTo(words: readonly string[], v: bigint): bigint {
+  const t = TYPES[words.map((w) => w.replace(/^std::/, '')).join(' ')];
+  if (!t) return v;
+  if (t[0] === 1) return v !== 0n ? 1n : 0n;
+  return t[1] ? BigInt.asIntN(t[0], v) : BigInt.asUintN(t[0], v);
+}
 const typeWord = (t: Token) => (t.kind === 'ident' ? t.text.replace(/^std::/, '') : undefined);
 
 export class ExprParser {

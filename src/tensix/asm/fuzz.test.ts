@@ -50,6 +50,17 @@ const PIECES = [
   '//',
   '{',
   'constexpr int',
+  'for (int i = 0; i < 3; i++)',
+  'for (',
+  'if (1)',
+  'if constexpr (0)',
+  'else',
+  'dst_reg++',
+  'sfpi::dst_reg += 2',
+  'namespace ckernel',
+  'template <int N>',
+  'inline void f(int x)',
+  'i',
 ];
 
 describe('assembler fuzz', () => {
