@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { sharedConformanceFile } from '../../conformance/shared.ts';
+import { readNpy, writeNpy } from '../../io/index.ts';
+
+const bin = fileURLToPath(new URL('../../../bin/axsim.js', import.meta.url));
+const ex = (name: string) => fileURLToPath(new URL(`../../../examples/pto/${name}`, import.meta.url));
+const axsim = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+
+test('axsim pto check: ok on an example, line:col + hint and exit 2 on a bad program', () => {
+  const ok = axsim('pto', 'check', ex('softmax.pto'));
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /softmax\.pto: ok/);
+  const dir = mkdtempSync(join(tmpdir(), 'axsim-pto-'));
+  const bad = join(dir, 'bad.pto');
+  writeFileSync(bad, 'func.func @k() {\n  pto.tmatmul_acc ins() outs(%x : f32)\n  return\n}\n');
+  const r = axsim('pto', 'check', bad);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /bad\.pto:2:3: BadInput: unknown PTO operation 'pto\.tmatmul_acc'/);
+  assert.match(r.stderr, /hint: did you mean 'pto\.tmatmul\.acc'\?/);
+});
+
+test('axsim pto cost prints a per-instruction table and a total for each model', () => {
+  const seed = axsim('pto', 'cost', ex('add.pto'), '--model', 'seed');
+  assert.equal(seed.status, 0, seed.stderr);
+  assert.match(seed.stdout, /TADD\s+f32 16x64 RM\s+1\s+2575\s+continuous/);
+  assert.match(seed.stdout, /total: 2575 cycles/);
+  const isa = axsim('pto', 'cost', ex('softmax.pto'), '--model', 'pto-isa');
+  assert.equal(isa.status, 0, isa.stderr);
+  // TLOAD of 16x128 f32 = 8192 B: floor(8192 / 2^30 / 100.9 GB/s * 1.85e9) = 139 (PTO-NOTES §4.2)
+  assert.match(isa.stdout, /TLOAD\s+f32 16x128 RM\s+1\s+139\s/);
+  assert.match(isa.stdout, /^total: \d+ cycles$/m);
+  const a5 = axsim('pto', 'cost', ex('add.pto'), '--model', 'formula', '--profile', 'a5', '--json');
+  assert.equal(a5.status, 0, a5.stderr);
+  const j = JSON.parse(a5.stdout) as { arch: string; instructions: { op: string; cycles: number | null }[] };
+  assert.equal(j.arch, 'a5');
+  assert.ok(j.instructions.some((i) => i.op === 'TADD' && typeof i.cycles === 'number'));
+  const wrong = axsim('pto', 'cost', ex('add.pto'), '--model', 'pto-isa', '--profile', 'a5');
+  assert.equal(wrong.status, 2);
+});
+
+test('axsim pto run binds .npy arguments and writes the stored arrays with --out', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'axsim-pto-'));
+  const a = Float32Array.from({ length: 1024 }, (_, i) => i);
+  const b = Float32Array.from({ length: 1024 }, () => 0.5);
+  writeNpy(join(dir, 'a.npy'), { dtype: 'f4', shape: [16, 64], data: a });
+  writeNpy(join(dir, 'b.npy'), { dtype: 'f4', shape: [16, 64], data: b });
+  const out = join(dir, 'out');
+  const r = axsim(
+    'pto',
+    'run',
+    ex('add.pto'),
+    '--arg',
+    `a=${join(dir, 'a.npy')}`,
+    '--arg',
+    `b=${join(dir, 'b.npy')}`,
+    '--arg',
+    'c=zeros:16x64:f4',
+    '--out',
+    out,
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /4 tile instruction\(s\) executed/);
+  const c = readNpy(join(out, 'c.npy'));
+  assert.deepEqual(c.shape, [16, 64]);
+  assert.equal((c.data as Float32Array)[1023], 1023.5);
+  const missing = axsim('pto', 'run', ex('add.pto'), '--arg', `a=${join(dir, 'a.npy')}`);
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /--arg b=FILE\.npy/);
+});
+
+test('axsim pto conformance runs pto-cost.jsonl.gz rows through the cost models', (t) => {
+  const f = sharedConformanceFile('pto-cost.jsonl.gz');
+  if (!f) return t.skip('pto-cost.jsonl.gz not found');
+  const r = axsim('pto', 'conformance', f);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const m = /^(\d+) passed, 0 failed/m.exec(r.stdout);
+  assert.ok(m && Number(m[1]) > 6000, r.stdout);
+});
