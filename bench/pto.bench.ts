@@ -62,14 +62,39 @@ const rows = [
     target: 1.0,
   },
 ];
-console.log('| workload | axsim | unit | µs/op | reference (PTO-PERF.md) | target | ok |');
-console.log('|---|---|---|---|---|---|---|');
-for (const r of rows) {
+/**
+ * The same workloads timed by this process's CPU time (process.cpuUsage) instead of wall time: on a
+ * shared, oversubscribed machine the wall-clock median includes time the process spent waiting for
+ * a core; CPU time does not. Both are reported.
+ */
+function cpuRate(fn: () => void, work: number): number {
+  for (let i = 0; i < 50; i++) fn();
+  let n = 16;
+  for (;;) {
+    const t0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) fn();
+    const d = process.cpuUsage(t0);
+    const sec = (d.user + d.system) / 1e6;
+    if (sec > 1) return (n * work) / sec / 1e9;
+    n *= 2;
+  }
+}
+const cpu = [
+  cpuRate(() => execute('TADD', { dst: d64, src0: a64, src1: b64 }), 64 * 64),
+  cpuRate(() => execute('TADD', { dst: d256, src0: a256, src1: b256 }), 256 * 256),
+  cpuRate(() => execute('TMATMUL', { c: Cm, a: A, b: B }), 2 * 64 * 64 * 64),
+];
+
+console.log(
+  '| workload | axsim (wall p50) | axsim (CPU time) | unit | µs/op (wall) | reference (PTO-PERF.md) | target | ok (wall) |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
+for (const [k, r] of rows.entries()) {
   const res = bench.tasks.find((t) => t.name === r.name)!.result;
   if (res.state !== 'completed') throw new Error(`benchmark ${r.name} did not complete: ${res.state}`);
   const mean = res.latency.p50; // ms, median
   const rate = r.work / (mean / 1000) / 1e9;
   console.log(
-    `| ${r.name} | ${rate.toFixed(2)} | ${r.unit} | ${(mean * 1000).toFixed(2)} | ${r.ref} | >= ${r.target} | ${rate >= r.target ? 'yes' : 'NO'} |`,
+    `| ${r.name} | ${rate.toFixed(2)} | ${cpu[k]!.toFixed(2)} | ${r.unit} | ${(mean * 1000).toFixed(2)} | ${r.ref} | >= ${r.target} | ${rate >= r.target ? 'yes' : 'NO'} |`,
   );
 }

@@ -4,7 +4,7 @@ import { readJsonl } from '../conformance/index.ts';
 import { requireConformanceFile } from '../conformance/shared.ts';
 import { AxsimError } from '../errors.ts';
 import { makePtoRunner, registerCostRunner } from './conformance.ts';
-import { execute, Tile } from './index.ts';
+import { createTile, execute, OPS, readTile, Tile } from './index.ts';
 
 // Every vector of shared/conformance/pto.jsonl.gz, with the acceptance conditions of issue 6:
 // ok & !ub -> whole physical buffers byte for byte (alt_out accepted, NaN as any NaN);
@@ -18,8 +18,10 @@ test('every vector in pto.jsonl.gz meets its acceptance condition on the cpu pro
   const run = makePtoRunner({ profile: 'cpu' });
   const tally = { ok: 0, ub: 0, crash: 0, compile_error: 0 };
   const failures: string[] = [];
+  const seen = new Set<string>();
   for await (const { value } of readJsonl(f.path)) {
     const rec = value as Record<string, unknown>;
+    if (rec.status === 'ok') seen.add(String(rec.op));
     let res: { pass: boolean; diff?: string };
     try {
       res = run(rec);
@@ -36,6 +38,10 @@ test('every vector in pto.jsonl.gz meets its acceptance condition on the cpu pro
   if (failures.length) console.log(failures.slice(0, 20).join('\n'));
   assert.ok(tally.ok > 2000 && tally.crash > 10 && tally.compile_error > 400, JSON.stringify(tally));
   assert.deepEqual(failures, []);
+  // every registered instruction is exercised by a vector, or by the unit tests named here
+  const unitTested = new Set(['TMOV', 'TSYNC', 'RECORD_EVENT', 'WAIT_EVENT', 'BARRIER', 'TCOLEXPANDSUB']);
+  const untested = [...OPS.keys()].filter((n) => !seen.has(n) && !unitTested.has(n));
+  assert.deepEqual(untested, []);
 });
 
 // TSEL consumes its mask as one bit stream over dst's valid region (PTO-NOTES "TSEL"); with a
@@ -69,4 +75,31 @@ test('cost-model records are skipped, or handed to the registered cost runner', 
   } finally {
     registerCostRunner(undefined);
   }
+});
+
+test('TCOLEXPANDSUB and the tile-tile form of TCMPS', () => {
+  const s0 = createTile(
+    { dtype: 'i16', rows: 2, cols: 16 },
+    Array.from({ length: 32 }, (_, i) => i),
+  );
+  const s1 = createTile(
+    { dtype: 'i16', rows: 1, cols: 16 },
+    Array.from({ length: 16 }, (_, i) => 100 * i),
+  );
+  const d = createTile({ dtype: 'i16', rows: 2, cols: 16, validRow: 2, validCol: 3 });
+  execute('TCOLEXPANDSUB', { dst: d, src0: s0, src1: s1 });
+  // dst[r, c] = src0[r, c] - src1[0, c] over dst's valid 2x3
+  assert.deepEqual(readTile(d, { valid: true }), [
+    [0, 1 - 100, 2 - 200],
+    [16, 17 - 100, 18 - 200],
+  ]);
+  // TCMPS(dst, src0, src1 tile): LT bits of row 0 packed LSB first; Cols(src)/8 = 2 bytes per row
+  const a = createTile(
+    { dtype: 'f32', rows: 1, cols: 16 },
+    Array.from({ length: 16 }, (_, i) => i),
+  );
+  const b = createTile({ dtype: 'f32', rows: 1, cols: 16 }, new Array(16).fill(5));
+  const m = new Tile({ dtype: 'u8', rows: 1, cols: 32, validRow: 1, validCol: 2 });
+  execute('TCMPS', { dst: m, src0: a, src1: b }, { cmpMode: 'LT' });
+  assert.deepEqual([...m.bytes.subarray(0, 3)], [0b00011111, 0, 0]);
 });
