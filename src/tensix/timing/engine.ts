@@ -129,8 +129,9 @@ function analyse(prog: Program, arch: Arch): Info[] {
       latency: op === Op.TEMPLATE ? 1 : (t?.latency ?? 1),
       deps: op === Op.TEMPLATE ? { reads: 0, writes: 0, stallReads: 0 } : depsOf(prog.code, o),
       sfpu: unit !== U.ISSUE,
-      madFamily: MAD_FAMILY.has(name),
-      stallNext: name === 'SFPSWAP' || (arch === 'blackhole' && shft2Two),
+      madFamily: op !== Op.TEMPLATE && MAD_FAMILY.has(name),
+      // A backdoor template write does not execute, so it cannot cause a stall.
+      stallNext: op !== Op.TEMPLATE && (name === 'SFPSWAP' || (arch === 'blackhole' && shft2Two)),
       shft2Two,
     };
     cache.set(w, info);
@@ -332,7 +333,8 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
     for (let i = 0; i < 4; i++) {
       const bits = (seq >>> (8 * i)) & 255;
       const delay = (bits >>> 3) & 7;
-      if (delay !== 7) {
+      // Spec 000's order: a zero selector schedules nothing and forgets nothing (see macro.ts).
+      if ((bits & 7) !== 0 && delay !== 7) {
         for (let q = queue.length - 1; q >= 0; q--) {
           const e = queue[q]!;
           if (e.unit === i + 1 && e.counter === delay) {
@@ -637,7 +639,12 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   }
 
   function checkHazards(c: number): void {
-    const pend = pendingRows(false);
+    // Wormhole: reading any location a two-cycle instruction is still writing breaks the documented
+    // rule. Blackhole documents only "consuming" a scheduled result too early, which axsim cannot
+    // tell from reading the old value on purpose (tt-llk's recip 24b_5c does that), so there only a
+    // regular instruction reading a regular result the stall logic missed is reported.
+    const pendAll = pendingRows(false);
+    const pendRegular = pendingRows(true);
     let simple: Exec | undefined;
     let round: Exec | undefined;
     let mad: Exec | undefined;
@@ -646,7 +653,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
       if (ex.unit === U.SIMPLE) simple = ex;
       else if (ex.unit === U.ROUND) round = ex;
       else if (ex.unit === U.MAD) mad = ex;
-      const early = pend & ex.deps.reads;
+      const early = (arch === 'wormhole' ? pendAll : ex.sched ? 0 : pendRegular) & ex.deps.reads;
       if (early !== 0) {
         report(
           'early-read',

@@ -5,10 +5,12 @@
  * describes. The instructions are executed later by the cycle model (engine.ts).
  *
  * Per sub-unit i (0 Simple, 1 MAD, 2 Round, 3 Store), with SequenceBits = Sequence[macro] >> 8i:
- * - Delay = bits 5:3; unless Delay == 7 the sub-unit forgets any pending instruction whose delay is
- *   Delay. This happens BEFORE the selector is looked at (so a zero selector with a non-zero delay
- *   still forgets): we follow the order of the ISA documents' model; spec 000's paraphrase checks
- *   the selector first. Recorded in docs/tensix-timing.md.
+ * - Delay = bits 5:3; if the selector (bits 2:0) is not 0 and Delay != 7, the sub-unit forgets any
+ *   pending instruction whose delay counter is Delay. Spec 000's model skips a zero selector before
+ *   forgetting; the ISA documents' model forgets first. We follow spec 000: with the ISA order,
+ *   tt-llk's _calculate_reciprocal_fast_8b_3c_ loses its SFPIADD (macro 2's all-zero Simple byte
+ *   would forget it the cycle it counts down to 0), and that kernel is in production. The
+ *   decision and this evidence are in docs/tensix-timing.md.
  * - selector bits 2:0: 0 nothing, 1 undefined behaviour, 2 SFPNOP, 3 SFPSTORE with VD = 0,
  *   4..7 InstructionTemplate[selector - 4] parsed as an instruction.
  * - an instruction the sub-unit cannot execute becomes SFPNOP; on the Store sub-unit that is
