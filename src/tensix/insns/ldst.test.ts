@@ -203,3 +203,76 @@ test('SFPLOADMACRO runs its SFPLOAD part (VD = VDHi<<2 | VDLo, Imm10); schedulin
     (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported',
   );
 });
+
+test('remaining Dst formats (SFPLOAD.md / SFPSTORE.md supporting definitions)', () => {
+  const st = machine();
+  // INT16 (8): sign + 15-bit magnitude in a 16-bit cell
+  setL(st, 0, [0x80001234, 0x00007fff]);
+  exec(st, [STORE({ lreg_ind: 0, instr_mod0: 8 }), LOAD({ lreg_ind: 1, instr_mod0: 8 })]);
+  assert.deepEqual(h2(getL(st, 1).slice(0, 2)), h2([0x80001234, 0x00007fff]));
+  assert.equal(st.dst[0], 0x9234);
+  // HI16 (7): store writes the whole word to the 32-bit view, load reads a 16-bit cell into the high half
+  setL(st, 0, 0x12345678);
+  exec(st, [STORE({ lreg_ind: 0, instr_mod0: 7, dest_reg_addr: 4 })]);
+  assert.deepEqual([st.dst[4 * 16], st.dst[12 * 16]], [0x1234, 0x5678]); // Dst32b row 4 = DstBits rows 4 and 12
+  // LO16 (9): store swaps the halves into the 32-bit view; load reads a 16-bit cell zero-extended
+  exec(st, [STORE({ lreg_ind: 0, instr_mod0: 9, dest_reg_addr: 8 })]);
+  assert.deepEqual([st.dst[16 * 16], st.dst[24 * 16]], [0x5678, 0x1234]);
+  exec(st, [
+    LOAD({ lreg_ind: 2, instr_mod0: 9, dest_reg_addr: 16 }),
+    LOAD({ lreg_ind: 3, instr_mod0: 7, dest_reg_addr: 16 }),
+  ]);
+  assert.deepEqual(h2([getL(st, 2)[0]!, getL(st, 3)[0]!]), h2([0x5678, 0x56780000]));
+  // ZERO (11)
+  exec(st, [
+    STORE({ lreg_ind: 0, instr_mod0: 11, dest_reg_addr: 16 }),
+    LOAD({ lreg_ind: 4, instr_mod0: 11 }),
+  ]);
+  assert.deepEqual([st.dst[16 * 16], getL(st, 4)[0]], [0, 0]);
+  // INT8 (5): sign + 7-bit magnitude read from bits 11:5 of the cell; store writes FP16 exponent 16
+  setL(st, 0, [0x80000005, 0x0000007f]);
+  exec(st, [STORE({ lreg_ind: 0, instr_mod0: 5 }), LOAD({ lreg_ind: 5, instr_mod0: 5 })]);
+  assert.deepEqual(h2(getL(st, 5).slice(0, 2)), h2([0x80000005, 0x0000007f]));
+  // INT32_ALL (10) ignores the lane enables and uses only RWC & 3
+  st.useLaneFlags = 1;
+  st.laneFlags = 0;
+  st.rwcDst = 6;
+  setL(st, 0, 0xcafe0001);
+  exec(st, [STORE({ lreg_ind: 0, instr_mod0: 10 })]); // Addr = 0 + (6 & 3) = 2: odd columns of rows 0..3
+  assert.deepEqual(
+    [st.dst[1], st.dst[128 + 1]],
+    [(0xcafe & 0x8000) | ((0xcafe & 0x7f) << 8) | ((0xcafe >> 7) & 0xff), 0x0001],
+  );
+});
+
+test('LaneConfig bits for loads/stores: COL_EXCHANGE, BLOCK_*, FP16A_INF, CAPTURE_DEFAULT_DEST_INDEX, ROW_MASK', () => {
+  const st = machine();
+  setL(st, 0, 0x3f800000);
+  st.laneConfig = 0x80; // DEST_WR_COL_EXCHANGE: stores always go to odd columns
+  exec(st, [STORE({ lreg_ind: 0, instr_mod0: 2 })]);
+  assert.deepEqual([st.dst[0], st.dst[1]], [0, 0x007f]);
+  st.laneConfig = 0x40; // DEST_RD_COL_EXCHANGE
+  exec(st, [LOAD({ lreg_ind: 1, instr_mod0: 2 })]);
+  assert.equal(hex(getL(st, 1)[0]!), '0x3f800000');
+  st.laneConfig = 0x10; // BLOCK_DEST_WR_FROM_SFPU
+  setL(st, 0, 0x40000000);
+  exec(st, [STORE({ lreg_ind: 0, instr_mod0: 2, dest_reg_addr: 2 })]);
+  assert.equal(st.dst[1], 0x007f);
+  st.laneConfig = 0x20; // BLOCK_SFPU_RD_FROM_DEST
+  setL(st, 1, 7);
+  exec(st, [LOAD({ lreg_ind: 1, instr_mod0: 2, dest_reg_addr: 2 })]);
+  assert.equal(getL(st, 1)[0], 7);
+  st.laneConfig = 0x1; // ENABLE_FP16A_INF: the largest FP16 pattern reads as infinity
+  st.dst[2] = 0xffff; // Sign, Man 0x3ff, Exp 0x1f (shuffled)
+  exec(st, [LOAD({ lreg_ind: 2, instr_mod0: 1, dest_reg_addr: 0 })]);
+  assert.equal(hex(getL(st, 2)[1]!), '0xff800000');
+  st.laneConfig = 0xc; // ENABLE_DEST_INDEX + CAPTURE_DEFAULT_DEST_INDEX: LReg[VD+4] = row << 4 | column
+  exec(st, [LOAD({ lreg_ind: 1, instr_mod0: 2, dest_reg_addr: 6 })]);
+  assert.deepEqual([getL(st, 5)[0], getL(st, 5)[9]], [(4 << 4) | 1, (5 << 4) | 3]);
+  st.laneConfig = 0x5000; // ROW_MASK bits 0 and 2: grid rows 0 and 2 disabled
+  setL(st, 3, 0);
+  exec(st, [w('SFPLOADI', { lreg_ind: 3, instr_mod0: 2, imm16: 9 })]);
+  assert.deepEqual([getL(st, 3)[0], getL(st, 3)[8], getL(st, 3)[16], getL(st, 3)[24]], [0, 9, 0, 9]);
+});
+
+const h2 = (xs: number[]) => xs.map(hex);
