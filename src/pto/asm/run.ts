@@ -41,10 +41,17 @@ export interface RunResult {
 }
 
 const PAD = ['null', 'zero', 'max', 'min'] as const;
+/** On-chip buffers are at most a few hundred KiB; anything far larger is a typo, not a tile. */
+const MAX_TILE_ELEMENTS = 1 << 24;
 
 function tileOf(tb: TileBufType, validRow: number, validCol: number, profile: Profile): Tile {
   const dtype = dtypeOfName(tb.dtype.name);
   if (!dtype) throw unsupported(`tiles of element type ${tb.dtype.name} cannot be simulated`);
+  if (tb.rows * tb.cols > MAX_TILE_ELEMENTS) {
+    throw unsupported(
+      `a ${tb.rows}x${tb.cols} tile is larger than the simulator's limit of ${MAX_TILE_ELEMENTS} elements`,
+    );
+  }
   return createTile(
     {
       dtype,

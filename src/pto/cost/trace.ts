@@ -5,7 +5,11 @@
  * `tail` pending until a barrier on the vector pipe flushes it (which also empties the queue).
  * Scalar/control intrinsics cost 1. Memory copies are priced by bandwidth on their own pipes.
  */
+import { unsupported } from '../../errors.ts';
 import type { CostConstant, CostTerm } from './types.ts';
+
+/** Upper bound on the intrinsics one instruction may issue before the model gives up. */
+const MAX_TRACE = 1_000_000;
 
 const STUBS = 'pto-isa @3186c381 include/pto/costmodel/a2a3/cce_costmodel/cce_costmodel_vector_*.hpp';
 
@@ -117,6 +121,11 @@ export class Trace {
   private vecPending = false;
 
   private rec(name: string, cycles: number, args: (number | null)[]): void {
+    if (this.terms.length >= MAX_TRACE) {
+      throw unsupported(`the instruction would issue more than ${MAX_TRACE} intrinsics`, {
+        hint: 'price smaller tiles (the model enumerates every intrinsic)',
+      });
+    }
     this.cycles += cycles;
     this.terms.push({ name, cycles, args });
   }
