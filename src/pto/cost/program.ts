@@ -26,6 +26,8 @@ export interface InstructionCost {
   /** Cycles of the first execution (the typical per-execution figure). */
   first: number | null;
   path: string;
+  /** pto-isa: the vector tail the first execution left pending (cycles + tail = isolated latency). */
+  pendingVectorTail?: number;
   note?: string;
   terms?: CostResult['terms'];
 }
@@ -211,6 +213,7 @@ export function costProgram(
             r.first = res.cycles;
             r.path = res.path;
             r.terms = res.terms;
+            if (res.pendingVectorTail) r.pendingVectorTail = res.pendingVectorTail;
           }
         } catch (e) {
           if (!(e instanceof AxsimError) || e.category !== 'Unsupported') throw e;
