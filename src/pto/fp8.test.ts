@@ -49,7 +49,7 @@ function codesTile(f: Fmt): Tile {
 function decodeAll(f: Fmt, profile: Profile): Uint32Array {
   const dst = new Tile({ dtype: 'f32', rows: 8, cols: 32 });
   execute('TCVT', { dst, src: codesTile(f) }, { roundMode: 'CAST_RINT', satMode: 'OFF' }, { profile });
-  return new Uint32Array(dst.bytes.buffer);
+  return new Uint32Array(dst.bytes.buffer, dst.bytes.byteOffset, 256);
 }
 
 for (const profile of ['cpu', 'a5'] as const) {
@@ -66,7 +66,7 @@ for (const profile of ['cpu', 'a5'] as const) {
 
     test(`f32 -> ${f.name}, all 256 code values (${profile})`, () => {
       const src = new Tile({ dtype: 'f32', rows: 8, cols: 32 });
-      const sv = new Float32Array(src.bytes.buffer);
+      const sv = new Float32Array(src.bytes.buffer, src.bytes.byteOffset, src.numel);
       for (let c = 0; c < 256; c++) sv[c] = value(f, c, profile);
       const dst = new Tile({ dtype: f.name, rows: 8, cols: 32 });
       execute('TCVT', { dst, src }, { roundMode: 'CAST_RINT', satMode: 'OFF' }, { profile });
@@ -101,7 +101,7 @@ for (const profile of ['cpu', 'a5'] as const) {
 
 test('cpu fp8 encoding truncates and wraps the exponent (PTO-NOTES §2)', () => {
   const src = new Tile({ dtype: 'f32', rows: 1, cols: 8 });
-  const sv = new Float32Array(src.bytes.buffer);
+  const sv = new Float32Array(src.bytes.buffer, src.bytes.byteOffset, src.numel);
   // 1/512 + (-448) = -447.998..: truncation gives -416 (1.101b * 2^8 -> code 1 1111 101 = 0xfd)
   sv.set([1 / 512 + -448, 1.9, 512, -0, 2 ** -10]);
   const dst = new Tile({ dtype: 'f8e4m3', rows: 1, cols: 32 });

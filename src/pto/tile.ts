@@ -8,6 +8,7 @@
  */
 import { badInput } from '../errors.ts';
 import { DTYPE_INFO, type DType, isDType } from './dtype.ts';
+import { allocBytes } from './simd.ts';
 
 export type TileLoc = 'vec' | 'mat' | 'left' | 'right' | 'acc' | 'bias' | 'scaling';
 export const TILE_LOCS: readonly TileLoc[] = ['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling'];
@@ -124,7 +125,7 @@ export class Tile {
       }
       this.bytes = bytes;
     } else {
-      this.bytes = new Uint8Array(n);
+      this.bytes = allocBytes(n, this);
     }
   }
 
@@ -172,7 +173,9 @@ export class Tile {
 
   /** A deep copy (same spec and bytes). */
   clone(): Tile {
-    return new Tile(this.spec(), this.bytes.slice());
+    const t = new Tile(this.spec());
+    t.bytes.set(this.bytes);
+    return t;
   }
 
   spec(): TileSpec {

@@ -6,6 +6,7 @@
 import { type Arith, arithOf } from '../arith.ts';
 import { DTYPE_INFO, type DType } from '../dtype.ts';
 import { ALL, type ExecCtx, type OpDef, type OperandSpec, per, reject } from '../op.ts';
+import { simdF32 } from '../simd.ts';
 import { binaryLoop, cPow, pickLoop } from './kernels.ts';
 
 const OPS3: readonly OperandSpec[] = [
@@ -124,10 +125,12 @@ function f32Fast(ctx: ExecCtx, op: 0 | 1 | 2): boolean {
   const bc = s1.cols;
   const k = F32_KERNELS[op];
   if (dc === C && ac === C && bc === C) {
-    k(dv, 0, a, 0, b, 0, R * C);
+    if (!simdF32(op, dv, 0, a, 0, b, 0, R * C)) k(dv, 0, a, 0, b, 0, R * C);
     return true;
   }
-  for (let r = 0; r < R; r++) k(dv, r * dc, a, r * ac, b, r * bc, C);
+  for (let r = 0; r < R; r++) {
+    if (!simdF32(op, dv, r * dc, a, r * ac, b, r * bc, C)) k(dv, r * dc, a, r * ac, b, r * bc, C);
+  }
   return true;
 }
 
