@@ -189,6 +189,59 @@ inline void _calculate_lrelu_(const int iterations, std::uint32_t slope)
       "unknown name 'iterations'",
     );
   });
+  it('assembles _calculate_binary_left_shift_ (static_assert skipped, to_underlying)', () => {
+    // tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_shift.h, verbatim.
+    const src = `template <bool APPROXIMATION_MODE, int ITERATIONS, InstrModLoadStore INSTRUCTION_MODE, bool SIGN_MAGNITUDE_FORMAT>
+inline void _calculate_binary_left_shift_(const std::uint32_t dst_index_in0, const std::uint32_t dst_index_in1, const std::uint32_t dst_index_out)
+{
+    static_assert(is_valid_instruction_mode(INSTRUCTION_MODE), "INSTRUCTION_MODE must be one of: INT32_2S_COMP, INT32, LO16.");
+
+    constexpr int sfpload_instr_mod = SIGN_MAGNITUDE_FORMAT ? INT32_2S_COMP : to_underlying(INSTRUCTION_MODE);
+
+    // SFPU microcode
+    for (int d = 0; d < ITERATIONS; d++)
+    {
+        // size of each tile in Dest is 64 rows
+        constexpr std::uint32_t dst_tile_size = 64;
+        // load
+        TT_SFPLOAD(p_sfpu::LREG0, sfpload_instr_mod, ADDR_MOD_3, dst_index_in0 * dst_tile_size);
+        TT_SFPLOAD(p_sfpu::LREG1, sfpload_instr_mod, ADDR_MOD_3, dst_index_in1 * dst_tile_size);
+        // if (shift_amount < 0 OR shift_amount >= 32) -> result should be 0
+        TTI_SFPSETCC(0, p_sfpu::LREG1, p_sfpu::LREG0, 4);
+        TTI_SFPIADD(0xFE0, p_sfpu::LREG1, p_sfpu::LREG2, 1); // 0xFE0 = -32
+        TTI_SFPCOMPC(0, p_sfpu::LREG0, p_sfpu::LREG0, 0);
+        TTI_SFPMOV(0, p_sfpu::LCONST_0, p_sfpu::LREG0, 0);
+        TTI_SFPENCC(0, p_sfpu::LREG0, p_sfpu::LREG0, 0);
+        // shift left
+        TTI_SFPSHFT(0, p_sfpu::LREG1, p_sfpu::LREG0, 0);
+        // store result
+        TT_SFPSTORE(p_sfpu::LREG0, sfpload_instr_mod, ADDR_MOD_3, dst_index_out * dst_tile_size);
+        sfpi::dst_reg++;
+    }
+}`;
+    const defines = {
+      ITERATIONS: 2,
+      INSTRUCTION_MODE: 4,
+      SIGN_MAGNITUDE_FORMAT: 0,
+      dst_index_in0: 0,
+      dst_index_in1: 1,
+      dst_index_out: 0,
+    };
+    const r = assemble(src, 'wormhole', { defines });
+    const once = [
+      '0x7004c000', // SFPLOAD L0, mod0 4 (INT32), ADDR_MOD_3, 0
+      '0x7014c040', // SFPLOAD L1, ..., 1 * 64
+      '0x7b000104', // SFPSETCC lreg_c 1, mod1 4
+      '0x79fe0121', // SFPIADD imm 0xfe0, c 1, d 2, mod1 1
+      '0x8b000000',
+      '0x7c000900', // SFPMOV c = LCONST_0 (9)
+      '0x8a000000',
+      '0x7a000100', // SFPSHFT c 1
+      '0x7204c000',
+      '0x38008000', // dst_reg++
+    ];
+    assert.deepEqual(hexes(r.words), [...once, ...once]);
+  });
   it('unrolls nested loops, takes if constexpr / else, scopes loop variables', () => {
     const src = `constexpr bool is_integer_mode = INSTRUCTION_MODE == InstrModLoadStore::INT32;
 for (std::uint32_t i = 0; i < 2; i++) {

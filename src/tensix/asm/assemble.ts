@@ -148,6 +148,8 @@ class Assembler {
           this.block();
           return;
         case 'using':
+        case 'static_assert':
+          // compile-time only: nothing to emit
           this.skipStatement();
           return;
         case 'template':

@@ -258,6 +258,13 @@ export class ExprParser {
       if (t.text === 'true') return 1n;
       if (t.text === 'false') return 0n;
       if (t.text === 'static_cast' || t.text === 'std::static_cast') return this.staticCast(t);
+      if ((t.text === 'to_underlying' || t.text === 'std::to_underlying') && this.isPunct('(')) {
+        // an enum's value: the enums here are plain integers already
+        this.next();
+        const v = this.expression();
+        this.expect(')', `to close ${t.text}(…)`);
+        return v;
+      }
       const c = this.scope.call?.(t.text, this);
       if (c !== undefined) return c;
       const v = this.scope.lookup(t.text);
@@ -276,6 +283,13 @@ export class ExprParser {
         near
           ? `did you mean ${near}?`
           : 'only the tt-llk/sfpi constants and names you #define (or pass with --define) are known',
+      );
+    }
+    if (t.kind === 'string') {
+      throw this.error(
+        t,
+        `unexpected ${t.text.startsWith('"') ? 'string' : 'character'} literal ${t.text}`,
+        'instruction arguments are integer constant expressions',
       );
     }
     throw this.error(t, `expected a value but found ${this.describe(t)}`);

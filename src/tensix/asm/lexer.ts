@@ -6,7 +6,7 @@
  */
 import { badInput, type ErrorLocation } from '../../errors.ts';
 
-export type TokenKind = 'ident' | 'number' | 'punct' | 'directive' | 'preproc' | 'eof';
+export type TokenKind = 'ident' | 'number' | 'string' | 'punct' | 'directive' | 'preproc' | 'eof';
 
 export interface Token {
   kind: TokenKind;
@@ -200,10 +200,16 @@ export function tokenize(src: string, file?: string): Token[] {
       continue;
     }
     if (c === '"' || c === "'") {
-      throw badInput(`unexpected ${c === '"' ? 'string' : 'character'} literal`, {
-        location: loc(i),
-        hint: 'instruction arguments are integer constant expressions',
-      });
+      // String and character literals (in static_assert messages, say) are tokens; using one as a
+      // value is an error in the expression parser.
+      let j = i + 1;
+      while (j < n && src[j] !== c && src[j] !== '\n') j += src[j] === '\\' ? 2 : 1;
+      if (j >= n || src[j] !== c) {
+        throw badInput(`unterminated ${c === '"' ? 'string' : 'character'} literal`, { location: loc(i) });
+      }
+      toks.push({ kind: 'string', text: src.slice(i, j + 1), line: tokLine, col });
+      i = j + 1;
+      continue;
     }
     const p = PUNCTS.find((s) => src.startsWith(s, i));
     if (!p) {
