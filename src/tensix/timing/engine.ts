@@ -531,6 +531,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
       const multi = execs.length > 1;
       for (const ex of execs) {
         const commitAt = cycle + ex.latency;
+        if (pending.length > 0 && ex.deps.writes !== 0) supersede(ex, commitAt);
         if (ex.sched) {
           const s = ex.sched;
           if (ex.latency > 1 || multi) deferred(ex.deps.writes, commitAt, false, () => runScheduled(s));
@@ -610,6 +611,19 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
     issueCycle,
     ...(wantTimeline ? { timeline } : {}),
   };
+
+  /**
+   * A write that lands no earlier than an older in-flight write to the same LReg wins (program
+   * order): the older write loses the lanes this instruction writes. The documents are silent on
+   * two writes landing together; docs/tensix-timing.md records the choice.
+   */
+  function supersede(ex: Exec, commitAt: number): void {
+    const w = ex.deps.writes;
+    if ((w & (w - 1)) !== 0) return; // several rows (TRANSP, indirect VD): keep both, the later commit wins
+    const row = 31 - Math.clz32(w);
+    const lanes = ex.unit === U.STORE ? 0 : enabled();
+    for (const p of pending) if (p.row === row && p.commitAt <= commitAt) p.lanes &= ~lanes;
+  }
 
   function flagStack(kk: number, op: number): void {
     const o = kk * STRIDE;
