@@ -9,7 +9,7 @@
  * are "ignored" by the hardware; they are kept in a pseudo-field `ignored` so that decoding then
  * encoding reproduces every operand exactly.
  */
-import { badInput, nearestName } from '../errors.ts';
+import { badInput, internalError, nearestName } from '../errors.ts';
 
 export const AMX_WORD_BASE = 0x00201000;
 
@@ -17,6 +17,8 @@ export const AMX_WORD_BASE = 0x00201000;
 export interface Cond {
   text: string;
   test: (lo: number, hi: number) => boolean;
+  /** For the common "bit N = V" conditions: [N, V] (lets the raw paths skip the closure call). */
+  bit?: readonly [number, number];
 }
 
 export type FieldKind = 'uint' | 'hex' | 'bool' | 'enum' | 'mask7' | 'mask9';
@@ -105,6 +107,7 @@ function setField(operand: bigint, f: FieldDef, value: bigint): bigint {
 
 const bitIs = (pos: number, value: number): Cond => ({
   text: `bit ${pos} = ${value}`,
+  bit: [pos, value],
   test: (lo, hi) => (pos >= 32 ? (hi >>> (pos - 32)) & 1 : (lo >>> pos) & 1) === value,
 });
 const aluIs4: Cond = {
@@ -131,7 +134,15 @@ function F(
 
 const xOffset = F('x_offset', 10, 9, 'hex', 'X offset in bytes into the 512-byte X pool (wraps around)');
 const yOffset = F('y_offset', 0, 9, 'hex', 'Y offset in bytes into the 512-byte Y pool (wraps around)');
-const address = F('address', 0, 56, 'hex', 'memory address (bits 0-55 of the operand)');
+const address: FieldDef = {
+  name: 'address',
+  parts: [
+    [0, 32],
+    [32, 24],
+  ],
+  kind: 'hex',
+  doc: 'memory address (bits 0-55 of the operand)',
+};
 
 function fmaFields(width: 16 | 32 | 64, sub: boolean, isMac: boolean): FieldDef[] {
   const lanes = 512 / width;
@@ -227,9 +238,17 @@ function extrNewFields(horizontal: boolean): FieldDef[] {
     F('dst_offset', 0, 9, 'hex', 'destination byte offset (M4 with multi: low 6 bits ignored)', {
       when: [newForm],
     }),
-    F(horizontal ? 'z_row' : 'z_col', 20, 6, 'uint', horizontal ? 'Z row' : 'Z column', { when: [newForm] }),
+    F(
+      horizontal ? 'z_row' : 'z_col',
+      20,
+      6,
+      'uint',
+      `${horizontal ? 'Z row' : 'Z column'}; with multi, its bit 5 (operand bit 25) asks for four vectors instead of two`,
+      {
+        when: [newForm],
+      },
+    ),
     F('multi', 31, 1, 'bool', 'M2+: repeat over 2 vectors (or 4 with bit 25)', { when: [newForm] }),
-    F('four', 25, 1, 'bool', 'with multi: four vectors instead of two', { when: [newForm, multi] }),
     F('enable', 32, 9, 'mask9', '9-bit lane enable (mode bits 38-40, value bits 32-37)', {
       when: [newForm, single],
     }),
@@ -292,7 +311,6 @@ function vecFields(fp: boolean): FieldDef[] {
         when: [multi],
       },
     ),
-    F('four', 25, 1, 'bool', 'with multi: four vectors instead of two', { when: [multi] }),
     fp
       ? {
           name: 'enable',
@@ -327,7 +345,17 @@ function vecFields(fp: boolean): FieldDef[] {
     f.push(F('signed_out', 26, 1, 'bool', 'signed saturation', { when: [aluIs4] }));
     f.push(F('signed_y', 26, 1, 'bool', 'Y is signed', { when: [aluNot4] }));
   }
-  f.push(F('z_row', 20, 6, 'uint', 'Z row (with multi: top bit or two ignored)'), xOffset, yOffset);
+  f.push(
+    F(
+      'z_row',
+      20,
+      6,
+      'uint',
+      'Z row; with multi, its bit 5 (operand bit 25) asks for four vectors instead of two, and the top bit or two are ignored',
+    ),
+    xOffset,
+    yOffset,
+  );
   return f;
 }
 
@@ -583,6 +611,8 @@ export const INSNS: readonly InsnDef[] = [
 export const SET_CLR = { name: ['set', 'clr'], op: 17 } as const;
 
 const byName = new Map(INSNS.map((d) => [d.name, d]));
+const BY_OP: (InsnDef | undefined)[] = [];
+for (const d of INSNS) if (BY_OP[d.op] === undefined) BY_OP[d.op] = d;
 export const MNEMONICS: readonly string[] = [...INSNS.map((d) => d.name), 'set', 'clr'];
 
 export function insnByName(name: string): InsnDef | undefined {
@@ -659,60 +689,371 @@ export function encode(name: string, values: Readonly<Record<string, bigint | nu
     const near = nearestName(name, MNEMONICS);
     throw badInput(`unknown AMX instruction '${name}'`, { hint: near ? `did you mean ${near}?` : undefined });
   }
-  let operand = 0n;
-  for (const [pos, , v] of def.fixed ?? []) operand |= BigInt(v) << BigInt(pos);
-  const entries: [string, bigint][] = [];
+  const c = compiled(def);
+  const vLo = new Float64Array(c.names.length).fill(Number.NaN);
+  const vHi = new Float64Array(c.names.length);
+  let ign = 0n;
   for (const [k, v] of Object.entries(values)) {
     const bv = BigInt(v);
     if (k === 'ignored') {
-      operand |= BigInt.asUintN(64, bv);
+      ign = BigInt.asUintN(64, bv);
       continue;
     }
-    const candidates = def.fields.filter((f) => f.name === k);
-    if (candidates.length === 0) {
-      const near = nearestName(k, [...new Set(def.fields.map((f) => f.name)), 'ignored']);
+    const ni = c.names.indexOf(k);
+    if (ni < 0) {
+      const near = nearestName(k, [...c.names, 'ignored']);
       throw badInput(`${def.name} has no field '${k}'`, { hint: near ? `did you mean ${near}?` : undefined });
     }
-    const width = Math.max(...candidates.map(fieldWidth));
-    if (bv < 0n || bv >= 1n << BigInt(width))
+    const width = c.widths[ni]!;
+    if (bv < 0n || bv >= 1n << BigInt(width)) {
       throw badInput(`${def.name} field ${k}=${v} does not fit in ${width} bits`);
-    entries.push([k, bv]);
-  }
-  // Fields may exist only under conditions set by other fields: rebuild from the base, applying the
-  // fields active under the previous round's operand, until nothing changes.
-  const base = operand;
-  for (let iter = 0; iter < 8; iter++) {
-    const [plo, phi] = split(operand);
-    const act = activeFields(def, plo, phi);
-    let next = base;
-    for (const [k, bv] of entries) {
-      const f = act.find((x) => x.name === k);
-      if (f) next = setField(next, f, bv);
     }
-    if (next === operand && iter > 0) break;
-    operand = next;
+    vLo[ni] = Number(bv & 0xffffffffn);
+    vHi[ni] = Number(bv >> 32n);
   }
-  const [lo, hi] = split(operand);
-  const active = activeFields(def, lo, hi);
-  for (const [k, bv] of entries) {
-    const f = active.find((x) => x.name === k);
-    if (!f) {
+  const out = new Uint32Array(2);
+  encodeRaw(def, vLo, vHi, Number(ign & 0xffffffffn), Number(ign >> 32n), out);
+  return (BigInt(out[1]!) << 32n) | BigInt(out[0]!);
+}
+
+// --- the raw (allocation-light) encode / decode on 32-bit halves --------------------------------
+
+interface Compiled {
+  /** Distinct field names, in table order. */
+  names: string[];
+  /** Widest width per name. */
+  widths: number[];
+  /** Name index of each field. */
+  nameIdx: Int32Array;
+  fixedLo: number;
+  fixedHi: number;
+  fixedMaskLo: number;
+  fixedMaskHi: number;
+  /** Per field: operand bits it covers. */
+  maskLo: Uint32Array;
+  maskHi: Uint32Array;
+  /** Per field: 1 when it is one contiguous range inside one 32-bit half (then half/shift/mask). */
+  simple: Uint8Array;
+  half: Uint8Array;
+  shift: Uint8Array;
+  mask: Uint32Array;
+  /** Field k's conditions are entries condStart[k] .. condStart[k+1]-1 of the flat arrays. */
+  condStart: Int32Array;
+  /** Bit position of a "bit N = V" condition, or -1 when condFn must be called. */
+  condPos: Int16Array;
+  condVal: Uint8Array;
+  condFn: ((lo: number, hi: number) => boolean)[];
+}
+const compiledCache = new Map<InsnDef, Compiled>();
+function compiled(def: InsnDef): Compiled {
+  let c = compiledCache.get(def);
+  if (c) return c;
+  const names: string[] = [];
+  const widths: number[] = [];
+  const nameIdx = new Int32Array(def.fields.length);
+  def.fields.forEach((f, k) => {
+    let ni = names.indexOf(f.name);
+    if (ni < 0) {
+      ni = names.length;
+      names.push(f.name);
+      widths.push(0);
+    }
+    widths[ni] = Math.max(widths[ni]!, fieldWidth(f));
+    nameIdx[k] = ni;
+  });
+  const w = new Uint32Array(2);
+  const m = new Uint32Array(2);
+  for (const [pos, width, v] of def.fixed ?? []) {
+    placeBits(w, pos, width, v);
+    placeBits(m, pos, width, 0xffffffff);
+  }
+  const nf = def.fields.length;
+  const maskLo = new Uint32Array(nf);
+  const maskHi = new Uint32Array(nf);
+  const simple = new Uint8Array(nf);
+  const half = new Uint8Array(nf);
+  const shift = new Uint8Array(nf);
+  const mask = new Uint32Array(nf);
+  def.fields.forEach((f, k) => {
+    const fm = new Uint32Array(2);
+    for (const [pos, width] of f.parts) placeBits(fm, pos, width, 0xffffffff);
+    maskLo[k] = fm[0]!;
+    maskHi[k] = fm[1]!;
+    const p0 = f.parts[0]!;
+    if (f.parts.length === 1 && p0[0] >> 5 === (p0[0] + p0[1] - 1) >> 5 && p0[1] < 32) {
+      simple[k] = 1;
+      half[k] = p0[0] >> 5;
+      shift[k] = p0[0] & 31;
+      mask[k] = (1 << p0[1]) - 1;
+    }
+  });
+  const condStart = new Int32Array(nf + 1);
+  const cp: number[] = [];
+  const cv: number[] = [];
+  const condFn: ((lo: number, hi: number) => boolean)[] = [];
+  def.fields.forEach((f, k) => {
+    condStart[k] = cp.length;
+    for (const cd of f.when ?? []) {
+      cp.push(cd.bit ? cd.bit[0] : -1);
+      cv.push(cd.bit ? cd.bit[1] : 0);
+      condFn.push(cd.test);
+    }
+  });
+  condStart[nf] = cp.length;
+  c = {
+    condStart,
+    condPos: Int16Array.from(cp),
+    condVal: Uint8Array.from(cv),
+    condFn,
+    names,
+    widths,
+    nameIdx,
+    fixedLo: w[0]!,
+    fixedHi: w[1]!,
+    fixedMaskLo: m[0]!,
+    fixedMaskHi: m[1]!,
+    maskLo,
+    maskHi,
+    simple,
+    half,
+    shift,
+    mask,
+  };
+  compiledCache.set(def, c);
+  return c;
+}
+
+/** Writes the low `width` bits of `bits` at operand bit `pos` (w = [lo, hi]). */
+function placeBits(w: Uint32Array, pos: number, width: number, bits: number): void {
+  while (width > 0) {
+    const half = pos >= 32 ? 1 : 0;
+    const p = pos & 31;
+    const n = Math.min(width, 32 - p);
+    const mask = n === 32 ? 0xffffffff : ((1 << n) - 1) >>> 0;
+    w[half] = ((w[half]! & ~(mask << p)) | ((bits & mask) << p)) >>> 0;
+    bits = n === 32 ? 0 : bits >>> n;
+    pos += n;
+    width -= n;
+  }
+}
+
+/** Reads `width` bits (<= 32) at operand bit `pos`. */
+function takeBits(lo: number, hi: number, pos: number, width: number): number {
+  let v = 0;
+  let got = 0;
+  while (got < width) {
+    const word = pos >= 32 ? hi : lo;
+    const p = pos & 31;
+    const n = Math.min(width - got, 32 - p);
+    const mask = n === 32 ? 0xffffffff : ((1 << n) - 1) >>> 0;
+    v = (v | (((word >>> p) & mask) << got)) >>> 0;
+    got += n;
+    pos += n;
+  }
+  return v;
+}
+
+function setFieldRaw(w: Uint32Array, f: FieldDef, vLo: number, vHi: number): void {
+  let vo = 0;
+  const parts = f.parts;
+  for (let q = 0; q < parts.length; q++) {
+    const pos = parts[q]![0];
+    const width = parts[q]![1];
+    let bits: number;
+    if (vo >= 32) bits = vHi >>> (vo - 32);
+    else if (vo + width <= 32) bits = vLo >>> vo;
+    else bits = (vLo >>> vo) | (vHi << (32 - vo));
+    placeBits(w, pos, width, bits >>> 0);
+    vo += width;
+  }
+}
+
+/** Field value as (lo 32 bits, higher bits) in out[0], out[1]. */
+function getFieldRaw(
+  lo: number,
+  hi: number,
+  f: FieldDef,
+  out: Float64Array,
+  k: number,
+  kh: Float64Array,
+): void {
+  let vLo = 0;
+  let vHi = 0;
+  let vo = 0;
+  const parts = f.parts;
+  for (let q = 0; q < parts.length; q++) {
+    const pos = parts[q]![0];
+    const width = parts[q]![1];
+    const bits = takeBits(lo, hi, pos, width);
+    if (vo >= 32) vHi = (vHi | (bits << (vo - 32))) >>> 0;
+    else {
+      vLo = (vLo | (bits << vo)) >>> 0;
+      if (vo + width > 32) vHi = (vHi | (bits >>> (32 - vo))) >>> 0;
+    }
+    vo += width;
+  }
+  out[k] = vLo;
+  kh[k] = vHi;
+}
+
+function isActive(f: FieldDef, lo: number, hi: number): boolean {
+  const w = f.when;
+  if (w === undefined) return true;
+  for (let i = 0; i < w.length; i++) {
+    const c = w[i]!;
+    const b = c.bit;
+    if (b !== undefined) {
+      const pos = b[0];
+      if (((pos >= 32 ? hi >>> (pos - 32) : lo >>> pos) & 1) !== b[1]) return false;
+    } else if (!c.test(lo, hi)) return false;
+  }
+  return true;
+}
+
+/** isActive on the compiled form (monomorphic; no property lookups on the field objects). */
+function activeK(c: Compiled, k: number, lo: number, hi: number): boolean {
+  const end = c.condStart[k + 1]!;
+  for (let q = c.condStart[k]!; q < end; q++) {
+    const pos = c.condPos[q]!;
+    if (pos >= 0) {
+      if (((pos >= 32 ? hi >>> (pos - 32) : lo >>> pos) & 1) !== c.condVal[q]) return false;
+    } else if (!c.condFn[q]!(lo, hi)) return false;
+  }
+  return true;
+}
+
+const actPrev = new Uint8Array(64);
+const actCur = new Uint8Array(64);
+
+const rawW = new Uint32Array(2);
+const rawMask = new Uint32Array(2);
+const backLo = new Float64Array(64);
+const backHi = new Float64Array(64);
+
+/**
+ * Decodes an operand into per-name field values (vLo/vHi indexed like the instruction's distinct
+ * field names; NaN where the field does not exist for this operand) and the ignored bits
+ * (ignored[0] = lo, ignored[1] = hi). Throws Internal if two active fields overlap.
+ */
+export function decodeRaw(
+  def: InsnDef,
+  lo: number,
+  hi: number,
+  vLo: Float64Array,
+  vHi: Float64Array,
+  ignored: Uint32Array,
+): void {
+  const c = compiled(def);
+  vLo.fill(Number.NaN, 0, c.names.length);
+  rawMask[0] = c.fixedMaskLo;
+  rawMask[1] = c.fixedMaskHi;
+  const fields = def.fields;
+  for (let k = 0; k < fields.length; k++) {
+    if (!activeK(c, k, lo, hi)) continue;
+    const f = fields[k]!;
+    const ml = c.maskLo[k]!;
+    const mh = c.maskHi[k]!;
+    if ((ml & rawMask[0]!) !== 0 || (mh & rawMask[1]!) !== 0) {
+      throw internalError(`${def.name}: field ${f.name} overlaps another active field`);
+    }
+    rawMask[0] = (rawMask[0]! | ml) >>> 0;
+    rawMask[1] = (rawMask[1]! | mh) >>> 0;
+    const ni = c.nameIdx[k]!;
+    if (c.simple[k] === 1) {
+      vLo[ni] = ((c.half[k] === 1 ? hi : lo) >>> c.shift[k]!) & c.mask[k]!;
+      vHi[ni] = 0;
+    } else getFieldRaw(lo, hi, f, vLo, ni, vHi);
+  }
+  ignored[0] = (lo & ~rawMask[0]!) >>> 0;
+  ignored[1] = (hi & ~rawMask[1]!) >>> 0;
+}
+
+/**
+ * Builds an operand from per-name values (NaN = not given) plus ignored bits: the fixed bits and
+ * ignored bits form the base; fields that exist only under conditions set by other fields are
+ * resolved by rebuilding from the base with the fields active under the previous round's operand
+ * until nothing changes. Result in out[0] (lo), out[1] (hi). Bad combinations are BadInput.
+ */
+export function encodeRaw(
+  def: InsnDef,
+  vLo: Float64Array,
+  vHi: Float64Array,
+  ignLo: number,
+  ignHi: number,
+  out: Uint32Array,
+): void {
+  const c = compiled(def);
+  const baseLo = (c.fixedLo | ignLo) >>> 0;
+  const baseHi = (c.fixedHi | ignHi) >>> 0;
+  let lo = baseLo;
+  let hi = baseHi;
+  const fields = def.fields;
+  const nf = fields.length;
+  for (let k = 0; k < nf; k++) actPrev[k] = activeK(c, k, lo, hi) ? 1 : 0;
+  for (let iter = 0; iter < 8; iter++) {
+    rawW[0] = baseLo;
+    rawW[1] = baseHi;
+    for (let k = 0; k < nf; k++) {
+      if (actPrev[k] === 0) continue;
+      const ni = c.nameIdx[k]!;
+      if (Number.isNaN(vLo[ni]!)) continue;
+      if (c.simple[k] === 1) {
+        const h = c.half[k]!;
+        const sh = c.shift[k]!;
+        const m = c.mask[k]!;
+        rawW[h] = ((rawW[h]! & ~(m << sh)) | ((vLo[ni]! & m) << sh)) >>> 0;
+      } else setFieldRaw(rawW, fields[k]!, vLo[ni]!, vHi[ni]!);
+    }
+    lo = rawW[0]!;
+    hi = rawW[1]!;
+    // Stop once the fields active under the result are the ones that built it.
+    let same = true;
+    for (let k = 0; k < nf; k++) {
+      const a = activeK(c, k, lo, hi) ? 1 : 0;
+      actCur[k] = a;
+      if (a !== actPrev[k]) same = false;
+    }
+    if (same) break;
+    for (let k = 0; k < nf; k++) actPrev[k] = actCur[k]!;
+  }
+  // every given name must exist in the result and read back as given
+  const back = backLo;
+  back.fill(Number.NaN, 0, c.names.length);
+  for (let k = 0; k < nf; k++) {
+    if (actCur[k] === 0) continue;
+    const ni = c.nameIdx[k]!;
+    if (c.simple[k] === 1) {
+      back[ni] = ((c.half[k] === 1 ? hi : lo) >>> c.shift[k]!) & c.mask[k]!;
+      backHi[ni] = 0;
+    } else getFieldRaw(lo, hi, fields[k]!, back, ni, backHi);
+  }
+  for (let ni = 0; ni < c.names.length; ni++) {
+    if (Number.isNaN(vLo[ni]!)) continue;
+    const k = c.names[ni]!;
+    if (Number.isNaN(back[ni]!)) {
       const conds = def.fields
         .filter((x) => x.name === k)
-        .map((x) => (x.when ?? []).map((c) => c.text).join(' and '));
+        .map((x) => (x.when ?? []).map((cd) => cd.text).join(' and '));
       throw badInput(`${def.name} field '${k}' does not exist in this encoding`, {
         hint: `it exists when ${conds.join(', or ')}`,
       });
     }
-    if (fieldValueBig(f, operand) !== bv)
+    if (back[ni] !== vLo[ni] || backHi[ni] !== vHi[ni]) {
       throw badInput(`${def.name} field '${k}' overlaps another field given a different value`);
+    }
   }
   if (insnFor(def.op, lo, hi) !== def) {
     throw badInput(`these field values encode ${insnFor(def.op, lo, hi).name}, not ${def.name}`, {
       hint: 'bits 26/27 select between extrx/extrh (opcode 8) and extry/extrv (opcode 9)',
     });
   }
-  return operand;
+  out[0] = lo;
+  out[1] = hi;
+}
+
+/** Distinct field names of an instruction (the index order of decodeRaw / encodeRaw values). */
+export function fieldNamesOf(def: InsnDef): readonly string[] {
+  return compiled(def).names;
 }
 
 // --- value formatting / parsing ------------------------------------------------------------------

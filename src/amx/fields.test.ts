@@ -210,10 +210,10 @@ test('extrh/extrv form=lanes: lane_mode, to_y, enable, integer shift/round/satur
   assert.equal(u16(m2.x, 2), 0xc020);
   // multi (M2+): two vectors, rows z_row and z_row + 32, to consecutive 64-byte destinations
   for (let i = 0; i < 4096; i++) m2.z[i] = i >> 6;
-  run(m2, 'extrh form=lanes lane_mode=0 z_row=3 multi=1 four=0 dst_offset=0x80');
+  run(m2, 'extrh form=lanes lane_mode=0 z_row=3 multi=1 dst_offset=0x80');
   assert.equal(m2.x[128], 3);
   assert.equal(m2.x[192], 35);
-  run(m2, 'extrh form=lanes lane_mode=0 z_row=33 multi=1 four=1 dst_offset=0');
+  run(m2, 'extrh form=lanes lane_mode=0 z_row=33 multi=1 dst_offset=0');
   assert.deepEqual(
     [0, 64, 128, 192].map((o) => m2.x[o]),
     [1, 17, 33, 49],
@@ -221,7 +221,7 @@ test('extrh/extrv form=lanes: lane_mode, to_y, enable, integer shift/round/satur
   // on M1 bit 31 reads as 0: one vector only
   const m1 = mk('m1');
   for (let i = 0; i < 4096; i++) m1.z[i] = i >> 6;
-  run(m1, 'extrh form=lanes lane_mode=0 z_row=3 multi=1 four=0 dst_offset=0x80');
+  run(m1, 'extrh form=lanes lane_mode=0 z_row=3 multi=1 dst_offset=0x80');
   assert.equal(m1.x[128], 3);
   assert.equal(m1.x[192], 0);
   cov(
@@ -553,7 +553,7 @@ test('vecfp / vecint: multi (M2+) repeats over rows z_row mod 32 and +32; bcast;
   run(s, 'vecfp alu=fma lane_mode=4 z_row=3 multi=1 bcast=2'); // same X for every vector
   assert.equal(f32(s.z, 35 * 64), 10 + 2 * 1);
   s = fpPrep('m2');
-  run(s, 'vecfp alu=fma lane_mode=4 z_row=33 multi=1 four=1 bcast=1'); // rows 1,17,33,49 zeroed
+  run(s, 'vecfp alu=fma lane_mode=4 z_row=33 multi=1 bcast=1'); // rows 1,17,33,49 zeroed
   assert.deepEqual(
     [1, 17, 33, 49].map((r) => f32(s.z, r * 64)),
     [0, 0, 0, 0],
@@ -562,7 +562,7 @@ test('vecfp / vecint: multi (M2+) repeats over rows z_row mod 32 and +32; bcast;
   s = fpPrep('m1');
   run(s, 'vecfp alu=fma lane_mode=4 z_row=3 multi=1 bcast=0'); // M1: one vector
   assert.equal(f32(s.z, 35 * 64), 10);
-  cov('vecfp', 'multi', 'bcast', 'four');
+  cov('vecfp', 'multi', 'bcast');
   // vecint: same machinery on integers
   const v = mk('m2');
   setU16(v.x, 0, 3);
@@ -574,12 +574,12 @@ test('vecfp / vecint: multi (M2+) repeats over rows z_row mod 32 and +32; bcast;
   assert.equal(u16(v.z, 34 * 64), 10);
   // four vectors (bit 25 of z_row): rows 2, 18, 34, 50 with X registers 0..3 and, with bcast=3,
   // Y register 0 every time: row 2 += 3*2, row 18 += 5*2, row 34 += 0, row 50 += 0
-  run(v, 'vecint alu=mac z_row=34 multi=1 four=1 bcast=3');
+  run(v, 'vecint alu=mac z_row=34 multi=1 bcast=3');
   assert.deepEqual(
     [2, 18, 34, 50].map((r) => u16(v.z, r * 64)),
     [12, 10, 10, 0],
   );
-  cov('vecint', 'multi', 'bcast', 'four');
+  cov('vecint', 'multi', 'bcast');
 });
 
 test('vecfp / matfp / vecint / matint indexed loads: indexed, idx_reg, idx_4bit, idx_y', () => {
