@@ -5,7 +5,7 @@
  * typed arrays with no per-lane allocation.
  */
 import { AxsimError, undefinedBehaviour, unsupported } from '../errors.ts';
-import { decode } from './encoding.ts';
+import { byOpcode, decode } from './encoding.ts';
 import { sfparecip, sfpmul24 } from './insns/bh.ts';
 import { sfpconfig, templateLoad } from './insns/config.ts';
 import { sfpcmp, sfpcompc, sfpencc, sfppopc, sfppushc, sfpsetcc } from './insns/flags.ts';
@@ -245,7 +245,18 @@ export function run(st: TensixState, prog: Program, reps = 1): void {
       for (o = 0; o < end; o += STRIDE) execRecord(st, code, o);
     }
   } catch (e) {
-    if (e instanceof AxsimError) throw e.at({ index: prog.sourceIndex[o / STRIDE] });
-    throw e;
+    if (!(e instanceof AxsimError)) throw e;
+    // Name the instruction and its word in the message, and locate it in the source words.
+    const k = o / STRIDE;
+    const word = prog.words[k] ?? 0;
+    const name = byOpcode(word >>> 24, prog.arch)?.name ?? 'instruction';
+    const msg = e.message.startsWith(name)
+      ? e.message
+      : `${name} 0x${word.toString(16).padStart(8, '0')}: ${e.message}`;
+    throw new AxsimError(e.category, msg, {
+      location: { ...e.location, index: prog.sourceIndex[k] },
+      hint: e.hint,
+      cause: e.cause,
+    });
   }
 }
