@@ -134,6 +134,10 @@ export function costInputOf(call: TileCall, ins: RtValue[], out: TileValue | Vie
         : `strides ${st.join(',')}`;
   }
   if (out.kind === 'tile' && tiles[0] && out.id === tiles[0].id) inp.inPlace = true;
+  // compile-time valid columns: only when every tile operand declares the same static v_col
+  const all = out.kind === 'tile' ? [...tiles, out] : tiles;
+  const vcs = new Set(all.map((x) => x.type.vCol));
+  if (vcs.size === 1 && main.type.vCol >= 0) inp.staticValidCol = main.type.vCol;
   // the lightweight transfer model is keyed by the tile type of the on-chip side
   if (fam === 'load' || fam === 'store' || insn === 'TMOV') {
     const side = fam === 'store' ? tiles[0] : out.kind === 'tile' ? out : undefined;

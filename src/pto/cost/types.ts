@@ -44,6 +44,11 @@ export interface CostInput {
   form?: string;
   /** Static column count of a reduction's destination tile (its row stride). */
   dstCols?: number;
+  /**
+   * Static valid column count of the operands' tile types (`v_col=` in `!pto.tile_buf`), when it
+   * is static; absent = dynamic (`?`), as for every conformance row.
+   */
+  staticValidCol?: number;
   /** TCMP/TCMPS compare mode (EQ NE LT LE GT GE). */
   cmpMode?: string;
   /** The destination buffer is the (first) source buffer. */

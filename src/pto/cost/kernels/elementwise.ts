@@ -22,6 +22,11 @@ export interface Geo {
   bytes: number;
   /** Row stride in elements (Cols for row-major tiles). */
   rowStride: number;
+  /**
+   * The tiles' static valid column count (`Tile<…, ValidCol>`), or -1 when it is dynamic (the
+   * conformance driver's tiles). The kernels' compile-time "ValidCol == Cols" tests read it.
+   */
+  staticValidCol?: number;
 }
 
 /** Issues one binary intrinsic: repeat and repeat strides (block strides are 1). */
@@ -143,7 +148,7 @@ export function binaryInstr(t: Trace, op: BinIssue, g: Geo, vr: number, vc: numb
     t.fullMask();
     return 'small tile';
   }
-  if (g.rows === 1) {
+  if (g.rows === 1 || g.staticValidCol === g.cols) {
     const total = ceilDiv(g.rows * g.cols, epr);
     const nonVL = g.cols % epr !== 0 && g.cols > epr;
     return nonVL || total > REPEAT_MAX ? bin1LCount(t, op, vr, vc) : bin1LNorm(t, op, epr, vr, vc);
@@ -288,7 +293,7 @@ function un2LProcess(t: Trace, op: UnIssue, g: Geo, epr: number, vr: number, vc:
 /** TUnaryOp.hpp TUnaryOp for src and dst tiles of one shape (already reinterpreted for TNOT). */
 export function unaryInstr(t: Trace, op: UnIssue, g: Geo, vr: number, vc: number): string {
   const epr = REPEAT_BYTE / g.bytes;
-  if (g.rows === 1) {
+  if (g.rows === 1 || g.staticValidCol === g.cols) {
     const total = ceilDiv(g.rows * g.cols, epr);
     return total > REPEAT_MAX ? un1LCount(t, op, vr, vc) : un1LNorm(t, op, epr, vr, vc);
   }
@@ -305,7 +310,7 @@ export function unaryInstr(t: Trace, op: UnIssue, g: Geo, vr: number, vc: number
 export function binSInstr(t: Trace, op: UnIssue, g: Geo, vr: number, vc: number): string {
   const epr = REPEAT_BYTE / g.bytes;
   const blk = BLOCK_BYTES / g.bytes;
-  if (g.rows === 1) {
+  if (g.rows === 1 || g.staticValidCol === g.cols) {
     const total = ceilDiv(g.rows * g.cols, epr);
     const nonVL = g.cols % epr !== 0 && g.cols > epr;
     return nonVL || total > REPEAT_MAX ? un1LCount(t, op, vr, vc) : un1LNorm(t, op, epr, vr, vc);

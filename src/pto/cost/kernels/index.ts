@@ -60,6 +60,7 @@ const geo = (inp: CostInput, bytes = bytesOf(inp)): Geo => ({
   cols: inp.cols,
   bytes,
   rowStride: inp.cols,
+  staticValidCol: inp.staticValidCol ?? -1,
 });
 
 /** The bit pattern the trace records for a scalar of type `dtype` (unknown → wildcard). */
