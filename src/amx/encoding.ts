@@ -95,16 +95,6 @@ export function fieldMask(f: FieldDef): bigint {
   return m;
 }
 
-function setField(operand: bigint, f: FieldDef, value: bigint): bigint {
-  let v = value;
-  for (const [pos, width] of f.parts) {
-    const mask = (1n << BigInt(width)) - 1n;
-    operand = (operand & ~(mask << BigInt(pos))) | ((v & mask) << BigInt(pos));
-    v >>= BigInt(width);
-  }
-  return operand;
-}
-
 const bitIs = (pos: number, value: number): Cond => ({
   text: `bit ${pos} = ${value}`,
   bit: [pos, value],
@@ -200,7 +190,6 @@ function extrNewFields(horizontal: boolean): FieldDef[] {
   const newForm = bitIs(26, 1);
   const oldForm = bitIs(26, 0);
   const single = bitIs(31, 0);
-  const multi = bitIs(31, 1);
   return [
     F(
       'form',
@@ -894,20 +883,6 @@ function getFieldRaw(
   }
   out[k] = vLo;
   kh[k] = vHi;
-}
-
-function isActive(f: FieldDef, lo: number, hi: number): boolean {
-  const w = f.when;
-  if (w === undefined) return true;
-  for (let i = 0; i < w.length; i++) {
-    const c = w[i]!;
-    const b = c.bit;
-    if (b !== undefined) {
-      const pos = b[0];
-      if (((pos >= 32 ? hi >>> (pos - 32) : lo >>> pos) & 1) !== b[1]) return false;
-    } else if (!c.test(lo, hi)) return false;
-  }
-  return true;
 }
 
 /** isActive on the compiled form (monomorphic; no property lookups on the field objects). */
