@@ -6,6 +6,14 @@ import { bf16ToF32Bits, f32BitsToBf16 } from '../numeric/index.ts';
 import { assemble, describeWord, describeWordAs } from '../tensix/asm/index.ts';
 import { type Arch, parseArch } from '../tensix/encoding.ts';
 import { type DstFormat, makeSfpuRunner, parseDstFormat, TensixMachine } from '../tensix/index.ts';
+import {
+  parseHazardMode,
+  runTimedProgram,
+  summaryText,
+  type TimedResult,
+  timedJson,
+  timelineText,
+} from '../tensix/timing/index.ts';
 import { action, addConformanceCommand, printJson } from './common.ts';
 
 /** The `axsim tensix …` command group. */
@@ -290,6 +298,14 @@ function addRunCommand(group: Command): void {
     .option('--out <file>', 'write the same region of Dst, after the run, to this .npy')
     .option('--fp32-dest', 'set ALU_ACC_CTRL_SFPU_Fp32_enabled (default: on for 32-bit formats)')
     .option('--json', 'print the summary as JSON')
+    .option(
+      '--timeline [format]',
+      'timed mode (docs/tensix-timing.md): print the pipeline as text (default) or json',
+    )
+    .option(
+      '--hazards <mode>',
+      'timed mode hazard checks: warn (default), strict (first one is an error), off',
+    )
     .action(
       action(
         (
@@ -301,6 +317,8 @@ function addRunCommand(group: Command): void {
             out?: string;
             fp32Dest?: boolean;
             json?: boolean;
+            timeline?: string | boolean;
+            hazards?: string;
           },
         ) => {
           const arch = parseArch(opts.arch);
@@ -331,7 +349,14 @@ function addRunCommand(group: Command): void {
             m.configure({ sfpuFp32: true });
           }
           const before = m.snapshot();
-          m.run(words);
+          const timeline = opts.timeline === true ? 'text' : opts.timeline;
+          if (timeline !== undefined && timeline !== 'text' && timeline !== 'json')
+            throw badInput(`--timeline ${timeline}: use text or json`);
+          let timed: TimedResult | undefined;
+          if (timeline || opts.hazards) {
+            const hazards = parseHazardMode(opts.hazards ?? 'warn');
+            timed = runTimedProgram(m, words, { hazards, timeline: timeline !== undefined });
+          } else m.run(words);
           const after = m.snapshot();
           const lregChanged: number[] = [];
           for (let r = 0; r < 8; r++) {
@@ -366,6 +391,10 @@ function addRunCommand(group: Command): void {
             rwcDstCr: after.rwc[1],
             out: opts.out ?? null,
           };
+          if (timed && (timeline === 'json' || opts.json)) {
+            printJson({ ...summary, timing: timedJson(timed) });
+            return;
+          }
           if (opts.json) {
             printJson({
               ...summary,
@@ -381,6 +410,8 @@ function addRunCommand(group: Command): void {
               `  RWC Dst=${summary.rwcDst} Dst_Cr=${summary.rwcDstCr}\n` +
               (opts.out ? `  wrote ${opts.out}\n` : ''),
           );
+          if (timed)
+            process.stdout.write((timeline === 'text' ? timelineText(timed) : '') + summaryText(timed));
         },
       ),
     );
