@@ -5,8 +5,10 @@
  *  (b) the canonical text the disassembler prints, `SFPMAD lreg_src_a=1 … instr_mod1=0`, fields by
  *      name in any order (`syntax.ts`, derived from the encoding table);
  *  (c) raw words, `.word 0x84067560`.
- * Plus `#define NAME expr` and `constexpr [type] NAME = expr;` for kernel-local constants, `//` and
- * `/* *\/` comments. See docs/tensix-asm.md.
+ * Plus `#define NAME expr` and `constexpr [type] NAME = expr;` for kernel-local constants, `.rept`,
+ * `//` and `/* *\/` comments, and the C++ that surrounds instructions in tt-llk kernel functions
+ * (`for` loops unrolled, `if constexpr`, blocks, `void` function bodies, sfpi's `dst_reg++`), all
+ * evaluated at assembly time. See docs/tensix-asm.md.
  */
 import {
   AxsimError,
@@ -27,6 +29,8 @@ export interface AssembleOptions {
   file?: string;
   /** Extra named constants, as if `#define`d before the source (e.g. a kernel's template parameters). */
   defines?: Readonly<Record<string, number | bigint>>;
+  /** The most words a program may have (default 2^22), a guard against runaway loops. */
+  maxWords?: number;
 }
 
 export interface AssembleResult {
@@ -47,7 +51,7 @@ const DST_REG = new Set(['dst_reg', 'sfpi::dst_reg', 'ckernel::sfpi::dst_reg']);
 /** Words that may start a `constexpr`/`const` declaration. */
 const DECL_WORDS = new Set(['constexpr', 'const', 'static', 'inline', 'constinit']);
 
-/** A bound on `.rept` expansion, so that a typo cannot exhaust memory. */
+/** A bound on the program's size, so that a runaway loop cannot exhaust memory. */
 const MAX_WORDS = 1 << 22;
 /** A bound on loop and `.rept` iterations (an empty body produces no words). */
 const MAX_REPEATS = 1 << 20;
@@ -482,7 +486,7 @@ class Assembler {
       this.p.next();
       return;
     }
-    if (t.kind === 'eof' || t.line > last.line) return;
+    if (t.kind === 'eof' || t.line > last.line || (t.kind === 'punct' && t.text === '}')) return;
     throw badInput(`expected end of statement but found ${this.p.describe(t)}`, {
       location: this.loc(t),
       hint: 'one instruction per line (or separate them with ;)',
@@ -490,6 +494,10 @@ class Assembler {
   }
 
   emit(word: number, at: Token, checkDecodable: boolean): void {
+    const max = this.opts.maxWords ?? MAX_WORDS;
+    if (this.words.length >= max) {
+      throw badInput(`the program has more than ${max} words`, { location: this.loc(at) });
+    }
     this.words.push(word >>> 0);
     this.lines.push(at.line);
     if (!checkDecodable) return;
@@ -728,9 +736,6 @@ class Assembler {
     } else {
       this.repts.pop();
       this.endOfLine(t);
-    }
-    if (this.words.length > MAX_WORDS) {
-      throw badInput(`the program has more than ${MAX_WORDS} words`, { location: this.loc(top.head) });
     }
   }
 

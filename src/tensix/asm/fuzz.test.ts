@@ -89,6 +89,15 @@ describe('assembler fuzz', () => {
         e instanceof AxsimError && e.category === 'BadInput' && /more than \d+ repetitions/.test(e.message),
     );
   });
+  it('the program size is bounded', () => {
+    const src = (n: number) => `for (int i = 0; i < 100; i++) { .rept ${n} \n SFPNOP \n .endr }`;
+    assert.throws(
+      () => assemble(src(11), 'wormhole', { maxWords: 1000 }),
+      (e: unknown) =>
+        e instanceof AxsimError && e.category === 'BadInput' && /more than 1000 words/.test(e.message),
+    );
+    assert.equal(assemble(src(10), 'wormhole', { maxWords: 1000 }).words.length, 1000);
+  });
   it('deep nesting is a BadInput error, not a stack overflow', () => {
     const deep = `.word ${'('.repeat(5000)}1${')'.repeat(5000)}`;
     assert.throws(
