@@ -31,6 +31,7 @@ import {
   OCP_TABLE,
   ocpEncode,
 } from './hostcast.ts';
+import { pin } from './simd.ts';
 import type { Tile } from './tile.ts';
 
 export type Profile = 'cpu' | 'a2a3' | 'a5';
@@ -85,12 +86,13 @@ export interface Arith<V> {
 
 const fr = Math.fround;
 
-function bytesView<T>(
+function bytesView<T extends object>(
   bytes: Uint8Array,
   C: new (b: ArrayBufferLike, o: number, n: number) => T,
   size: number,
 ): T {
-  return new C(bytes.buffer, bytes.byteOffset, bytes.byteLength / size);
+  // a view of a pooled tile buffer keeps the block's byte view (and so the block) alive
+  return pin(new C(bytes.buffer, bytes.byteOffset, bytes.byteLength / size), bytes);
 }
 
 class FloatArith implements Arith<number> {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import fc from 'fast-check';
 import { createTile, execute, Tile } from './index.ts';
 
@@ -52,3 +54,20 @@ for (const [op, f] of [
     );
   });
 }
+
+// Pool blocks are recycled only when no view of them is reachable: a caller keeping `tile.bytes`
+// or `tile.f32()` after dropping the tile must never see the block handed to another tile.
+test('pooled buffers stay valid while any view of them is reachable', async () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const keepBytes = createTile({ dtype: 'f32', rows: 4, cols: 16 }, new Float32Array(64).fill(3)).bytes;
+  const keepF32 = createTile({ dtype: 'f32', rows: 4, cols: 16 }, new Float32Array(64).fill(5)).f32();
+  for (let round = 0; round < 3; round++) {
+    gc();
+    await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 200; i++)
+      createTile({ dtype: 'f32', rows: 4, cols: 16 }, new Float32Array(64).fill(-1));
+  }
+  assert.ok(new Float32Array(keepBytes.buffer, keepBytes.byteOffset, 64).every((x) => x === 3));
+  assert.ok(keepF32.every((x) => x === 5));
+});

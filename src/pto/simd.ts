@@ -226,8 +226,19 @@ export function allocBytes(n: number, owner: object): Uint8Array {
   }
   const bytes = new Uint8Array(POOL, offset, n);
   bytes.fill(0);
-  registry.register(owner, [cls, offset]);
+  // The block is recycled when this byte view is collected (not the tile: a caller may keep
+  // `tile.bytes` after dropping the tile). Other views of the block keep it alive via keepAlive.
+  registry.register(bytes, [cls, offset]);
+  void owner;
   return bytes;
+}
+
+const keepAlive = new WeakMap<object, Uint8Array>();
+
+/** Makes `view` (another typed view of a pooled block) keep the block's byte view alive. */
+export function pin<T extends object>(view: T, bytes: Uint8Array): T {
+  if (POOL !== undefined && bytes.buffer === POOL) keepAlive.set(view, bytes);
+  return view;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { badInput } from '../errors.ts';
 import { DTYPE_INFO, type DType, isDType } from './dtype.ts';
-import { allocBytes } from './simd.ts';
+import { allocBytes, pin } from './simd.ts';
 
 export type TileLoc = 'vec' | 'mat' | 'left' | 'right' | 'acc' | 'bias' | 'scaling';
 export const TILE_LOCS: readonly TileLoc[] = ['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling'];
@@ -137,7 +137,10 @@ export class Tile {
   /** The buffer as a Float32Array (cached; only meaningful for f32 tiles). */
   f32(): Float32Array {
     if (this.f32Cache === undefined) {
-      this.f32Cache = new Float32Array(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength >> 2);
+      this.f32Cache = pin(
+        new Float32Array(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength >> 2),
+        this.bytes,
+      );
     }
     return this.f32Cache;
   }
