@@ -154,3 +154,26 @@ test('bf16 fma: hand-computed values', () => {
   assert.equal(bf16Fma(0x3f80, 0x3f80, 0xbf80), 0x0000); // 1 - 1 = +0
   assert.equal(bf16Fma(0x7fc1, 0x3f80, 0x3f80), 0x7fc0); // NaN in -> default NaN
 });
+
+test('AMX f16 / bf16 codecs agree with src/numeric on every non-NaN value (NaNs differ only by DN)', async () => {
+  const num = await import('../numeric/index.ts');
+  const { F16_TO_F32_BITS, f16FromF32Bits, bf16FromF32Bits, bf16ToF32Bits } = await import('./fp.ts');
+  for (let h = 0; h < 65536; h++) {
+    const isNaN16 = (h & 0x7c00) === 0x7c00 && (h & 0x3ff) !== 0;
+    if (isNaN16)
+      assert.equal(F16_TO_F32_BITS[h], 0x7fc00000); // FPCR.DN = 1
+    else assert.equal(F16_TO_F32_BITS[h], num.fp16ToF32Bits(h) >>> 0, `f16 ${h}`);
+    const isNaNb = (h & 0x7f80) === 0x7f80 && (h & 0x7f) !== 0;
+    if (!isNaNb) assert.equal(bf16ToF32Bits(h), num.bf16ToF32Bits(h) >>> 0, `bf16 ${h}`);
+  }
+  let x = 0x12345678;
+  for (let n = 0; n < 200000; n++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    const b = x >>> 0;
+    if ((b & 0x7f800000) === 0x7f800000 && (b & 0x7fffff) !== 0) continue;
+    assert.equal(f16FromF32Bits(b), num.f32BitsToFp16(b), `f32 0x${b.toString(16)} -> f16`);
+    assert.equal(bf16FromF32Bits(b), num.f32BitsToBf16(b), `f32 0x${b.toString(16)} -> bf16`);
+  }
+});
