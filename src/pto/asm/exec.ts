@@ -309,7 +309,8 @@ class Exec {
         });
         let out: RtValue;
         if (call.outIsResult) {
-          const tb = asTileBuf(call.out.type!)!;
+          const tb = call.out.type ? asTileBuf(call.out.type) : undefined;
+          if (!tb) throw badInput(`${call.name}: the result %${call.out.use.name} has no tile type`);
           out = this.newTile(tb, tb.vRow, tb.vCol, op);
           def(call.out.use, out);
         } else out = this.get(call.out.use);

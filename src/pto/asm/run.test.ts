@@ -5,7 +5,15 @@ import { AxsimError } from '../../errors.ts';
 import type { NpyArray } from '../../io/index.ts';
 import { readTile } from '../index.ts';
 import { ACCEPT } from './fixtures.ts';
-import { loadProgram, parsePtoAs, runProgram, verifyModule } from './index.ts';
+import {
+  findFunc,
+  loadProgram,
+  parsePtoAs,
+  printModule,
+  runProgram,
+  verifyDiagnostics,
+  verifyModule,
+} from './index.ts';
 
 const ex = (name: string) => fileURLToPath(new URL(`../../../examples/pto/${name}`, import.meta.url));
 const f4 = (shape: number[], fill: (i: number) => number): NpyArray => ({
@@ -104,4 +112,52 @@ test('accept examples with inputs run (add-scalar statement set, in-place tdivs)
   verifyModule(m);
   const r = runProgram(m, { c32_f: 2 });
   assert.equal(r.instructions, 1);
+});
+
+test('mutated example programs that still verify run to a result or an AxsimError', () => {
+  const files = ['add', 'add-scalar', 'softmax', 'matmul', 'dynamic-valid'].map((f) =>
+    loadProgram(ex(`${f}.pto`)),
+  );
+  const seeds = [...files.map((m) => printModule(m)), ...ACCEPT.map((f) => printModule(parsePtoAs(f.text)))];
+  let x = 777;
+  const rnd = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+  const ALPHA = ' \n%()[]{},:=-?x0123456789abcdefv_';
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let ran = 0;
+  try {
+    for (let n = 0; n < 6000; n++) {
+      let s = seeds[n % seeds.length]!;
+      const i = Math.floor(rnd() * s.length);
+      const c = ALPHA[Math.floor(rnd() * ALPHA.length)]!;
+      s = rnd() < 0.5 ? s.slice(0, i) + c + s.slice(i + 1) : s.slice(0, i) + s.slice(i + 1);
+      try {
+        const m = parsePtoAs(s);
+        if (verifyDiagnostics(m).length) continue;
+        const args: Record<string, NpyArray | number> = {};
+        for (const a of findFunc(m).args) {
+          if (a.type.kind === 'ptr') {
+            const n16 = a.type.elem.name === 'f16' || a.type.elem.name === 'bf16';
+            args[a.use.name] = n16
+              ? { dtype: 'u2', shape: [64, 256], data: new Uint16Array(64 * 256) }
+              : f4([64, 256], () => 1);
+          } else if (a.type.kind === 'scalar') args[a.use.name] = 1.5;
+        }
+        runProgram(m, args, { maxSteps: 10_000 });
+        ran++;
+      } catch (e) {
+        if (!(e instanceof AxsimError) || e.category === 'Internal') {
+          throw new Error(`mutant ${n}: ${String((e as Error)?.message ?? e)}\n---\n${s}`);
+        }
+      }
+    }
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  assert.ok(ran > 50, `only ${ran} mutants ran`);
 });

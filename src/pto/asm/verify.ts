@@ -441,6 +441,7 @@ class Verifier {
   tileOp(c: TileCall): void {
     const { sig, name } = c;
     const pos = c.op.pos;
+    const errorsBefore = this.diags.length;
     // operand count
     let min = 0;
     let max = 0;
@@ -469,6 +470,14 @@ class Verifier {
     if (c.outIsResult) {
       outType = c.out.type;
       if (outType) this.define(c.out.use, outType, name);
+      else {
+        this.err(
+          pos,
+          `${name}: the result %${c.out.use.name} needs a type`,
+          `write %${c.out.use.name} = ${name} … : !pto.tile<…>`,
+        );
+        return;
+      }
     } else {
       outType = this.use(c.out.use, name, c.out.type);
     }
@@ -533,7 +542,10 @@ class Verifier {
     for (const t of [...types, outType]) if (t) this.tileBufType(t, pos, name);
     this.attrs(c);
     const tileIns = c.ins.map((_, i) => types[i]).filter((t): t is Type => t !== undefined && isTileLike(t));
-    if (!outType) return;
+    // the semantic rules assume well-formed operands: skip them after an operand error
+    if (!outType || this.diags.length > errorsBefore) return;
+    const needTiles = sig.ins.filter((k) => k === 'T').length;
+    if (tileIns.length < needTiles) return;
     this.semantics(c, tileIns, outType);
   }
 
