@@ -7,7 +7,8 @@
  * element and replace only on a strict comparison.
  */
 import { type Arith, anyArith } from '../arith.ts';
-import type { DType } from '../dtype.ts';
+import { DTYPE_INFO, type DType } from '../dtype.ts';
+import { type Fp8Name, MX_TABLE, mxEncode } from '../hostcast.ts';
 import { ALL, copyElem, type ExecCtx, type OpDef, off, per, reject } from '../op.ts';
 import type { Tile } from '../tile.ts';
 
@@ -123,14 +124,21 @@ function prod(ctx: ExecCtx, dir: Dir): void {
   const sv = S.view(src.bytes);
   const dv = D.view(dst.bytes);
   const L = lanes(src, dir);
+  // The simulator's fp8 product is an MXType: keep its code, not the decoded value, between steps
+  // (decode -> encode is not the identity for every code).
+  const mx = DTYPE_INFO[dst.dtype].fp8 && ctx.profile !== 'a5' ? (dst.dtype as Fp8Name) : undefined;
   for (let o = 0; o < L.outer; o++) {
     let p = D.one;
+    let code = mx ? mxEncode(mx, 1) : 0;
     for (let i = 0; i < L.inner; i++) {
       const [r, c] = L.at(o, i);
-      p = D.round(D.mul(p, toD(S.load(sv, off(src, r, c)))));
+      const x = toD(S.load(sv, off(src, r, c)));
+      if (mx) code = mxEncode(mx, MX_TABLE[mx][code]! * (x as number));
+      else p = D.round(D.mul(p, x));
     }
     const [dr, dc] = dstAt(dir, o);
-    D.store(dv, off(dst, dr, dc), p);
+    if (mx) dst.bytes[off(dst, dr, dc)] = code;
+    else D.store(dv, off(dst, dr, dc), p);
   }
 }
 
@@ -160,7 +168,8 @@ function extreme(ctx: ExecCtx, dir: Dir, max: boolean): void {
     const [dr, dc] = dstAt(dir, o);
     const d = off(dst, dr, dc);
     if (src.dtype === dst.dtype) copyElem(src, bestOff, dst, d);
-    else D.store(dv, d, best);
+    // re-convert the chosen element right before the store (an fp8 result keeps its code)
+    else D.store(dv, d, toD(S.load(sv, bestOff)));
   }
 }
 
