@@ -34,21 +34,26 @@ export function encodeArray<T extends BitArray>(
   }
   const n = src.length;
   if (mode === 'rne' && opts === undefined) {
-    // Specialised loops for the hot conversions (same results as the generic codec).
-    if (f === FP16) {
-      for (let i = 0; i < n; i++) dst[i] = f32BitsToFp16Rne(src[i]!, FP16);
-      return dst;
-    }
-    if (f === BF16) {
-      for (let i = 0; i < n; i++) dst[i] = f32BitsToBf16Rne(src[i]!, BF16);
-      return dst;
-    }
-    if (f === E4M3) {
-      for (let i = 0; i < n; i++) dst[i] = f32BitsToE4m3Rne(src[i]!);
-      return dst;
-    }
+    // Specialised loops for the hot conversions (same results as the generic codec), one function
+    // per destination type so each loop stays monomorphic.
+    if (f === FP16 && dst instanceof Uint16Array) return fp16Loop(src, dst) as T;
+    if (f === BF16 && dst instanceof Uint16Array) return bf16Loop(src, dst) as T;
+    if (f === E4M3 && dst instanceof Uint8Array) return e4m3Loop(src, dst) as T;
   }
   for (let i = 0; i < n; i++) dst[i] = encodeFromF32Bits(f, src[i]!, mode, opts);
+  return dst;
+}
+
+function fp16Loop(src: Uint32Array, dst: Uint16Array): Uint16Array {
+  for (let i = 0; i < src.length; i++) dst[i] = f32BitsToFp16Rne(src[i]!);
+  return dst;
+}
+function bf16Loop(src: Uint32Array, dst: Uint16Array): Uint16Array {
+  for (let i = 0; i < src.length; i++) dst[i] = f32BitsToBf16Rne(src[i]!, BF16);
+  return dst;
+}
+function e4m3Loop(src: Uint32Array, dst: Uint8Array): Uint8Array {
+  for (let i = 0; i < src.length; i++) dst[i] = f32BitsToE4m3Rne(src[i]!);
   return dst;
 }
 

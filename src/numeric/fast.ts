@@ -4,58 +4,80 @@
  * the parametric codec (`encodeFromF32Bits`); the tests check this on every rounding boundary and
  * on random patterns, and both against the independent oracle.
  *
- * The common trick: adding (half quantum - 1) + (lsb of the kept part) to the magnitude bits and
- * truncating rounds to nearest, ties to even; a mantissa carry bumps the exponent field as it must.
+ * binary16 and E4M3 are table-driven and branch-free apart from the NaN test (random data makes
+ * range branches unpredictable): per fp32 exponent, a table gives the number of discarded bits `s`
+ * and the code `base` to which the rounded significand `q` (implicit bit included) is added.
+ * Rounding to nearest-even is `(sig + 2^(s-1) - 1 + lsb) >> s`; a carry out of the mantissa bumps
+ * the exponent field through the addition. Exponents whose values all underflow get s = 31
+ * (q = 0, base 0); those beyond the format's range get s = 31 and base = Inf (or NaN for E4M3),
+ * which is also where a carry out of the top binade lands.
  */
+import { E4M3, FP16 } from './instances.ts';
 import { encodeFromF32Bits, type Minifloat } from './minifloat.ts';
 
+interface RneTables {
+  base: Int32Array;
+  shift: Uint8Array;
+}
+
+function rneTables(f: Minifloat): RneTables {
+  const base = new Int32Array(256);
+  const shift = new Uint8Array(256);
+  const overflow = f.special === 'ieee' ? f.infCode : f.nanCode;
+  for (let e = 0; e < 256; e++) {
+    const E = e === 0 ? -126 : e - 127;
+    if (e === 255 || E > f.emax) {
+      base[e] = overflow;
+      shift[e] = 31;
+      continue;
+    }
+    const Eeff = Math.max(E, f.emin);
+    const s = 23 - f.manBits + (Eeff - E);
+    // fp32 subnormals (e = 0) are far below both formats' smallest subnormal.
+    if (s >= 31 || e === 0) {
+      base[e] = 0;
+      shift[e] = 31;
+      continue;
+    }
+    base[e] = (Eeff + f.bias - 1) * f.manScale;
+    shift[e] = s;
+  }
+  return { base, shift };
+}
+
+const T16 = rneTables(FP16);
+const B16 = T16.base;
+const S16 = T16.shift;
+const T8 = rneTables(E4M3);
+const B8 = T8.base;
+const S8 = T8.shift;
+
 /** fp32 bits -> binary16, RNE, IEEE overflow to Inf, NaN quieted (payload top bits kept). */
-export function f32BitsToFp16Rne(b: number, fp16: Minifloat): number {
-  const sign = (b >>> 16) & 0x8000;
+export function f32BitsToFp16Rne(b: number): number {
   const a = b & 0x7fffffff;
-  if (a >= 0x477ff000) {
-    // >= 65520 (the tie above 65504, whose mantissa is odd) -> Inf; or Inf/NaN input.
-    if (a > 0x7f800000) return encodeFromF32Bits(fp16, b, 'rne');
-    return sign | 0x7c00;
-  }
-  if (a >= 0x38800000) {
-    // Normal binary16 range [2^-14, 65520): round at bit 13, rebias 127 -> 15 (112 << 23).
-    return sign | ((a + 0x0fff + ((a >>> 13) & 1) - 0x38000000) >>> 13);
-  }
-  if (a <= 0x33000000) return sign; // <= 2^-25: at most half the smallest subnormal (tie -> 0)
-  // Subnormal result in units of 2^-24: sig * 2^(e - 126).
-  const shift = 126 - (a >>> 23);
+  if (a > 0x7f800000) return encodeFromF32Bits(FP16, b, 'rne');
+  const e = a >>> 23;
+  const s = S16[e]!;
   const sig = (a & 0x7fffff) | 0x800000;
-  let q = sig >>> shift;
-  const rem = sig & ((1 << shift) - 1);
-  const half = 1 << (shift - 1);
-  if (rem > half || (rem === half && (q & 1) === 1)) q++;
-  return sign | q;
+  const q = (sig + ((1 << s) >>> 1) - 1 + ((sig >>> s) & 1)) >>> s;
+  return ((b >>> 16) & 0x8000) | (B16[e]! + q);
+}
+
+/** fp32 bits -> OCP E4M3, RNE, non-saturating (overflow, Inf and NaN -> NaN with the sign). */
+export function f32BitsToE4m3Rne(b: number): number {
+  const a = b & 0x7fffffff;
+  if (a > 0x7f800000) return encodeFromF32Bits(E4M3, b, 'rne');
+  const e = a >>> 23;
+  const s = S8[e]!;
+  const sig = (a & 0x7fffff) | 0x800000;
+  const q = (sig + ((1 << s) >>> 1) - 1 + ((sig >>> s) & 1)) >>> s;
+  const c = B8[e]! + q;
+  // In the top binade a carry past 0x7f (the NaN code) would reach the sign bit: clamp to NaN.
+  return ((b >>> 24) & 0x80) | Math.min(c, 0x7f);
 }
 
 /** fp32 bits -> bfloat16, RNE, overflow to Inf, NaN quieted. Same exponent range: one add. */
 export function f32BitsToBf16Rne(b: number, bf16: Minifloat): number {
   if ((b & 0x7fffffff) > 0x7f800000) return encodeFromF32Bits(bf16, b, 'rne');
   return (b + 0x7fff + ((b >>> 16) & 1)) >>> 16;
-}
-
-/** fp32 bits -> OCP E4M3, RNE, non-saturating (overflow, Inf and NaN -> NaN with the sign). */
-export function f32BitsToE4m3Rne(b: number): number {
-  const sign = (b >>> 24) & 0x80;
-  const a = b & 0x7fffffff;
-  // Above 464 (the tie between 448, mantissa 110 = even, and 480 which would be the NaN code).
-  if (a > 0x43e80000) return sign | 0x7f;
-  if (a >= 0x3c800000) {
-    // Normal range [2^-6, 464]: round at bit 20, rebias 127 -> 7 (120 << 23).
-    return sign | ((a + 0x7ffff + ((a >>> 20) & 1) - 0x3c000000) >>> 20);
-  }
-  if (a <= 0x3a800000) return sign; // <= 2^-10: at most half the smallest subnormal 2^-9
-  // Subnormal result in units of 2^-9: sig * 2^(e - 141).
-  const shift = 141 - (a >>> 23);
-  const sig = (a & 0x7fffff) | 0x800000;
-  let q = sig >>> shift;
-  const rem = sig & ((1 << shift) - 1);
-  const half = 1 << (shift - 1);
-  if (rem > half || (rem === half && (q & 1) === 1)) q++;
-  return sign | q;
 }
