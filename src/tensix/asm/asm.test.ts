@@ -242,6 +242,37 @@ inline void _calculate_binary_left_shift_(const std::uint32_t dst_index_in0, con
     ];
     assert.deepEqual(hexes(r.words), [...once, ...once]);
   });
+  it('turns sfpi lltt::record / lltt::replay into REPLAY words', () => {
+    // tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_reduce.h sum_columns<replay_buffer_length>(), verbatim;
+    // lltt.h: replay(start, len) = TT_OP_REPLAY(start, len, 0, 0) = 0x04 << 24 | start << 14 | len << 4.
+    const src = `lltt::record<lltt::Exec>(0, 6);
+template <std::uint32_t replay_buffer_length>
+inline void sum_columns()
+{
+    TTI_SFPTRANSP(0, 0, 0, 0);             // Transpose: LREG0-3 → lanes 0-3, LREG4-7 → lanes 0-3 (overlapping)
+    lltt::replay(0, replay_buffer_length); // Column-wise sum within each lreg after transpose
+    TTI_SFPTRANSP(0, 0, 0, 0);             // Transpose back to original register layout
+    lltt::replay(0, replay_buffer_length); // Sum column sums within each face after transpose
+}
+.word lltt::replay_insn(3, 2)`;
+    const r = assemble(src, 'wormhole', { defines: { replay_buffer_length: 6 } });
+    // record<Exec>: execute_while_loading 1 << 1, load_mode 1
+    assert.deepEqual(hexes(r.words), [
+      '0x04000063',
+      '0x8c000000',
+      '0x04000060',
+      '0x8c000000',
+      '0x04000060',
+      '0x0400c020',
+    ]);
+    assert.equal(assemble('lltt::record(2, 1);', 'wormhole').words[0], 0x04008011);
+    throwsAt(
+      () => assemble('lltt::replay(0, 1024);', 'wormhole'),
+      1,
+      17,
+      'argument 2 (len) = 1024 does not fit',
+    );
+  });
   it('unrolls nested loops, takes if constexpr / else, scopes loop variables', () => {
     const src = `constexpr bool is_integer_mode = INSTRUCTION_MODE == InstrModLoadStore::INT32;
 for (std::uint32_t i = 0; i < 2; i++) {

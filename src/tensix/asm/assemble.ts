@@ -85,6 +85,17 @@ class Assembler {
       names: () => [...this.defines.keys(), ...this.tables.constants.keys()],
       // `TT_OP_X(…)` is a value too (kernels build LoadMacroConfig templates from such words).
       call: (name, parser) => {
+        if (name === 'lltt::replay_insn') {
+          // lltt.h: (0x04 << 24) | (start << 14) | (length << 4), i.e. TT_OP_REPLAY(start, length, 0, 0)
+          const m = this.macroName('TT_OP_REPLAY')!;
+          parser.expect('(', 'after lltt::replay_insn');
+          const a = { at: parser.peek(), v: parser.expression() };
+          parser.expect(',', 'between the arguments of lltt::replay_insn');
+          const b = { at: parser.peek(), v: parser.expression() };
+          parser.expect(')', 'to close lltt::replay_insn(…)');
+          const zero = { at: a.at, v: 0n };
+          return BigInt(this.buildMacroWord(m, [a, b, zero, zero], parser));
+        }
         const m =
           name.startsWith('TT_OP_') || name.startsWith('ckernel::TT_OP_') ? this.macroName(name) : undefined;
         return m ? BigInt(this.macroWord(m, parser)) : undefined;
@@ -162,6 +173,10 @@ class Assembler {
       }
       if (DST_REG.has(t.text)) {
         this.dstRegIncrement();
+        return;
+      }
+      if (t.text === 'lltt::replay' || t.text === 'lltt::record') {
+        this.llttReplay();
         return;
       }
       if (this.looksLikeFunction()) {
@@ -320,6 +335,47 @@ class Assembler {
     }
     this.emit(incr.opcode * 2 ** 24 + Number(v) * 2 ** rwcD.shift, head, true);
     if (p.isPunct(';')) p.next();
+  }
+
+  /**
+   * sfpi's lltt.h: `lltt::replay(start, len)` is REPLAY(start, len, 0, 0) and
+   * `lltt::record[<lltt::Exec>](start, len)` is REPLAY(start, len, exec, 1), with tt-llk's
+   * TT_OP_REPLAY(start_idx, len, execute_while_loading, load_mode) layout.
+   */
+  llttReplay(): void {
+    const p = this.p;
+    const head = p.next();
+    let exec: bigint = 0n;
+    if (head.text === 'lltt::record' && p.isPunct('<')) {
+      p.next();
+      // a relational expression would swallow the closing '>': read one unary value
+      const t = p.next();
+      const v = t.kind === 'number' ? t.value : p.scope.lookup(t.text);
+      if (v === undefined)
+        throw badInput(`expected lltt::Exec or lltt::NoExec but found ${p.describe(t)}`, {
+          location: this.loc(t),
+        });
+      exec = v;
+      p.expect('>', 'to close lltt::record<…>');
+    }
+    p.expect('(', `after ${head.text}`);
+    const startAt = p.peek();
+    const start = p.expression();
+    p.expect(',', `between the arguments of ${head.text}`);
+    const lenAt = p.peek();
+    const len = p.expression();
+    p.expect(')', `to close ${head.text}(…)`);
+    if (p.isPunct(';')) p.next();
+    const m = this.macroName('TTI_REPLAY')!;
+    const record = head.text === 'lltt::record';
+    const byName: Record<string, { v: bigint; at: Token }> = {
+      start_idx: { v: start, at: startAt },
+      len: { v: len, at: lenAt },
+      execute_while_loading: { v: exec, at: head },
+      load_mode: { v: record ? 1n : 0n, at: head },
+    };
+    const values = m.def.args.map((a) => byName[a.name]!);
+    this.emit(this.buildMacroWord(m, values, p), head, true);
   }
 
   /** `template <…>` before a function: skipped (template parameters come from defines). */
@@ -567,6 +623,16 @@ class Assembler {
       }
       p.next();
     }
+    return this.buildMacroWord(m, values, p);
+  }
+
+  /** The word of macro `m` applied to evaluated arguments (in its order), range-checked. */
+  buildMacroWord(
+    m: { def: MacroDef; form: string },
+    values: { v: bigint; at: Token }[],
+    p: ExprParser,
+  ): number {
+    const { def, form } = m;
     // TT_OP(opcode, params) = (opcode << 24) + params (tt-llk ckernel_ops.h); each argument must
     // stay within its bits, or it would silently add into the neighbouring argument.
     let word = BigInt(def.opcode) << 24n;

@@ -60,6 +60,9 @@ function build(arch: Arch): ArchTables {
   const constants = new Map<string, bigint>();
   parseConstants(COMMON_CONSTANTS, constants);
   parseConstants(arch === 'wormhole' ? WORMHOLE_CONSTANTS : BLACKHOLE_CONSTANTS, constants);
+  // sfpi lltt.h: enum ExecBool : bool { NoExec, Exec }
+  constants.set('lltt::NoExec', 0n);
+  constants.set('lltt::Exec', 1n);
   const macros = parseMacros(arch === 'wormhole' ? WORMHOLE_MACROS : BLACKHOLE_MACROS);
   const macroByOpcode = new Map([...macros.values()].map((m) => [m.opcode, m]));
   if (macroByOpcode.size !== macros.size) throw new Error(`macro table (${arch}): an opcode appears twice`);
