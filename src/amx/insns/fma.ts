@@ -66,7 +66,8 @@ function fmaLane32(zf: Float32Array, z32: Uint32Array, zi: number, x: number, y:
   // sum is exact iff both differences give the other addend back (Fast2Sum: whichever addend is
   // larger, the difference with it is exact, so a rounding error shows up as a mismatch). NaNs
   // and infinities fail the test and take the general path, which handles them.
-  if (sum - p === z && sum - z === p) zf[zi] = Math.fround(sum);
+  // The Float32Array store is itself the (single) round-to-nearest-even to f32.
+  if (sum - p === z && sum - z === p) zf[zi] = sum;
   else {
     const r = fma32(x, y, z);
     if (Number.isNaN(r)) z32[zi] = F32_DEFAULT_NAN;
@@ -221,25 +222,38 @@ function prepare32(
 }
 
 export function execFma32(s: AmxState, lo: number, hi: number, neg: boolean): void {
-  loadPools(s, lo);
   const zrow = (lo >>> 20) & 63;
   const alu = (lo >>> 27) & 7;
   const xh = (hi >>> 29) & 1;
   const yh = (hi >>> 28) & 1;
   const allX = ((hi >>> 9) & 0x7f) === 0;
-  if (!allX) writemask(xen, hi >>> 9, 4, 7);
-  else xen.fill(1);
   if (alu === 0 && xh === 0 && yh === 0 && hi >>> 31 === 0) {
-    // Hot path: f32 matrix FMA / FMS, unrolled by four lanes (what V8 compiles best).
+    // Hot path: f32 matrix FMA / FMS, unrolled by four lanes (what V8 compiles best). Aligned,
+    // non-wrapping X/Y operands are read in place.
+    const xoff = (lo >>> 10) & 0x1ff;
+    const yoff = lo & 0x1ff;
+    let xs = xf32;
+    let xb0 = 0;
+    let ys = yf32;
+    let yb0 = 0;
+    if ((xoff & 3) === 0 && xoff <= 448) {
+      xs = s.xf32;
+      xb0 = xoff >>> 2;
+    } else loadXY(xb, s.x, xoff);
+    if ((yoff & 3) === 0 && yoff <= 448) {
+      ys = s.yf32;
+      yb0 = yoff >>> 2;
+    } else loadXY(yb, s.y, yoff);
     const allY = (hi & 0x7f) === 0;
     if (!allY) writemask(yen, hi, 4, 7);
-    for (let i = 0; i < 16; i++) xv[i] = neg ? -xf32[i]! : xf32[i]!;
+    if (!allX) writemask(xen, hi >>> 9, 4, 7);
+    for (let i = 0; i < 16; i++) xv[i] = neg ? -xs[xb0 + i]! : xs[xb0 + i]!;
     const zf = s.zf32;
     const z32 = s.z32;
     const zr = zrow & 3;
     for (let j = 0; j < 16; j++) {
       if (!allY && yen[j * 4] === 0) continue;
-      const yj = yf32[j]!;
+      const yj = ys[yb0 + j]!;
       const rowBase = (j * 4 + zr) * 16;
       if (allX) {
         for (let i = 0; i < 16; i += 4) {
@@ -254,6 +268,8 @@ export function execFma32(s: AmxState, lo: number, hi: number, neg: boolean): vo
     }
     return;
   }
+  loadPools(s, lo);
+  writemask(xen, hi >>> 9, 4, 7);
   prepare32(xv, xr, xf32, x32, x16, 16, xh, neg);
   prepare32(yv, yr, yf32, y32, y16, 16, yh, neg);
   if (hi >>> 31) {
