@@ -7,7 +7,7 @@ import { type Arith, arithOf } from '../arith.ts';
 import { DTYPE_INFO, type DType } from '../dtype.ts';
 import { ALL, type ExecCtx, type OpDef, type OperandSpec, per, reject } from '../op.ts';
 import { simdF32 } from '../simd.ts';
-import { binaryLoop, cPow, pickLoop } from './kernels.ts';
+import { binaryLoop, binaryLoopDstOffsets, cPow, pickLoop } from './kernels.ts';
 
 const OPS3: readonly OperandSpec[] = [
   { name: 'dst', kind: 'tile', out: true },
@@ -248,7 +248,11 @@ export const BINARY_OPS: readonly OpDef[] = [
     },
   },
   bin('TFMOD', 'truncated remainder (sign of the dividend)', (A, a, b) => A.rem(a, b)),
-  bin('TPOW', 'dst = src0 ^ src1', powOp, { tmp: true }),
+  {
+    ...bin('TPOW', 'dst = src0 ^ src1', powOp, { tmp: true }),
+    // TPow.hpp indexes base and exponent with the dst tile's offsets (TPow_Impl<DstTile>)
+    exec: (ctx) => binaryLoopDstOffsets(ctx, 'src0', 'src1', powOp),
+  },
   bin('TSUBRELU', 'dst = max(src0 - src1, 0)', subRelu),
   bin('TPRELU', 'dst = src0 > 0 ? src0 : src0 * src1', (A, a, b) => (A.lt(A.zero, a) ? a : A.mul(a, b)), {
     dtypes: NO_FP8,

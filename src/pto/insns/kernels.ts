@@ -2,6 +2,7 @@
  * Shared loops of the elementwise families: iterate the destination valid region (pto-isa
  * ElementTileOp.h / TBinSOps.hpp) and read every operand at its own layout's offset.
  */
+import { undefinedBehaviour } from '../../errors.ts';
 import type { Arith } from '../arith.ts';
 import { copyElem, type ExecCtx, off, tileArith } from '../op.ts';
 
@@ -20,6 +21,26 @@ export function binaryLoop(ctx: ExecCtx, x: string, y: string, f: Bin): void {
   for (let r = 0; r < d.validRow; r++) {
     for (let c = 0; c < d.validCol; c++) {
       A.store(dv, off(d, r, c), f(A, A.load(v0, off(s0, r, c)), A.load(v1, off(s1, r, c))));
+    }
+  }
+}
+
+/** Like binaryLoop, but every operand is indexed with dst's element offsets (one C++ tile type). */
+export function binaryLoopDstOffsets(ctx: ExecCtx, x: string, y: string, f: Bin): void {
+  const d = ctx.tiles.dst!;
+  const s0 = ctx.tiles[x]!;
+  const s1 = ctx.tiles[y]!;
+  const A = tileArith(ctx, 'dst');
+  const dv = A.view(d.bytes);
+  const v0 = A.view(s0.bytes);
+  const v1 = A.view(s1.bytes);
+  for (let r = 0; r < d.validRow; r++) {
+    for (let c = 0; c < d.validCol; c++) {
+      const o = off(d, r, c);
+      if (o >= s0.numel || o >= s1.numel) {
+        throw undefinedBehaviour(`${ctx.op.name}: element ${o} of dst's layout lies outside a source buffer`);
+      }
+      A.store(dv, o, f(A, A.load(v0, o), A.load(v1, o)));
     }
   }
 }
