@@ -10,7 +10,7 @@
  * - TSELS reads bit c%8 of mask byte (r, c/8).
  */
 
-import { badInput } from '../../errors.ts';
+import { badInput, undefinedBehaviour } from '../../errors.ts';
 import { anyArith } from '../arith.ts';
 import { DTYPE_INFO } from '../dtype.ts';
 import {
@@ -157,8 +157,10 @@ function tsel(ctx: ExecCtx): void {
           mc = 0;
         }
       }
-      if (bit & 1) copyElem(s0, o, d, o);
-      else copyElem(s1, o, d, o);
+      const src = bit & 1 ? s0 : s1;
+      if (o >= src.numel)
+        throw undefinedBehaviour(`TSEL: element ${o} of dst's layout lies outside a source buffer`);
+      copyElem(src, o, d, o);
     }
   }
 }
