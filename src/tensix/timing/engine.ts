@@ -21,17 +21,27 @@
  * - STALLWAIT blocks the thread until the Vector Unit has nothing scheduled or in flight, plus the
  *   documented one-cycle lag; it also satisfies the Matrix-Unit-to-Dst gap rule (B8/C7 usage).
  */
-import { type AxsimError, badInput, unsupported } from '../../errors.ts';
+import { AxsimError, badInput, unsupported } from '../../errors.ts';
 import { type Arch, decode } from '../encoding.ts';
 import { execRecord } from '../exec.ts';
 import { sfpload, sfpstore } from '../insns/ldst.ts';
-import { Op, S, STRIDE } from '../ops.ts';
+import { Op as OpImport, S as SImport, STRIDE as STRIDE_IMPORT } from '../ops.ts';
 import type { Program } from '../program.ts';
-import { IMM_ROW, LANES, type TensixState } from '../state.ts';
+import { IMM_ROW as IMM_ROW_IMPORT, LANES as LANES_IMPORT, type TensixState } from '../state.ts';
 import { type Deps, depsOf } from './deps.ts';
 import { HAZARDS, type Hazard, type HazardId, type HazardMode, hazardError } from './hazards.ts';
-import { buildScheduled, KIND_INSTRUCTIONS, type Scheduled } from './macro.ts';
-import { MAD_FAMILY, SHFT2_TWO_CYCLE_MODES, timingOf, U, UNITS, type Unit } from './tables.ts';
+import { buildScheduled, KIND_INSTRUCTIONS as KIND_INSTRUCTIONS_IMPORT, type Scheduled } from './macro.ts';
+import { MAD_FAMILY, SHFT2_TWO_CYCLE_MODES, timingOf, U as UImport, UNITS, type Unit } from './tables.ts';
+
+// Local copies of the imported constants: under the loaders the tests and benches use, an imported
+// binding is a getter call on every use, which dominated the hot loop.
+const Op = { ...OpImport };
+const S = { ...SImport };
+const U = { ...UImport };
+const STRIDE = STRIDE_IMPORT;
+const LANES = LANES_IMPORT;
+const IMM_ROW = IMM_ROW_IMPORT;
+const KIND_INSTRUCTIONS = KIND_INSTRUCTIONS_IMPORT;
 
 export interface TimedOptions {
   /** warn (default): report and continue as hardware would; strict: the first hazard throws; off. */
@@ -44,8 +54,10 @@ export interface TimedOptions {
    * Dst rows written (default: all).
    */
   matrixDstWrites?: ReadonlyArray<number | { before: number; rows?: [number, number] }>;
-  /** Give up after this many cycles (default 50 million). */
+  /** Give up after this many cycles (default: 50 million per repetition). */
   maxCycles?: number;
+  /** Run the program this many times back to back (one continuous timeline; default 1). */
+  reps?: number;
 }
 
 export interface TimelineEntry {
@@ -99,6 +111,10 @@ interface Info {
   /** Regular SFPSWAP (both arches) or Blackhole SFPSHFT2 modes 2-4: the next non-SFPNOP stalls. */
   stallNext: boolean;
   shft2Two: boolean;
+  /** Can take the single-instruction path (no SFPLOADMACRO, STALLWAIT or SFPCONFIG). */
+  simple: boolean;
+  /** 1: SFPPUSHC (a push), 2: SFPPOPC (a pop), 0: neither (flag-stack hazard checks). */
+  flagOp: number;
 }
 
 function analyse(prog: Program, arch: Arch): Info[] {
@@ -133,6 +149,8 @@ function analyse(prog: Program, arch: Arch): Info[] {
       // A backdoor template write does not execute, so it cannot cause a stall.
       stallNext: op !== Op.TEMPLATE && (name === 'SFPSWAP' || (arch === 'blackhole' && shft2Two)),
       shft2Two,
+      simple: op !== Op.LOADMACRO && name !== 'STALLWAIT' && name !== 'SFPCONFIG',
+      flagOp: op === Op.PUSHC ? 1 : op === Op.POPC ? 2 : 0,
     };
     cache.set(w, info);
     out.push(info);
@@ -183,7 +201,9 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   const arch = st.arch;
   const mode: HazardMode = opts.hazards ?? 'warn';
   const wantTimeline = opts.timeline === true;
-  const maxCycles = opts.maxCycles ?? 50_000_000;
+  const reps = opts.reps ?? 1;
+  if (!Number.isInteger(reps) || reps < 0) throw badInput(`reps ${reps} is not a non-negative integer`);
+  const maxCycles = opts.maxCycles ?? 50_000_000 * Math.max(1, reps);
   const infos = analyse(prog, arch);
   const n = prog.length;
   const code = prog.code;
@@ -224,48 +244,97 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   const rwcSave = new Uint32Array(8);
 
   let cycle = 0;
-  let k = 0;
+  let k = reps === 0 ? n : 0;
+  let rep = 0;
   let gap = n > 0 ? prog.sourceIndex[0]! : 0;
+  const pool: Pending[] = [];
+  // What executed on the previous cycle that constrains this one (SFPSWAP / two-cycle SFPSHFT2).
+  let prevShft2Mode = -1;
+  let prevShft2Sched = false;
+  let prevSwapSched = false;
+  let curK = -1;
   let stallNextPending = false; // previous cycle issued an instruction that stalls the next non-NOP
   let stallwaitBlocked = false;
   let stallwaitLag = false;
-  let prevExecs: Exec[] = [];
   let lastWasMatrix = false;
 
   const enabled = () => st.enabledMask();
 
   /** Runs `fn` with LReg rows in `writes` captured, then defers the changes to `commitAt`. */
-  const deferred = (writes: number, commitAt: number, stallable: boolean, fn: () => void) => {
-    const rows = rowsOf(writes);
-    for (const r of rows) saved.set(L.subarray(r * LANES, r * LANES + LANES), r * LANES);
-    fn();
-    for (const r of rows) {
-      let lanes = 0;
-      const base = r * LANES;
-      for (let l = 0; l < LANES; l++) if (L[base + l] !== saved[base + l]) lanes |= 1 << l;
-      if (lanes === 0) continue;
-      pending.push({ row: r, commitAt, values: L.slice(base, base + LANES), lanes, stallable });
-      L.set(saved.subarray(base, base + LANES), base);
+  const capture = (writes: number) => {
+    for (let m = writes; m !== 0; m &= m - 1) {
+      const base = (31 - Math.clz32(m & -m)) * LANES;
+      for (let l = 0; l < LANES; l++) saved[base + l] = L[base + l]!;
     }
   };
+  /** After an instruction ran on captured rows: move its changes to in-flight writes landing at `commitAt`. */
+  const defer = (writes: number, commitAt: number, stallable: boolean) => {
+    for (let m = writes; m !== 0; m &= m - 1) {
+      const r = 31 - Math.clz32(m & -m);
+      const base = r * LANES;
+      let lanes = 0;
+      for (let l = 0; l < LANES; l++) if (L[base + l] !== saved[base + l]) lanes |= 1 << l;
+      if (lanes === 0) continue;
+      const p = pool.pop() ?? {
+        row: 0,
+        commitAt: 0,
+        values: new Uint32Array(LANES),
+        lanes: 0,
+        stallable: false,
+      };
+      p.row = r;
+      p.commitAt = commitAt;
+      p.lanes = lanes;
+      p.stallable = stallable;
+      for (let l = 0; l < LANES; l++) {
+        p.values[l] = L[base + l]!;
+        L[base + l] = saved[base + l]!;
+      }
+      pending.push(p);
+      pmAll |= 1 << r;
+      if (stallable) pmStall |= 1 << r;
+      if (commitAt < nextCommit) nextCommit = commitAt;
+    }
+  };
+  const deferred = (writes: number, commitAt: number, stallable: boolean, fn: () => void) => {
+    capture(writes);
+    fn();
+    defer(writes, commitAt, stallable);
+  };
 
+  /** In-flight rows (all, and those Blackhole's stall logic tracks) and the next landing cycle. */
+  let pmAll = 0;
+  let pmStall = 0;
+  let nextCommit = 1 << 30;
+  const recomputePending = () => {
+    pmAll = 0;
+    pmStall = 0;
+    nextCommit = 1 << 30;
+    for (const p of pending) {
+      if (p.commitAt < nextCommit) nextCommit = p.commitAt;
+      if (p.lanes === 0) continue;
+      pmAll |= 1 << p.row;
+      if (p.stallable) pmStall |= 1 << p.row;
+    }
+  };
   const commitPending = () => {
+    if (cycle < nextCommit) return;
     for (let i = 0; i < pending.length; ) {
       const p = pending[i]!;
       if (p.commitAt <= cycle) {
         const base = p.row * LANES;
-        for (let l = 0; l < LANES; l++) if ((p.lanes >>> l) & 1) L[base + l] = p.values[l]!;
+        const lanes = p.lanes;
+        if (lanes === -1) for (let l = 0; l < LANES; l++) L[base + l] = p.values[l]!;
+        else for (let l = 0; l < LANES; l++) if ((lanes >>> l) & 1) L[base + l] = p.values[l]!;
         pending[i] = pending[pending.length - 1]!;
         pending.pop();
+        pool.push(p);
       } else i++;
     }
+    recomputePending();
   };
 
-  const pendingRows = (stallableOnly: boolean): number => {
-    let m = 0;
-    for (const p of pending) if (p.commitAt > cycle && (!stallableOnly || p.stallable)) m |= 1 << p.row;
-    return m;
-  };
+  const pendingRows = (stallableOnly: boolean): number => (stallableOnly ? pmStall : pmAll);
 
   const srcIndex = (kk: number) => (kk >= 0 && kk < n ? prog.sourceIndex[kk]! : -1);
 
@@ -361,7 +430,73 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   try {
     while (k < n || queue.length > 0 || pending.length > 0) {
       if (cycle >= maxCycles) throw badInput(`the timed run exceeded ${maxCycles} cycles`);
-      commitPending();
+      if (pending.length > 0) commitPending();
+      if (
+        queue.length === 0 &&
+        k < n &&
+        gap === 0 &&
+        !wantTimeline &&
+        !stallwaitBlocked &&
+        matrix.size === 0 &&
+        infos[k]!.simple
+      ) {
+        // Fast path: one regular instruction, nothing scheduled by SFPLOADMACRO. Same rules as below.
+        const info = infos[k]!;
+        if (info.sfpu) {
+          if (stallNextPending && info.name !== 'SFPNOP') {
+            stallNextPending = false;
+            stallCycles++;
+            cycle++;
+            continue;
+          }
+          if (
+            arch === 'blackhole' &&
+            pending.length > 0 &&
+            (pendingRows(true) & info.deps.stallReads) !== 0
+          ) {
+            stallNextPending = false;
+            stallCycles++;
+            cycle++;
+            continue;
+          }
+        }
+        stallNextPending = info.stallNext;
+        const kk = k;
+        const o = kk * STRIDE;
+        curK = kk;
+        issueCycle[kk] = cycle;
+        issued++;
+        executed++;
+        sinceMatrix++;
+        if (info.unit !== U.ISSUE) busy[info.unit]!++;
+        k++;
+        if (k === n && ++rep < reps) k = 0;
+        if (k < n)
+          gap =
+            k === 0 ? prog.sourceIndex[0]! : Math.max(0, prog.sourceIndex[k]! - prog.sourceIndex[kk]! - 1);
+        if (mode !== 'off') {
+          if (pending.length > 0) {
+            const early = (arch === 'wormhole' ? pendingRows(false) : pendingRows(true)) & info.deps.reads;
+            if (early !== 0) earlyRead(cycle, kk, info.name, false, early);
+          }
+          if (prevShft2Mode >= 0 || prevSwapSched)
+            follow(cycle, kk, info.name, info.unit, info.latency, info.deps.writes);
+        }
+        const latency = info.latency;
+        const w = info.deps.writes;
+        if (pending.length > 0 && w !== 0) supersedeRow(w, info.unit, cycle + latency);
+        if (info.flagOp !== 0) flagStack(kk, info.flagOp === 1 ? Op.PUSHC : Op.POPC);
+        else if (latency > 1) {
+          capture(w);
+          execRecord(st, code, o);
+          defer(w, cycle + latency, info.madFamily);
+        } else execRecord(st, code, o);
+        prevShft2Mode = arch === 'wormhole' && info.shft2Two ? code[o + S.MOD]! : -1;
+        prevShft2Sched = false;
+        prevSwapSched = false;
+        cycle++;
+        continue;
+      }
       // Scheduled instructions that execute this cycle.
       let nFired = 0;
       for (let q = queue.length - 1; q >= 0; q--) {
@@ -437,7 +572,8 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
             sinceMatrix++;
             lastWasMatrix = false;
             k++;
-            if (k < n) gap = Math.max(0, prog.sourceIndex[k]! - src - 1);
+            if (k === n && ++rep < reps) k = 0;
+            if (k < n) gap = k === 0 ? prog.sourceIndex[0]! : Math.max(0, prog.sourceIndex[k]! - src - 1);
             issuedSfpu = info.sfpu;
             if (info.stallNext) stallNextPending = true;
           }
@@ -534,6 +670,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         if (pending.length > 0 && ex.deps.writes !== 0) supersede(ex, commitAt);
         if (ex.sched) {
           const s = ex.sched;
+          curK = s.index;
           if (ex.latency > 1 || multi) deferred(ex.deps.writes, commitAt, false, () => runScheduled(s));
           else runScheduled(s);
           scheduledExecuted++;
@@ -562,13 +699,10 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
           stallwaitLag = false;
           sinceMatrix = 1 << 30;
         }
-        try {
-          if (ex.latency > 1 || (multi && ex.unit !== U.ISSUE)) {
-            deferred(ex.deps.writes, commitAt, info.madFamily, run);
-          } else run();
-        } catch (e) {
-          throw (e as AxsimError).at ? (e as AxsimError).at({ index: srcIndex(ex.k) }) : e;
-        }
+        curK = ex.k;
+        if (ex.latency > 1 || (multi && ex.unit !== U.ISSUE)) {
+          deferred(ex.deps.writes, commitAt, info.madFamily, run);
+        } else run();
         executed++;
         if (ex.unit !== U.ISSUE) busy[ex.unit]!++;
         if (wantTimeline) {
@@ -581,11 +715,27 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
           });
         }
       }
-      prevExecs = execs.slice();
+      prevShft2Mode = -1;
+      prevShft2Sched = false;
+      prevSwapSched = false;
+      for (const ex of execs) {
+        if (ex.name === 'SFPSHFT2' && ex.latency === 2) {
+          // WH: the software rules apply after any; BH: only scheduled ones (regular ones auto-stall).
+          if (arch === 'wormhole' || ex.sched) {
+            prevShft2Mode = ex.sched ? ex.sched.rec[S.MOD]! : code[ex.k * STRIDE + S.MOD]!;
+            prevShft2Sched = ex.sched !== undefined;
+          }
+        } else if (ex.name === 'SFPSWAP' && ex.sched && arch === 'blackhole') prevSwapSched = true;
+      }
       for (let u = 0; u < 5; u++) fired[u] = undefined;
 
       cycle++;
     }
+  } catch (e) {
+    if (e instanceof AxsimError && e.location?.index === undefined && curK >= 0) {
+      throw e.at({ index: srcIndex(curK) });
+    }
+    throw e;
   } finally {
     for (let u = 0; u < 5; u++) fired[u] = undefined;
   }
@@ -618,11 +768,14 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
    * two writes landing together; docs/tensix-timing.md records the choice.
    */
   function supersede(ex: Exec, commitAt: number): void {
-    const w = ex.deps.writes;
+    supersedeRow(ex.deps.writes, ex.unit, commitAt);
+  }
+  function supersedeRow(w: number, unit: number, commitAt: number): void {
     if ((w & (w - 1)) !== 0) return; // several rows (TRANSP, indirect VD): keep both, the later commit wins
     const row = 31 - Math.clz32(w);
-    const lanes = ex.unit === U.STORE ? 0 : enabled();
+    const lanes = unit === U.STORE ? 0 : enabled();
     for (const p of pending) if (p.row === row && p.commitAt <= commitAt) p.lanes &= ~lanes;
+    recomputePending();
   }
 
   function flagStack(kk: number, op: number): void {
@@ -668,16 +821,8 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
       else if (ex.unit === U.ROUND) round = ex;
       else if (ex.unit === U.MAD) mad = ex;
       const early = (arch === 'wormhole' ? pendAll : ex.sched ? 0 : pendRegular) & ex.deps.reads;
-      if (early !== 0) {
-        report(
-          'early-read',
-          c,
-          idx,
-          `${ex.sched ? 'scheduled ' : ''}${ex.name} reads ${rowsOf(early)
-            .map((r) => `LReg[${r}]`)
-            .join(', ')} before the two-cycle result written there is visible (it sees the old value)`,
-        );
-      }
+      if (early !== 0) earlyRead(c, ex.k, ex.name, ex.sched !== undefined, early);
+      if (prevShft2Mode >= 0 || prevSwapSched) follow(c, ex.k, ex.name, ex.unit, ex.latency, ex.deps.writes);
       if (
         !ex.sched &&
         (ex.name === 'SFPLOAD' || ex.name === 'SFPLOADMACRO') &&
@@ -728,42 +873,48 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         `SFPSWAP on the Simple sub-unit while the MAD sub-unit executes ${mad.name}`,
       );
     }
-    // Rules about the cycle after SFPSWAP / two-cycle SFPSHFT2.
-    for (const p of prevExecs) {
-      const shft2 = p.name === 'SFPSHFT2' && p.latency === 2;
-      if (!shft2 && p.name !== 'SFPSWAP') continue;
-      const mod = p.sched ? p.sched.rec[S.MOD]! : code[p.k * STRIDE + S.MOD]!;
-      if (p.sched && arch === 'blackhole') {
-        // BH (‡): Simple and Round idle or SFPNOP next cycle (SFPSWAP); an idle cycle after SFPSHFT2.
-        const busyNext = execs.filter(
-          (e) =>
-            e.name !== 'SFPNOP' && (shft2 ? e.unit !== U.ISSUE : e.unit === U.SIMPLE || e.unit === U.ROUND),
+  }
+
+  function earlyRead(c: number, kk: number, name: string, sched: boolean, rows: number): void {
+    report(
+      'early-read',
+      c,
+      srcIndex(kk),
+      `${sched ? 'scheduled ' : ''}${name} reads ${rowsOf(rows)
+        .map((r) => `LReg[${r}]`)
+        .join(', ')} before the two-cycle result written there is visible (it sees the old value)`,
+    );
+  }
+
+  /** Rules for the cycle after SFPSWAP / a two-cycle SFPSHFT2, for one instruction executing now. */
+  function follow(c: number, kk: number, name: string, unit: number, latency: number, writes: number): void {
+    if (name === 'SFPNOP' || unit === U.ISSUE) return;
+    if (arch === 'blackhole') {
+      // BH SFPLOADMACRO.md (‡): Simple and Round idle or SFPNOP after a scheduled SFPSWAP;
+      // BH SFPSHFT2.md: an idle cycle after a scheduled SFPSHFT2 of modes 2-4.
+      const bad = prevShft2Sched || (prevSwapSched && (unit === U.SIMPLE || unit === U.ROUND));
+      if (bad) {
+        report(
+          'swap-shft2-follow',
+          c,
+          srcIndex(kk),
+          `${name} executes on the cycle after a scheduled ${prevShft2Sched ? 'SFPSHFT2' : 'SFPSWAP'}, which needs ${prevShft2Sched ? 'an idle cycle' : 'Simple and Round idle or SFPNOP'}`,
         );
-        if (busyNext.length > 0) {
-          report(
-            'swap-shft2-follow',
-            c,
-            srcIndex(busyNext[0]!.k),
-            `${busyNext[0]!.name} executes on the cycle after a scheduled ${p.name}, which needs ${shft2 ? 'an idle cycle' : 'Simple and Round idle or SFPNOP'}`,
-          );
-        }
       }
-      if (shft2 && arch === 'wormhole') {
-        for (const e of execs) {
-          const forbidden =
-            SHFT2_FORBIDDEN_NEXT.has(e.name) ||
-            (e.name === 'SFPSHFT2' && e.latency === 1) ||
-            (mod === 2 && (e.deps.writes & 0xe) !== 0);
-          if (forbidden) {
-            report(
-              'swap-shft2-follow',
-              c,
-              srcIndex(e.k),
-              `${e.name} on the cycle after SFPSHFT2 mode ${mod} (WormholeB0 SFPSHFT2.md forbids it)`,
-            );
-          }
-        }
-      }
+      return;
+    }
+    if (prevShft2Mode < 0) return;
+    const forbidden =
+      SHFT2_FORBIDDEN_NEXT.has(name) ||
+      (name === 'SFPSHFT2' && latency === 1) ||
+      (prevShft2Mode === 2 && (writes & 0xe) !== 0);
+    if (forbidden) {
+      report(
+        'swap-shft2-follow',
+        c,
+        srcIndex(kk),
+        `${name} on the cycle after SFPSHFT2 mode ${prevShft2Mode} (WormholeB0 SFPSHFT2.md forbids it)`,
+      );
     }
   }
 
