@@ -3,7 +3,7 @@
  * binds operands, checks the profile's support tables, converts the scalar, applies the profile's
  * valid-region rule for source reads, and calls the family's execute function.
  */
-import { AxsimError, badInput, nearestName, unsupported } from '../errors.ts';
+import { AxsimError, badInput, internalError, nearestName, unsupported } from '../errors.ts';
 import { anyArith, PROFILES, type Profile } from './arith.ts';
 import { DTYPE_INFO, type DType, isDType } from './dtype.ts';
 import { BINARY_OPS } from './insns/binary.ts';
@@ -134,7 +134,9 @@ export function execute(
   if (profile !== 'cpu') {
     // spec 002 (Target-Profile Restrictions): A2/A3 and A5 require isRowMajor for vector tiles
     for (const [n, t] of Object.entries(tiles)) {
-      if (t.loc === 'vec' && t.blayout !== 'row' && !op.operands.find((o) => o.name === n)?.scratch) {
+      // (a one-column ColMajor tile is the "DN" vector the reduction pages allow)
+      const scratch = op.operands.find((o) => o.name === n)?.scratch;
+      if (t.loc === 'vec' && t.blayout !== 'row' && t.cols !== 1 && !scratch) {
         throw unsupported(
           `${op.name}: ${dtype}(ColMajor) operand '${n}' is not supported on ${profile}: RowMajor only`,
         );
@@ -171,7 +173,7 @@ export function execute(
     op.exec(ctx);
   } catch (e) {
     if (e instanceof AxsimError) throw e;
-    throw e;
+    throw internalError(`${op.name}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
   }
 }
 
