@@ -42,6 +42,8 @@ export function operandFromJson(name: string, o: Rec): Operand {
   if (o.kind === 'global') {
     const shape = o.shape as number[];
     const stride = o.stride as number[];
+    if (!Array.isArray(shape) || !Array.isArray(stride))
+      throw badInput(`${name}: a global needs shape and stride arrays`);
     const layout = o.layout as 'ND' | 'DN';
     const bytes = typeof o.data === 'string' ? hexToBytes(o.data, name) : undefined;
     return new GlobalTensor(dtype, shape, stride, layout, bytes);
