@@ -21,7 +21,7 @@ function semiSticky(v: number, s: number): number {
   if (s >= 32) return 0;
   const r = v >>> s;
   if (r === 0) return 0;
-  return (v & ((1 << s) - 1)) !== 0 ? r | 1 : r;
+  return v << (32 - s) !== 0 ? r | 1 : r; // any of the s low bits set (int32-only arithmetic)
 }
 
 /**

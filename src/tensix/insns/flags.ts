@@ -23,7 +23,13 @@ export function sfpsetcc(st: TensixState, mask: number, vc: number, mod1: number
     let bits = 0;
     if (mod1 === 0 || mod1 === 4) {
       // sign bits
-      for (let l = 0; l < LANES; l++) bits |= (L[C + l]! >>> 31) << l;
+      for (let l = 0; l < LANES; l += 4) {
+        bits |=
+          ((L[C + l]! >>> 31) << l) |
+          ((L[C + l + 1]! >>> 31) << (l + 1)) |
+          ((L[C + l + 2]! >>> 31) << (l + 2)) |
+          ((L[C + l + 3]! >>> 31) << (l + 3));
+      }
       cond = mod1 === 0 ? bits : ~bits;
     } else {
       // zero tests

@@ -50,28 +50,40 @@ export function sfpiadd(
       }
     }
     if (wantNeg) for (let l = 0; l < LANES; l++) neg |= (L[D + l]! >>> 31) << l;
-  } else {
+  } else if (!flags || mod1 & 4) {
+    // Partial mask, LaneFlags untouched: iterate over the enabled lanes only.
     if (mod1 & 1) {
-      for (let m = mask; m !== 0; m &= m - 1) {
-        const l = 31 - Math.clz32(m & -m);
-        const r = (L[C + l]! + imm) | 0;
-        L[D + l] = r;
-        neg |= (r >>> 31) << l;
+      for (let m = mask; m !== 0; ) {
+        // highest enabled lane first (int32-only arithmetic: -m would overflow for lane 31)
+        const l = 31 - Math.clz32(m);
+        m ^= 1 << l;
+        L[D + l] = L[C + l]! + imm;
       }
     } else if (mod1 & 2) {
-      for (let m = mask; m !== 0; m &= m - 1) {
-        const l = 31 - Math.clz32(m & -m);
-        const r = (L[C + l]! - L[D + l]!) | 0;
-        L[D + l] = r;
-        neg |= (r >>> 31) << l;
+      for (let m = mask; m !== 0; ) {
+        // highest enabled lane first (int32-only arithmetic: -m would overflow for lane 31)
+        const l = 31 - Math.clz32(m);
+        m ^= 1 << l;
+        L[D + l] = L[C + l]! - L[D + l]!;
       }
     } else {
-      for (let m = mask; m !== 0; m &= m - 1) {
-        const l = 31 - Math.clz32(m & -m);
-        const r = (L[C + l]! + L[D + l]!) | 0;
-        L[D + l] = r;
-        neg |= (r >>> 31) << l;
+      for (let m = mask; m !== 0; ) {
+        // highest enabled lane first (int32-only arithmetic: -m would overflow for lane 31)
+        const l = 31 - Math.clz32(m);
+        m ^= 1 << l;
+        L[D + l] = L[C + l]! + L[D + l]!;
       }
+    }
+  } else {
+    const kind = mod1 & 1 ? 0 : mod1 & 2 ? 1 : 2;
+    for (let m = mask; m !== 0; ) {
+      // highest enabled lane first (int32-only arithmetic: -m would overflow for lane 31)
+      const l = 31 - Math.clz32(m);
+      m ^= 1 << l;
+      const c = L[C + l]!;
+      const r = kind === 0 ? (c + imm) | 0 : kind === 1 ? (c - L[D + l]!) | 0 : (c + L[D + l]!) | 0;
+      L[D + l] = r;
+      neg |= (r >>> 31) << l;
     }
   }
   if (flags) {
@@ -130,8 +142,10 @@ export function sfpxor(st: TensixState, mask: number, vd: number, vc: number): v
       L[D + l + 3] = L[D + l + 3]! ^ L[C + l + 3]!;
     }
   } else
-    for (let m = mask; m !== 0; m &= m - 1) {
-      const l = 31 - Math.clz32(m & -m);
+    for (let m = mask; m !== 0; ) {
+      // highest enabled lane first (int32-only arithmetic: -m would overflow for lane 31)
+      const l = 31 - Math.clz32(m);
+      m ^= 1 << l;
       L[D + l] = L[D + l]! ^ L[C + l]!;
     }
 }
@@ -189,7 +203,7 @@ export function sfpabs(st: TensixState, mask: number, vd: number, vc: number, mo
     if (mod1 & 1) {
       if (x <= 0xff800000) x &= 0x7fffffff;
     } else if (x >= 0x80000000) {
-      x = -x;
+      x = Math.imul(x, -1); // two's complement negation; INT32_MIN stays
     }
     L[D + l] = x;
   }
