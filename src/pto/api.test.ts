@@ -257,3 +257,36 @@ test('profile support tables: TDIV, TNOT, TCVT pairs', () => {
   execute('TCVT', { dst: f8, src: t('f32') }, { roundMode: 'CAST_RINT' }, { profile: 'a5' });
   execute('TCVT', { dst: f8, src: t('f16', 16) }, { roundMode: 'CAST_RINT' }, { profile: 'cpu' });
 });
+
+// Documented target quirks (tcmp.md, tdivs.md).
+test('a2a3 TCMP on int32 ignores cmpMode (uses EQ); A5 wants a u32 predicate; A5 TDIVS multiplies by the reciprocal', () => {
+  const src = (v: number[]) =>
+    createTile({ dtype: 'i32', rows: 1, cols: 8 }, [...v, ...new Array(8 - v.length).fill(0)]);
+  const m = new Tile({ dtype: 'u8', rows: 1, cols: 32, validRow: 1, validCol: 1 });
+  execute(
+    'TCMP',
+    { dst: m, src0: src([1, 2, 3]), src1: src([2, 2, 2]) },
+    { cmpMode: 'LT' },
+    { profile: 'a2a3' },
+  );
+  // EQ bits: (1==2, 2==2, 3==2, then 0==0 x5) = 0,1,0,1,1,1,1,1
+  assert.equal(m.bytes[0], 0b11111010);
+  execute(
+    'TCMP',
+    { dst: m, src0: src([1, 2, 3]), src1: src([2, 2, 2]) },
+    { cmpMode: 'LT' },
+    { profile: 'cpu' },
+  );
+  assert.equal(m.bytes[0], 0b00000001);
+  assert.throws(
+    () => execute('TCMP', { dst: m, src0: src([1]), src1: src([1]) }, { cmpMode: 'EQ' }, { profile: 'a5' }),
+    (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported' && /u32/.test(e.message),
+  );
+  // 5 / 3 in binary32 is 1.6666666269302368; 5 * fround(1/3) rounds to 1.6666667461395264
+  const x = createTile({ dtype: 'f32', rows: 1, cols: 8 }, new Array(8).fill(5));
+  const d = new Tile({ dtype: 'f32', rows: 1, cols: 8 });
+  execute('TDIVS', { dst: d, src: x }, { scalar: 3 }, { profile: 'a5' });
+  assert.equal(readTile(d)[0]![0], 1.6666667461395264);
+  execute('TDIVS', { dst: d, src: x }, { scalar: 3 }, { profile: 'cpu' });
+  assert.equal(readTile(d)[0]![0], 1.6666666269302368);
+});

@@ -71,7 +71,8 @@ function tcmp(ctx: ExecCtx): void {
   const d = ctx.tiles.dst!;
   const s0 = ctx.tiles.src0!;
   const s1 = ctx.tiles.src1!;
-  const mode = cmpMode(ctx);
+  // tcmp.md: on A2/A3 an int32_t compare ignores cmpMode and uses EQ
+  const mode = ctx.profile === 'a2a3' && s0.dtype === 'i32' ? 'EQ' : cmpMode(ctx);
   const A = tileArith(ctx, 'src0');
   const D = anyArith(d.dtype, ctx.profile);
   const v0 = A.view(s0.bytes);
@@ -210,6 +211,11 @@ export const COMPARE_OPS: readonly OpDef[] = [
         reject('TCMP', s, 'with a u8 dst the sources must be i32, f16 or f32', ctx.profile);
       if (ctx.tiles.src1!.dtype !== s)
         reject('TCMP', s, 'src0 and src1 must have the same type', ctx.profile);
+      // tcmp.md: the output predicate is uint8_t on A2/A3 and uint32_t on A5
+      const want = ctx.profile === 'a2a3' ? 'u8' : ctx.profile === 'a5' ? 'u32' : undefined;
+      if (want && d !== want) {
+        reject('TCMP', s, `the ${ctx.profile} predicate dst must be ${want}, not ${d}`, ctx.profile);
+      }
     },
     exec: tcmp,
   },

@@ -9,6 +9,7 @@ import {
   ALL,
   copyElem,
   type ExecCtx,
+  isFloat,
   type OpDef,
   type OperandSpec,
   off,
@@ -102,7 +103,10 @@ export const SCALAR_OPS: readonly OpDef[] = [
     exec: (ctx) => {
       const s = ctx.scalar;
       if (ctx.attrs.order === 'scalar_first') unaryLoop(ctx, 'src', (A, a) => A.div(s, a));
-      else unaryLoop(ctx, 'src', (A, a) => A.div(a, s));
+      else if (ctx.profile === 'a5' && isFloat(ctx.tiles.dst!.dtype)) {
+        // tdivs.md: on A5 the tile/scalar form multiplies by the reciprocal (1/0 -> +inf)
+        unaryLoop(ctx, 'src', (A, a) => A.mul(a, A.div(A.one, s)));
+      } else unaryLoop(ctx, 'src', (A, a) => A.div(a, s));
     },
   },
   {
