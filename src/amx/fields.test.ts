@@ -939,6 +939,35 @@ test('genlut: generate (modes 0-6, bf16) and lookup (7-15) with every source/tab
   );
 });
 
+test('M4: vecfp / vecint multi-vector forms ignore low X/Y offset bits (whole register, or one element when broadcasting)', () => {
+  for (const [gen, want] of [
+    ['m2', 10 + 2 * 2],
+    ['m4', 10 + 2 * 1],
+  ] as const) {
+    const s = fpPrep(gen);
+    for (let k = 0; k < 128; k++) setF32(s.x, 4 * k, k + 1);
+    run(s, 'vecfp alu=fma lane_mode=4 z_row=0 multi=1 bcast=0 x_offset=0x4');
+    assert.equal(f32(s.z, 0), want, gen);
+  }
+  // bcast 6 (lane 0 of the same X for everything): M4 aligns the X offset to one element only,
+  // so byte offset 5 reads the f32 at byte 4 (value 2)
+  const s4 = fpPrep('m4');
+  for (let k = 0; k < 128; k++) setF32(s4.x, 4 * k, k + 1);
+  run(s4, 'vecfp alu=fma lane_mode=4 z_row=0 multi=1 bcast=6 x_offset=0x5');
+  assert.equal(f32(s4.z, 0), 10 + 2 * 2);
+  assert.equal(f32(s4.z, 4), 10 + 2 * 2); // every lane uses X lane 0
+  for (const [gen, want] of [
+    ['m3', 5],
+    ['m4', 3],
+  ] as const) {
+    const v = mk(gen);
+    for (let k = 0; k < 256; k++) setU16(v.x, 2 * k, k + 3);
+    setU16(v.y, 0, 1);
+    run(v, 'vecint alu=mac z_row=0 multi=1 bcast=0 x_offset=0x4');
+    assert.equal(u16(v.z, 0), want, gen);
+  }
+});
+
 test('every field of every instruction is covered by a test above', () => {
   const missing: string[] = [];
   for (const d of INSNS)
