@@ -76,6 +76,8 @@ export type Attr =
   | { kind: 'float'; text: string }
   | { kind: 'string'; value: string }
   | { kind: 'bool'; value: boolean }
+  /** A unit attribute: `{hacc.entry}` (the name alone). */
+  | { kind: 'unit' }
   | { kind: 'enum'; ns: string; words: string[] }
   | { kind: 'word'; value: string }
   | { kind: 'type'; type: Type }
@@ -217,6 +219,8 @@ export interface MakeTensorViewOp extends OpBase {
   ptr: Use;
   shape: Use[];
   strides: Use[];
+  /** `{layout = #pto.layout<nd>}` before the type. */
+  attrs: NamedAttr[] | undefined;
   type: Type;
 }
 
@@ -243,6 +247,21 @@ export interface SubsetOp extends OpBase {
   source: Use;
   offsets: Use[];
   sizes: number[];
+  type: Type;
+}
+
+/** `%i = pto.get_block_idx` and friends (block / sub-block index and count, i64 results). */
+export interface QueryOp extends OpBase {
+  kind: 'pto.query';
+  name: 'pto.get_block_idx' | 'pto.get_subblock_idx' | 'pto.get_block_num' | 'pto.get_subblock_num';
+  attrs: NamedAttr[] | undefined;
+}
+
+/** `%r = pto.treshape %src : T -> U` — the same buffer seen with another shape. */
+export interface ReshapeOp extends OpBase {
+  kind: 'pto.treshape';
+  source: Use;
+  sourceType: Type;
   type: Type;
 }
 
@@ -289,6 +308,8 @@ export type Op =
   | AllocTileOp
   | SubsetOp
   | MemrefAllocOp
+  | QueryOp
+  | ReshapeOp
   | SyncOp
   | SectionOp;
 
@@ -304,6 +325,10 @@ export interface Func {
   /** Result types; `hasArrow` records whether `-> ()` was written. */
   resultTypes: Type[];
   hasArrow: boolean;
+  /** `private` / `public` / `nested` when written. */
+  visibility: string | undefined;
+  /** `attributes {…}` after the signature. */
+  attrs: NamedAttr[] | undefined;
   body: Op[];
 }
 
@@ -311,6 +336,8 @@ export interface Module {
   /** False when the functions were written without a surrounding `module { }`. */
   wrapped: boolean;
   name: string | undefined;
+  /** `module attributes {…}`. */
+  attrs: NamedAttr[] | undefined;
   funcs: Func[];
 }
 

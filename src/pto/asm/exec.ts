@@ -54,6 +54,8 @@ export interface ExecHooks {
   /** A tile op. `ins` are resolved operands; `out` the destination buffer (fresh for SSA results). */
   tile(call: TileCall, ins: RtValue[], out: TileValue | ViewValue, ctx: ExecContext): void;
   sync?(op: SyncOp, ctx: ExecContext): void;
+  /** `pto.treshape`: a handle for `to` sharing `from`'s storage. */
+  reshape?(from: TileValue, to: TileValue): unknown;
 }
 
 export interface ExecContext {
@@ -299,6 +301,27 @@ class Exec {
       case 'sync':
         this.hooks.sync?.(op, this.ctx(op));
         return undefined;
+      case 'pto.query':
+        // one block with one sub-block is simulated: indices 0, counts 1
+        def(op.results[0]!, { kind: 'int', v: op.name.endsWith('_num') ? 1 : 0, type: 'i64' });
+        return undefined;
+      case 'pto.treshape': {
+        const src = this.get(op.source);
+        const tb = asTileBuf(op.type);
+        if (src.kind !== 'tile' || !tb) throw badInput('pto.treshape: the source is not a tile');
+        // the same buffer seen with another shape (fully valid in its new shape)
+        const t: TileValue = {
+          kind: 'tile',
+          type: tb,
+          validRow: tb.vRow < 0 ? tb.rows : tb.vRow,
+          validCol: tb.vCol < 0 ? tb.cols : tb.vCol,
+          id: src.id,
+          handle: undefined,
+        };
+        t.handle = this.hooks.reshape ? this.hooks.reshape(src, t) : src.handle;
+        def(op.results[0]!, t);
+        return undefined;
+      }
       case 'dps':
       case 'ssa':
       case 'asm': {

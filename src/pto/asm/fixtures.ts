@@ -279,6 +279,40 @@ export const ACCEPT: Fixture[] = [
   },
 ];
 
+ACCEPT.push(
+  {
+    name: 'module / function attributes, visibility, block queries, flags, reshape',
+    text: `module attributes {"pto.device-spec" = "Ascend910B1"} {
+  func.func private @helper() attributes {hacc.entry, pto.func_core_type = #pto.func_core_type<AIV>} {
+    %0 = pto.get_block_idx
+    %1 = pto.get_subblock_num
+    %2 = arith.muli %0, %1 : i64
+    %3 = arith.index_cast %2 : i64 to index
+    pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
+    pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
+    pto.record_event[<TLOAD>, <TVEC>, <EVENT_ID1>]
+    pto.wait_event[#pto.sync_op_type<TLOAD>, #pto.sync_op_type<TVEC>, <EVENT_ID1>]
+    pto.sync.set <PIPE_FIX>, 16
+    pto.sync.wait <PIPE_V>, 0
+    %c = pto.alloc_tile : ${COL16}
+    %r = pto.treshape %c : ${COL16} -> !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=16, v_row=1, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>
+    return
+  }
+}`,
+  },
+  {
+    name: 'legacy comma-less strides and an elided tile_buf prefix (lenient only)',
+    lenient: true,
+    text: `func.func @legacy(%p: !pto.ptr<f32>, %a: ${TB16}) {
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %v = pto.make_tensor_view %p, shape = [%c16, %c16] strides = [%c16, %c1] {layout = #pto.layout<nd>} : !pto.tensor_view<?x?xf32>
+  pto.tadd ins(%a, %a : <loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>, ${TB16}) outs(%a : ${TB16})
+  return
+}`,
+  },
+);
+
 const MOD = (body: string, args = '') => `module {\n  func.func @k(${args}) {\n${body}\n    return\n  }\n}\n`;
 const BAD_BUF = (inner: string) => MOD(`    %t = pto.alloc_tile : !pto.tile_buf<${inner}>`);
 const KEYS = (over: Record<string, string>) => {

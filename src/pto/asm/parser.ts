@@ -269,6 +269,12 @@ class Parser {
   }
 
   parseType(): Type {
+    const t0 = this.lx.peek();
+    if (t0.kind === 'punct' && t0.text === '<' && !this.strict) {
+      // MLIR lets a custom format elide the `!pto.tile_buf` prefix where the type is implied:
+      // `ins(%a : <loc=vec, …>)` (seen in PTOAS samples)
+      return this.parseTileBuf(t0, true);
+    }
     const t = this.lx.next();
     if (t.kind === 'ident') {
       if (t.text === 'memref') return this.parseMemref(t);
@@ -371,8 +377,8 @@ class Parser {
     return { kind: 'tile', shape: dims, elem };
   }
 
-  private parseTileBuf(t: Token): TileBufType {
-    this.expectPunct('<', 'after !pto.tile_buf');
+  private parseTileBuf(t: Token, bare = false): TileBufType {
+    this.expectPunct('<', bare ? 'to open the tile buffer type' : 'after !pto.tile_buf');
     const first = this.lx.peek();
     if (first.kind === 'ident' && first.text !== 'loc' && SCALAR_RE.test(first.text)) {
       // pto-isa manual short spelling: !pto.tile_buf<f32, 16, 16>
@@ -522,7 +528,7 @@ class Parser {
 
   // ---- attributes --------------------------------------------------------------------------
 
-  private parseAttrValue(): Attr {
+  private parseAttrValue(validate = true): Attr {
     const t = this.lx.peek();
     if (t.kind === 'int') {
       this.lx.next();
@@ -540,7 +546,7 @@ class Parser {
       this.lx.next();
       return { kind: 'bool', value: t.text === 'true' };
     }
-    if (t.kind === 'hash') return this.parseHashAttr();
+    if (t.kind === 'hash') return this.parseHashAttr(validate);
     if (t.kind === 'bang' || (t.kind === 'ident' && (SCALAR_RE.test(t.text) || t.text === 'memref'))) {
       return { kind: 'type', type: this.parseType() };
     }
@@ -561,7 +567,7 @@ class Parser {
   }
 
   /** `#pto<cmp lt>`, `#pto<round_mode ROUND>`, `#pto.event<EVENT_ID0>`, `#pto.layout<nd>` … */
-  private parseHashAttr(): Attr {
+  private parseHashAttr(validate = true): Attr {
     const h = this.lx.next();
     const ns = h.text;
     this.expectPunct('<', `after '#${ns}'`);
@@ -576,7 +582,7 @@ class Parser {
       words.push(w.text);
       if (words.length > 8) this.fail(w, `attribute '#${ns}<…>' is too long`, "close it with '>'");
     }
-    this.checkEnumAttr(h, ns, words);
+    if (validate) this.checkEnumAttr(h, ns, words);
     return { kind: 'enum', ns, words };
   }
 
@@ -603,7 +609,7 @@ class Parser {
           "the enum attributes are '#pto<cmp …>' and '#pto<round_mode …>'",
         );
       }
-    } else if (ns === 'pto.pipe_event_type') {
+    } else if (ns === 'pto.pipe_event_type' || ns === 'pto.sync_op_type') {
       if (words.length !== 1) this.fail(t, 'expected one event type', 'e.g. #pto.pipe_event_type<TLOAD>');
       oneOf('pipe event type', words[0], PIPE_EVENT_TYPES);
     } else if (ns === 'pto.event') {
@@ -626,7 +632,7 @@ class Parser {
   }
 
   /** `{name = value, …}` (the opening brace is the next token). */
-  private parseAttrDict(): NamedAttr[] {
+  private parseAttrDict(validate = true): NamedAttr[] {
     this.expectPunct('{', 'to open an attribute dictionary');
     const out: NamedAttr[] = [];
     if (this.lx.eatPunct('}')) return out;
@@ -640,8 +646,8 @@ class Parser {
         );
       }
       if (out.some((a) => a.name === k.text)) this.fail(k, `attribute '${k.text}' given twice`, 'remove one');
-      let value: Attr = { kind: 'bool', value: true };
-      if (this.lx.eatPunct('=')) value = this.parseAttrValue();
+      let value: Attr = { kind: 'unit' };
+      if (this.lx.eatPunct('=')) value = this.parseAttrValue(validate);
       out.push({ name: k.text, value });
       if (this.lx.eatPunct('}')) return out;
       this.expectPunct(',', 'between attributes', "separate attributes with ',' and close with '}'");
@@ -656,8 +662,10 @@ class Parser {
       this.lx.next();
       let name: string | undefined;
       if (this.lx.peek().kind === 'symbol') name = this.lx.next().text;
+      let attrs: NamedAttr[] | undefined;
       if (this.isKeyword('attributes')) {
-        this.fail(this.lx.peek(), 'module attributes are not supported', 'remove the attributes {…} clause');
+        this.lx.next();
+        attrs = this.parseAttrDict(false);
       }
       this.expectPunct('{', 'to open the module body');
       const funcs: Func[] = [];
@@ -671,13 +679,13 @@ class Parser {
       const e = this.lx.next();
       if (e.kind !== 'eof')
         this.fail(e, `unexpected ${this.describe(e)} after the module`, 'a file holds one module');
-      return { wrapped: true, name, funcs };
+      return { wrapped: true, name, attrs, funcs };
     }
     const funcs: Func[] = [];
     while (this.lx.peek().kind !== 'eof') funcs.push(this.parseFunc());
     if (funcs.length === 0)
       this.fail(t, 'empty program', 'write module { func.func @name(...) { ... return } }');
-    return { wrapped: false, name: undefined, funcs };
+    return { wrapped: false, name: undefined, attrs: undefined, funcs };
   }
 
   private parseFunc(): Func {
@@ -689,6 +697,11 @@ class Parser {
         `expected 'func.func', found ${this.describe(t)}`,
         near ? `did you mean '${near}'?` : 'a module contains func.func @name(%arg: type, …) { … }',
       );
+    }
+    let visibility: string | undefined;
+    const vis = this.lx.peek();
+    if (vis.kind === 'ident' && (vis.text === 'private' || vis.text === 'public' || vis.text === 'nested')) {
+      visibility = this.lx.next().text;
     }
     const n = this.lx.next();
     if (n.kind !== 'symbol') this.fail(n, `expected a function name (@name), found ${this.describe(n)}`);
@@ -713,12 +726,14 @@ class Parser {
       hasArrow = true;
       resultTypes = this.parseTypeListMaybeParen();
     }
+    let attrs: NamedAttr[] | undefined;
     if (this.isKeyword('attributes')) {
-      this.fail(this.lx.peek(), 'function attributes are not supported', 'remove the attributes {…} clause');
+      this.lx.next();
+      attrs = this.parseAttrDict(false);
     }
     this.expectPunct('{', 'to open the function body');
     const body = this.parseBlockBody();
-    return { pos: this.pos(t), name: n.text, args, resultTypes, hasArrow, body };
+    return { pos: this.pos(t), name: n.text, args, resultTypes, hasArrow, visibility, attrs, body };
   }
 
   /** `()`, `T`, or `(T, T)`. */
@@ -1020,20 +1035,20 @@ class Parser {
         this.expectPunct('=', "after 'shape'");
         const shape = this.bracketUses('[', ']', 'shape');
         const c = this.lx.peek();
-        if (!(c.kind === 'punct' && c.text === ',')) {
+        const legacy = !this.strict && c.kind === 'ident' && c.text === 'strides';
+        if (!legacy && !(c.kind === 'punct' && c.text === ',')) {
           this.fail(
             c,
             `expected ',' before 'strides', found ${this.describe(c)}`,
             'PTOAS requires a comma: shape = […], strides = […]',
           );
         }
-        this.lx.next();
+        // (the comma-less legacy spelling of older PTOAS samples is accepted unless strict)
+        if (!legacy) this.lx.next();
         this.expectKeyword('strides', 'in make_tensor_view');
         this.expectPunct('=', "after 'strides'");
         const strides = this.bracketUses('[', ']', 'strides');
-        if (this.lx.peek().kind === 'punct' && this.lx.peek().text === '{') {
-          this.fail(this.lx.peek(), 'make_tensor_view attributes are not supported', 'remove the {…}');
-        }
+        const attrs = this.lx.isPunct('{') ? this.parseAttrDict() : undefined;
         this.expectPunct(':', 'before the result type');
         const tt = this.lx.peek();
         const type = this.parseType();
@@ -1044,7 +1059,7 @@ class Parser {
             'write : !pto.tensor_view<?x?xf32>',
           );
         }
-        return { kind: 'pto.make_tensor_view', pos, results, ptr, shape, strides, type };
+        return { kind: 'pto.make_tensor_view', pos, results, ptr, shape, strides, attrs, type };
       }
       case 'partition_view': {
         oneResult(name);
@@ -1114,8 +1129,26 @@ class Parser {
         this.expectPunct(':', 'before the type');
         return { kind: 'pto.subset', pos, results, source, offsets, sizes, type: this.parseType() };
       }
+      case 'get_block_idx':
+      case 'get_subblock_idx':
+      case 'get_block_num':
+      case 'get_subblock_num': {
+        oneResult(name);
+        const attrs = this.lx.isPunct('{') ? this.parseAttrDict() : undefined;
+        return { kind: 'pto.query', pos, results, name: name as 'pto.get_block_idx', attrs };
+      }
+      case 'treshape': {
+        oneResult(name);
+        const source = this.expectValue('as the tile to reshape');
+        this.expectPunct(':', 'before the source type', 'write %r = pto.treshape %t : T -> U');
+        const sourceType = this.parseType();
+        this.expectPunct('->', 'before the result type');
+        return { kind: 'pto.treshape', pos, results, source, sourceType, type: this.parseType() };
+      }
       case 'record_event':
       case 'wait_event':
+      case 'set_flag':
+      case 'wait_flag':
       case 'get_buf':
       case 'rls_buf': {
         noResults(name);
@@ -1123,13 +1156,36 @@ class Parser {
         const args: Attr[] = [];
         if (!this.lx.eatPunct(']')) {
           for (;;) {
-            args.push(this.parseAttrValue());
+            args.push(this.parseSyncArg());
             if (this.lx.eatPunct(']')) break;
             this.expectPunct(',', `between ${name} arguments`);
           }
         }
         this.checkSyncArgs(nt, m, args);
         return { kind: 'sync', pos, results, name, args, angle: false };
+      }
+      case 'sync.set':
+      case 'sync.wait': {
+        noResults(name);
+        this.expectPunct('<', `after '${name}'`, `write ${name} <PIPE_V>, 0`);
+        const p = this.lx.next();
+        if (p.kind !== 'ident' || !(PIPES as readonly string[]).includes(p.text)) {
+          this.fail(p, `unknown pipe ${this.describe(p)}`, `pipes: ${PIPES.join(' ')}`);
+        }
+        this.expectPunct('>', 'to close the pipe');
+        this.expectPunct(',', 'before the event id', `write ${name} <${p.text}>, 0`);
+        const id = this.expectInt('as the event id', false);
+        return {
+          kind: 'sync',
+          pos,
+          results,
+          name,
+          args: [
+            { kind: 'word', value: p.text },
+            { kind: 'int', value: BigInt(id.value) },
+          ],
+          angle: true,
+        };
       }
       case 'barrier': {
         noResults(name);
@@ -1172,15 +1228,40 @@ class Parser {
     );
   }
 
+  /** A sync-op argument: an attribute, or PTOAS's short enum spelling `<TLOAD>` / `<PIPE_V>`. */
+  private parseSyncArg(): Attr {
+    const t = this.lx.peek();
+    if (t.kind === 'punct' && t.text === '<') {
+      this.lx.next();
+      const w = this.lx.next();
+      if (w.kind !== 'ident') this.fail(w, `expected an enum value inside <…>, found ${this.describe(w)}`);
+      this.expectPunct('>', `to close <${w.text}`);
+      return { kind: 'enum', ns: '', words: [w.text] };
+    }
+    return this.parseAttrValue();
+  }
+
   private checkSyncArgs(nt: Token, m: string, args: Attr[]): void {
-    const isEvt = (a: Attr | undefined) => a?.kind === 'enum' && a.ns === 'pto.pipe_event_type';
+    const word = (a: Attr | undefined, ns: string) =>
+      a?.kind === 'enum' && (a.ns === ns || a.ns === '') && a.words.length === 1 ? a.words[0]! : undefined;
+    const isEvt = (a: Attr | undefined) =>
+      (PIPE_EVENT_TYPES as readonly string[]).includes(
+        word(a, 'pto.pipe_event_type') ?? word(a, 'pto.sync_op_type') ?? '',
+      );
+    const isId = (a: Attr | undefined) => /^EVENT_ID[0-7]$/.test(word(a, 'pto.event') ?? '');
+    const isPipe = (a: Attr | undefined) => (PIPES as readonly string[]).includes(word(a, 'pto.pipe') ?? '');
+    if (m === 'set_flag' || m === 'wait_flag') {
+      if (!(args.length === 3 && isPipe(args[0]) && isPipe(args[1]) && isId(args[2]))) {
+        this.fail(
+          nt,
+          `pto.${m} takes [source pipe, destination pipe, event id]`,
+          `write pto.${m}[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]`,
+        );
+      }
+      return;
+    }
     if (m === 'record_event' || m === 'wait_event') {
-      const ok =
-        args.length === 3 &&
-        isEvt(args[0]) &&
-        isEvt(args[1]) &&
-        args[2]!.kind === 'enum' &&
-        args[2]!.ns === 'pto.event';
+      const ok = args.length === 3 && isEvt(args[0]) && isEvt(args[1]) && isId(args[2]);
       if (!ok) {
         this.fail(
           nt,

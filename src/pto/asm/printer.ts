@@ -46,7 +46,10 @@ export function printAttr(a: Attr): string {
       return quote(a.value);
     case 'bool':
       return a.value ? 'true' : 'false';
+    case 'unit':
+      return 'unit';
     case 'enum':
+      if (a.ns === '') return `<${a.words.join(', ')}>`;
       return a.ns === 'pto' ? `#pto<${a.words.join(' ')}>` : `#${a.ns}<${a.words.join(', ')}>`;
     case 'word':
       return a.value;
@@ -58,7 +61,12 @@ export function printAttr(a: Attr): string {
 }
 
 function attrDict(attrs: NamedAttr[]): string {
-  return `{${attrs.map((a) => `${/^[A-Za-z_][\w.$]*$/.test(a.name) ? a.name : quote(a.name)} = ${printAttr(a.value)}`).join(', ')}}`;
+  return `{${attrs
+    .map((a) => {
+      const name = /^[A-Za-z_][\w.$]*$/.test(a.name) ? a.name : quote(a.name);
+      return a.value.kind === 'unit' ? name : `${name} = ${printAttr(a.value)}`;
+    })
+    .join(', ')}}`;
 }
 
 const v = (u: Use) => `%${u.name}`;
@@ -160,7 +168,9 @@ function printOp(op: Op, indent: string, out: string[]): void {
       return;
     case 'pto.make_tensor_view':
       line(
-        `pto.make_tensor_view ${v(op.ptr)}, shape = [${vs(op.shape)}], strides = [${vs(op.strides)}] : ${printType(op.type)}`,
+        `pto.make_tensor_view ${v(op.ptr)}, shape = [${vs(op.shape)}], strides = [${vs(op.strides)}]${
+          op.attrs ? ` ${attrDict(op.attrs)}` : ''
+        } : ${printType(op.type)}`,
       );
       return;
     case 'pto.partition_view':
@@ -186,10 +196,19 @@ function printOp(op: Op, indent: string, out: string[]): void {
     case 'memref.alloc':
       line(`memref.alloc() : ${printType(op.type)}`);
       return;
+    case 'pto.query':
+      line(`${op.name}${op.attrs ? ` ${attrDict(op.attrs)}` : ''}`);
+      return;
+    case 'pto.treshape':
+      line(`pto.treshape ${v(op.source)} : ${printType(op.sourceType)} -> ${printType(op.type)}`);
+      return;
     case 'sync':
       line(
         op.angle
-          ? `${op.name} <${op.args.map(printAttr).join(', ')}>`
+          ? `${op.name} <${printAttr(op.args[0]!)}>${op.args
+              .slice(1)
+              .map((a) => `, ${printAttr(a)}`)
+              .join('')}`
           : `${op.name} [${op.args.map(printAttr).join(', ')}]`,
       );
       return;
@@ -206,18 +225,23 @@ function printFunc(f: Func, indent: string, out: string[]): void {
   const ret = f.hasArrow
     ? ` -> ${f.resultTypes.length === 1 ? printType(f.resultTypes[0]!) : `(${f.resultTypes.map(printType).join(', ')})`}`
     : '';
-  out.push(
-    `${indent}func.func @${/^[A-Za-z_][\w.$-]*$/.test(f.name) ? f.name : quote(f.name)}(${args})${ret} {`,
-  );
+  const vis = f.visibility ? `${f.visibility} ` : '';
+  const fattrs = f.attrs ? ` attributes ${attrDict(f.attrs)}` : '';
+  out.push(`${indent}func.func ${vis}@${symbolName(f.name)}(${args})${ret}${fattrs} {`);
   for (const op of f.body) printOp(op, `${indent}  `, out);
   out.push(`${indent}}`);
+}
+
+function symbolName(n: string): string {
+  return /^[A-Za-z_][\w.$-]*$/.test(n) ? n : quote(n);
 }
 
 /** The canonical text of a module (ends with a newline). */
 export function printModule(m: Module): string {
   const out: string[] = [];
   if (m.wrapped) {
-    out.push(m.name === undefined ? 'module {' : `module @${m.name} {`);
+    const name = m.name === undefined ? '' : ` @${symbolName(m.name)}`;
+    out.push(`module${name}${m.attrs ? ` attributes ${attrDict(m.attrs)}` : ''} {`);
     for (const f of m.funcs) printFunc(f, '  ', out);
     out.push('}');
   } else {

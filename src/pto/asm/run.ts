@@ -14,7 +14,7 @@ import {
   getOp,
   type Operand,
   type Profile,
-  type Tile,
+  Tile,
   tileFromNpy,
 } from '../index.ts';
 import type { Module, TileBufType } from './ast.ts';
@@ -170,6 +170,12 @@ export function runProgram(
           });
         }
         return tileOf(t.type, t.validRow, t.validCol, profile);
+      },
+      reshape(from, to) {
+        const src = from.handle as Tile;
+        const t = tileOf(to.type, to.validRow, to.validCol, profile);
+        if (t.bytes.length !== src.bytes.length) throw badInput('pto.treshape: the buffers differ in size');
+        return new Tile(t.spec(), src.bytes);
       },
       tile(call, ins, out) {
         count++;

@@ -394,6 +394,37 @@ class Verifier {
       }
       case 'sync':
         return;
+      case 'pto.query':
+        this.define(op.results[0]!, { kind: 'scalar', name: 'i64' }, op.name);
+        return;
+      case 'pto.treshape': {
+        const st = this.use(op.source, 'pto.treshape', op.sourceType);
+        const a = tileShape(op.sourceType);
+        const b = tileShape(op.type);
+        if (!a || !b || !isTileLike(op.type)) {
+          this.err(
+            op.pos,
+            'pto.treshape: source and result must be tiles',
+            'reshape a !pto.tile_buf into another',
+          );
+        } else if (st) {
+          if (elemOf(op.sourceType).name !== elemOf(op.type).name) {
+            this.err(
+              op.pos,
+              `pto.treshape: type mismatch: ${elemOf(op.sourceType).name} reshaped as ${elemOf(op.type).name}`,
+              'keep the element type',
+            );
+          } else if (a.rows * a.cols !== b.rows * b.cols) {
+            this.err(
+              op.pos,
+              `pto.treshape: ${a.rows}x${a.cols} and ${b.rows}x${b.cols} hold different element counts`,
+              'the reshaped tile must cover the same buffer',
+            );
+          }
+        }
+        this.define(op.results[0]!, op.type, 'pto.treshape');
+        return;
+      }
       case 'dps':
       case 'ssa':
       case 'asm': {

@@ -234,7 +234,15 @@ export function costProgram(
           ctx.pos.col,
           op.name,
           op.args
-            .map((a) => (a.kind === 'enum' ? a.words.join(' ') : a.kind === 'word' ? a.value : ''))
+            .map((a) =>
+              a.kind === 'enum'
+                ? a.words.join(' ')
+                : a.kind === 'word'
+                  ? a.value
+                  : a.kind === 'int'
+                    ? String(a.value)
+                    : '',
+            )
             .join(', '),
         );
         r.count++;
