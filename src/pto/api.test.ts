@@ -290,3 +290,34 @@ test('a2a3 TCMP on int32 ignores cmpMode (uses EQ); A5 wants a u32 predicate; A5
   execute('TDIVS', { dst: d, src: x }, { scalar: 3 }, { profile: 'cpu' });
   assert.equal(readTile(d)[0]![0], 1.6666666269302368);
 });
+
+test('a2a3/a5 compare exactly and select per element (tcmps.md, tsel.md); cpu keeps the simulator forms', () => {
+  const src = createTile({ dtype: 'f32', rows: 1, cols: 8 }, [1e-10, 0, 1, 0, 0, 0, 0, 0]);
+  const m = (p: 'cpu' | 'a5') => {
+    const d = new Tile({ dtype: 'u8', rows: 1, cols: 32, validRow: 1, validCol: 1 });
+    execute('TCMPS', { dst: d, src0: src }, { scalar: 0, cmpMode: 'EQ' }, { profile: p });
+    return d.bytes[0];
+  };
+  assert.equal(m('cpu'), 0b11111011); // |1e-10 - 0| < 1e-9 counts as equal
+  assert.equal(m('a5'), 0b11111010);
+  // TSEL with a 2-row mask of one byte per row: a2a3 reads bit c of byte (r, 0) for each row;
+  // the simulator streams the bits (row 1 continues with byte (0,0) bits 4..7, then byte (1,0))
+  const mask = new Tile({ dtype: 'u8', rows: 2, cols: 32, validRow: 2, validCol: 1 });
+  mask.bytes[0] = 0b0000_0101;
+  mask.bytes[32] = 0b0000_0010;
+  const s0 = createTile({ dtype: 'i16', rows: 2, cols: 16 }, new Array(32).fill(1));
+  const s1 = createTile({ dtype: 'i16', rows: 2, cols: 16 }, new Array(32).fill(2));
+  const sel = (p: 'cpu' | 'a2a3') => {
+    const d = createTile({ dtype: 'i16', rows: 2, cols: 16, validRow: 2, validCol: 4 });
+    execute('TSEL', { dst: d, mask, src0: s0, src1: s1 }, {}, { profile: p });
+    return readTile(d, { valid: true });
+  };
+  assert.deepEqual(sel('a2a3'), [
+    [1, 2, 1, 2],
+    [2, 1, 2, 2],
+  ]);
+  assert.deepEqual(sel('cpu'), [
+    [1, 2, 1, 2],
+    [2, 2, 2, 2],
+  ]);
+});

@@ -90,7 +90,7 @@ export const PROFILE_SUPPORT: Readonly<Record<string, ProfileSupport>> = {
   TSUBSC: t(I32_I16_F16_F32, I32_I16_F16_F32, 'tile-scalar-and-immediate/tsubsc.md'),
   TCMPS: t(
     ['i32', 'f32', 'f16', 'u16', 'i16'],
-    ['i32', 'u32', 'f32', 'i16', 'u16', 'f16'],
+    ['i32', 'u32', 'f32', 'i16', 'u16', 'f16', 'u8', 'i8', 'bf16'],
     'tile-scalar-and-immediate/tcmps.md',
   ),
   TEXPANDS: t(

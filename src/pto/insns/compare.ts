@@ -97,7 +97,10 @@ function tcmps(ctx: ExecCtx): void {
   const d = ctx.tiles.dst!;
   const s0 = ctx.tiles.src0!;
   const s1 = ctx.tiles.src1;
-  const mode = cmpMode(ctx);
+  // tcmps.md: on A2/A3 an int32_t compare only supports EQ (other modes fall back to EQ)
+  const mode = ctx.profile === 'a2a3' && s0.dtype === 'i32' ? 'EQ' : cmpMode(ctx);
+  // the 1e-9 tolerance of EQ/NE is the CPU simulator's; the ISA compares exactly
+  const cmp = ctx.profile === 'cpu' ? tolerant : exact;
   const A = tileArith(ctx, 'src0');
   const D = anyArith(d.dtype, ctx.profile);
   const v0 = A.view(s0.bytes);
@@ -109,7 +112,7 @@ function tcmps(ctx: ExecCtx): void {
     for (let j = 0; j < s0.validCol; j++) {
       const a = A.load(v0, off(s0, i, j));
       const b = s1 && v1 ? A.load(v1, off(s1, i, j)) : ctx.scalar;
-      golden[i * W + j] = tolerant(A, mode, a, b);
+      golden[i * W + j] = cmp(A, mode, a, b);
     }
   }
   const perRow = Math.floor(W / 8);
@@ -133,6 +136,10 @@ function tcmps(ctx: ExecCtx): void {
 }
 
 function tsel(ctx: ExecCtx): void {
+  if (ctx.profile !== 'cpu') {
+    tselPerElement(ctx);
+    return;
+  }
   const d = ctx.tiles.dst!;
   const m = ctx.tiles.mask!;
   const s0 = ctx.tiles.src0!;
@@ -162,6 +169,31 @@ function tsel(ctx: ExecCtx): void {
       if (o >= src.numel)
         throw undefinedBehaviour(`TSEL: element ${o} of dst's layout lies outside a source buffer`);
       copyElem(src, o, d, o);
+    }
+  }
+}
+
+/**
+ * a2a3/a5: tsel.md selects by mask(i, j); the predicate is bit-packed per row like TCMP's output
+ * (bit j%8 of mask byte (i, j/8)).
+ */
+function tselPerElement(ctx: ExecCtx): void {
+  const d = ctx.tiles.dst!;
+  const m = ctx.tiles.mask!;
+  const s0 = ctx.tiles.src0!;
+  const s1 = ctx.tiles.src1!;
+  const M = anyArith(m.dtype, ctx.profile);
+  const mv = M.view(m.bytes);
+  const per = DTYPE_INFO[m.dtype].bytes * 8;
+  for (let r = 0; r < d.validRow; r++) {
+    for (let c = 0; c < d.validCol; c++) {
+      const word = M.load(mv, off(m, r, Math.floor(c / per)));
+      const bit =
+        typeof word === 'bigint'
+          ? Number((word >> BigInt(c % per)) & 1n)
+          : ((word as number) >>> (c % per)) & 1;
+      const src = bit ? s0 : s1;
+      copyElem(src, off(src, r, c), d, off(d, r, c));
     }
   }
 }
