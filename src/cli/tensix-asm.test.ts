@@ -77,6 +77,18 @@ describe('axsim tensix asm / disasm', () => {
     assert.equal(axsim(['tensix', 'asm', '-', '--hex'], d.stdout).stdout, '0x84010b10\n0x7000c000\n');
   });
 
+  it('asm --entry and -D run one kernel function', () => {
+    const f = join(tmp, 'fns.cpp');
+    writeFileSync(
+      f,
+      'inline void helper(int n) { TTI_SFPLOADI(0, 0, n); }\n' +
+        'template <int N>\ninline void kernel() { for (int i = 0; i < N; i++) helper(i + 1); }\n',
+    );
+    const r = axsim(['tensix', 'asm', f, '--hex', '--entry', 'kernel', '-D', 'N=2']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, '0x71000001\n0x71000002\n');
+  });
+
   it('reports errors with file:line:col and exit code 2', () => {
     const bad = join(tmp, 'bad.sfpu');
     writeFileSync(bad, 'TTI_SFPNOP;\n  TTI_SFPMAD(p_sfpu::LREG1, 0, 0, 0, p_sfpu::LREG);\n');

@@ -70,6 +70,7 @@ function addAsmCommand(group: Command): void {
       collectDefine,
       {},
     )
+    .option('--entry <function>', 'assemble only this kernel function (the others run when it calls them)')
     .action(
       action(
         (
@@ -80,11 +81,16 @@ function addAsmCommand(group: Command): void {
             hex?: boolean;
             output?: string;
             define: Record<string, bigint>;
+            entry?: string;
           },
         ) => {
           const arch = parseArch(opts.arch);
           const src = readInput(file).toString('utf8');
-          const r = assemble(src, arch, { file: file === '-' ? '<stdin>' : file, defines: opts.define });
+          const r = assemble(src, arch, {
+            file: file === '-' ? '<stdin>' : file,
+            defines: opts.define,
+            entry: opts.entry,
+          });
           if (opts.output) {
             const buf = Buffer.alloc(r.words.length * 4);
             r.words.forEach((w, k) => {

@@ -273,6 +273,114 @@ inline void sum_columns()
       'argument 2 (len) = 1024 does not fit',
     );
   });
+  it('calls functions with template and call arguments, reads constant arrays, runs an entry', () => {
+    // The structure of tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_reduce.h (column sum over a
+    // tile: load_face_data, sum_columns, perform_reduce_col_sum_avg), comments dropped.
+    const src = `constexpr std::uint32_t NUM_FACES                   = 4;
+constexpr std::uint32_t UPPER_FACE_ADDRS[NUM_FACES] = {0, 0, 16, 16};
+constexpr std::uint32_t LOWER_FACE_ADDRS[NUM_FACES] = {32, 32, 48, 48};
+constexpr std::uint32_t COLUMN_OFFSETS[NUM_FACES]   = {0, 2, 0, 2};
+constexpr std::uint32_t ROWS_PER_LOAD = 4;
+
+template <InstrModLoadStore INSTRUCTION_MODE>
+inline void load_face_data(std::uint32_t upper_face_addr, std::uint32_t lower_face_addr, std::uint32_t column_offset)
+{
+    TT_SFPLOAD(p_sfpu::LREG0, INSTRUCTION_MODE, ADDR_MOD_3, upper_face_addr + column_offset);
+    TT_SFPLOAD(p_sfpu::LREG1, INSTRUCTION_MODE, ADDR_MOD_3, upper_face_addr + column_offset + ROWS_PER_LOAD);
+    TT_SFPLOAD(p_sfpu::LREG2, INSTRUCTION_MODE, ADDR_MOD_3, upper_face_addr + column_offset + 2 * ROWS_PER_LOAD);
+    TT_SFPLOAD(p_sfpu::LREG3, INSTRUCTION_MODE, ADDR_MOD_3, upper_face_addr + column_offset + 3 * ROWS_PER_LOAD);
+    TT_SFPLOAD(p_sfpu::LREG4, INSTRUCTION_MODE, ADDR_MOD_3, lower_face_addr + column_offset);
+    TT_SFPLOAD(p_sfpu::LREG5, INSTRUCTION_MODE, ADDR_MOD_3, lower_face_addr + column_offset + ROWS_PER_LOAD);
+    TT_SFPLOAD(p_sfpu::LREG6, INSTRUCTION_MODE, ADDR_MOD_3, lower_face_addr + column_offset + 2 * ROWS_PER_LOAD);
+    TT_SFPLOAD(p_sfpu::LREG7, INSTRUCTION_MODE, ADDR_MOD_3, lower_face_addr + column_offset + 3 * ROWS_PER_LOAD);
+}
+
+template <std::uint32_t replay_buffer_length>
+inline void sum_columns()
+{
+    TTI_SFPTRANSP(0, 0, 0, 0);
+    lltt::replay(0, replay_buffer_length);
+    TTI_SFPTRANSP(0, 0, 0, 0);
+    lltt::replay(0, replay_buffer_length);
+}
+
+template <PoolType pool_type, InstrModLoadStore INSTRUCTION_MODE>
+inline void perform_reduce_col_sum_avg()
+{
+    constexpr bool is_integer_mode =
+        (INSTRUCTION_MODE == InstrModLoadStore::INT32 || INSTRUCTION_MODE == InstrModLoadStore::INT32_2S_COMP || INSTRUCTION_MODE == InstrModLoadStore::LO16);
+    for (std::uint32_t i = 0; i < NUM_FACES; i++)
+    {
+        const std::uint32_t upper_face_addr = UPPER_FACE_ADDRS[i];
+        const std::uint32_t lower_face_addr = LOWER_FACE_ADDRS[i];
+        const std::uint32_t column_offset   = COLUMN_OFFSETS[i];
+        load_face_data<INSTRUCTION_MODE>(upper_face_addr, lower_face_addr, column_offset);
+        if constexpr (is_integer_mode)
+        {
+            sum_columns<6>();
+            TTI_SFPIADD(0, p_sfpu::LREG4, p_sfpu::LREG0, 4);
+        }
+        else
+        {
+            sum_columns<12>();
+            TTI_SFPADD(p_sfpu::LREG0, p_sfpu::LCONST_1, p_sfpu::LREG4, p_sfpu::LREG0, 0);
+            TTI_SFPNOP;
+        }
+        if constexpr (pool_type == AVG)
+        {
+            perform_float_average();
+        }
+        TTI_SFPSTORE(p_sfpu::LREG0, INSTRUCTION_MODE, ADDR_MOD_3, upper_face_addr + column_offset);
+    }
+}`;
+    // PoolType (llk_defs.h): SUM 0, AVG 1; pool_type and INSTRUCTION_MODE (FP32 = 3) are the entry's
+    // template arguments.
+    const r = assemble(src, 'wormhole', {
+      entry: 'perform_reduce_col_sum_avg',
+      defines: { SUM: 0, AVG: 1, pool_type: 0, INSTRUCTION_MODE: 3 },
+    });
+    // Expected from the macro definitions: SFPLOAD r, mod0 3, ADDR_MOD_3, addr = 0x7003c000 | r << 20 | addr;
+    // REPLAY(0, 12) = 0x040000c0; SFPADD(0, 10, 4, 0, 0) = 0x8500a400; SFPSTORE = 0x7203c000 | addr.
+    const want: number[] = [];
+    [0, 1, 2, 3].forEach((i) => {
+      const up = [0, 0, 16, 16][i]! + [0, 2, 0, 2][i]!;
+      const lo = [32, 32, 48, 48][i]! + [0, 2, 0, 2][i]!;
+      for (let r = 0; r < 8; r++)
+        want.push((0x7003c000 | (r << 20) | ((r < 4 ? up : lo) + 4 * (r % 4))) >>> 0);
+      want.push(
+        0x8c000000,
+        0x040000c0,
+        0x8c000000,
+        0x040000c0,
+        0x8500a400,
+        0x8f000000,
+        (0x7203c000 | up) >>> 0,
+      );
+    });
+    assert.deepEqual(hexes(r.words), hexes(Uint32Array.from(want)));
+    // without an entry every function runs as it is read, so its parameters must be defined
+    throwsAt(
+      () => assemble(src, 'wormhole'),
+      10,
+      31,
+      "unknown name 'INSTRUCTION_MODE'",
+      /load_face_data runs as it is read/,
+    );
+    assert.throws(
+      () => assemble(src, 'wormhole', { entry: 'perform_reduce' }),
+      (e: unknown) =>
+        e instanceof AxsimError &&
+        e.category === 'BadInput' &&
+        e.message === "no function 'perform_reduce' in the source" &&
+        e.hint === 'the functions are: load_face_data, sum_columns, perform_reduce_col_sum_avg',
+    );
+    throwsAt(
+      () => assemble('constexpr int A[2] = {1, 2};\n.word A[2]', 'wormhole'),
+      2,
+      9,
+      'index 2 is outside A[0..1]',
+    );
+  });
   it('unrolls nested loops, takes if constexpr / else, scopes loop variables', () => {
     const src = `constexpr bool is_integer_mode = INSTRUCTION_MODE == InstrModLoadStore::INT32;
 for (std::uint32_t i = 0; i < 2; i++) {

@@ -31,6 +31,12 @@ export interface AssembleOptions {
   defines?: Readonly<Record<string, number | bigint>>;
   /** The most words a program may have (default 2^22), a guard against runaway loops. */
   maxWords?: number;
+  /**
+   * Run only this function: `void` function definitions are then recorded, not run as they are
+   * read, and the named one is run at the end (its parameters and template parameters come from
+   * `defines`). Calls `name<targs…>(args…)` to recorded functions work either way.
+   */
+  entry?: string;
 }
 
 export interface AssembleResult {
@@ -43,6 +49,15 @@ export interface AssembleResult {
    * the macro and `.word` forms). Running them raises the error given here.
    */
   warnings: AxsimError[];
+}
+
+interface KernelFunction {
+  name: string;
+  head: Token;
+  tparams: string[];
+  params: { name: string; defaultTokens?: Token[] }[];
+  /** Token index of the body's `{`. */
+  bodyPos: number;
 }
 
 const MACRO_PREFIXES = ['TT_OP_', 'TTI_', 'TT_'] as const;
@@ -66,6 +81,13 @@ class Assembler {
   readonly defines = new Map<string, bigint>();
   readonly tables;
   readonly insnNames: string[];
+  /** Constant arrays (`constexpr std::uint32_t A[4] = {…};`). */
+  readonly arrays = new Map<string, bigint[]>();
+  /** `void` functions read so far, for calls and `entry`. */
+  readonly functions = new Map<string, KernelFunction>();
+  /** Template parameter names of the `template <…>` header just read, for the next function. */
+  pendingTemplate: string[] = [];
+  callDepth = 0;
   readonly insnByName: Map<string, InsnDef>;
 
   constructor(
@@ -82,7 +104,8 @@ class Assembler {
     }
     const scope: Scope = {
       lookup: (name) => this.defines.get(name) ?? this.tables.constants.get(stripNamespaces(name)),
-      names: () => [...this.defines.keys(), ...this.tables.constants.keys()],
+      names: () => [...this.defines.keys(), ...this.arrays.keys(), ...this.tables.constants.keys()],
+      array: (name) => this.arrays.get(name),
       // `TT_OP_X(…)` is a value too (kernels build LoadMacroConfig templates from such words).
       call: (name, parser) => {
         if (name === 'lltt::replay_insn') {
@@ -113,6 +136,7 @@ class Assembler {
   run(): AssembleResult {
     const p = this.p;
     while (p.peek().kind !== 'eof') this.statement();
+    if (this.opts.entry !== undefined) this.runEntry(this.opts.entry);
     const open = this.repts[this.repts.length - 1];
     if (open) throw badInput('.rept without a matching .endr', { location: this.loc(open.head) });
     return { words: Uint32Array.from(this.words), lines: this.lines, warnings: this.warnings };
@@ -181,6 +205,11 @@ class Assembler {
       }
       if (this.looksLikeFunction()) {
         this.functionDefinition();
+        return;
+      }
+      const fn = this.functions.get(stripNamespaces(t.text));
+      if (fn && (p.isPunct('(', 1) || p.isPunct('<', 1))) {
+        this.callFunction(fn);
         return;
       }
       if (DECL_WORDS.has(t.text) || TYPE_WORDS.has(t.text.replace(/^std::/, '')) || t.text === 'auto') {
@@ -382,16 +411,62 @@ class Assembler {
   skipTemplateHeader(): void {
     const p = this.p;
     p.next();
-    const open = p.expect('<', 'after template');
+    const open = p.peek();
+    const parts = this.angleArguments();
+    if (parts === undefined)
+      throw badInput("'template <' without a matching '>'", { location: this.loc(open) });
+    // each parameter's name is its last identifier before any default (`int N = 8`)
+    this.pendingTemplate = parts.map((toks) => {
+      const eq = toks.findIndex((k) => k.kind === 'punct' && k.text === '=');
+      const decl = eq < 0 ? toks : toks.slice(0, eq);
+      return [...decl].reverse().find((k) => k.kind === 'ident')?.text ?? '';
+    });
+  }
+
+  /**
+   * At `<`: reads to the matching `>` and returns the tokens of each comma-separated part (commas
+   * inside parentheses do not split); undefined when there is no matching `>`.
+   */
+  angleArguments(): Token[][] | undefined {
+    const p = this.p;
+    p.expect('<');
+    const parts: Token[][] = [[]];
     let depth = 1;
-    while (depth > 0) {
+    let parens = 0;
+    for (;;) {
       const t = p.next();
-      if (t.kind === 'eof')
-        throw badInput("'template <' without a matching '>'", { location: this.loc(open) });
-      if (t.kind === 'punct' && t.text === '<') depth++;
-      if (t.kind === 'punct' && t.text === '>') depth--;
-      if (t.kind === 'punct' && t.text === '>>') depth -= 2;
+      if (t.kind === 'eof') return undefined;
+      if (t.kind === 'punct') {
+        if (t.text === '(') parens++;
+        if (t.text === ')') parens--;
+        if (parens === 0 && t.text === '<') depth++;
+        if (parens === 0 && (t.text === '>' || t.text === '>>')) {
+          depth -= t.text.length;
+          if (depth <= 0) break;
+        }
+        if (parens === 0 && depth === 1 && t.text === ',') {
+          parts.push([]);
+          continue;
+        }
+      }
+      parts[parts.length - 1]!.push(t);
     }
+    return parts[0]!.length === 0 && parts.length === 1 ? [] : parts;
+  }
+
+  /** Evaluates a token slice as one expression (positions as in the source). */
+  evalTokens(toks: Token[], what: string): bigint {
+    const end = toks[toks.length - 1] ?? this.p.peek();
+    const sub = new ExprParser(
+      [...toks, { kind: 'eof', text: '', line: end.line, col: end.col + end.text.length }],
+      this.p.scope,
+      this.opts.file,
+    );
+    const v = sub.expression();
+    const after = sub.peek();
+    if (after.kind !== 'eof')
+      throw badInput(`unexpected ${sub.describe(after)} in ${what}`, { location: sub.loc(after) });
+    return v;
   }
 
   /** At `[specifiers] void NAME (`? */
@@ -409,15 +484,150 @@ class Assembler {
   /** `[specifiers] void NAME(params) { body }`: the body is read; parameters need defines. */
   functionDefinition(): void {
     const p = this.p;
-    while (!p.isPunct('(')) p.next();
-    this.skipBalanced('(', ')');
+    while (!p.isPunct('(', 1)) p.next();
+    const nameTok = p.next();
+    // parameters: the last identifier of each comma-separated part; a default follows '='
+    const params: KernelFunction['params'] = [];
+    p.expect('(');
+    let part: Token[] = [];
+    let depth = 0;
+    const flush = () => {
+      const eq = part.findIndex((k) => k.kind === 'punct' && k.text === '=');
+      const decl = eq < 0 ? part : part.slice(0, eq);
+      const name = [...decl].reverse().find((k) => k.kind === 'ident' && k.text !== 'void');
+      if (name) params.push({ name: name.text, defaultTokens: eq < 0 ? undefined : part.slice(eq + 1) });
+      part = [];
+    };
+    for (;;) {
+      const t = p.next();
+      if (t.kind === 'eof') throw badInput("'(' without a matching ')'", { location: this.loc(nameTok) });
+      if (t.kind === 'punct' && (t.text === '(' || t.text === '[')) depth++;
+      if (t.kind === 'punct' && (t.text === ')' || t.text === ']')) {
+        if (depth-- === 0) break;
+      }
+      if (depth === 0 && t.kind === 'punct' && t.text === ',') flush();
+      else part.push(t);
+    }
+    flush();
     while (p.peek().kind === 'ident') p.next(); // const, noexcept, …
     if (!p.isPunct('{')) {
       throw badInput(`expected the function body '{' but found ${p.describe(p.peek())}`, {
         location: this.loc(p.peek()),
       });
     }
-    this.block();
+    const fn: KernelFunction = {
+      name: nameTok.text,
+      head: nameTok,
+      tparams: this.pendingTemplate,
+      params,
+      bodyPos: p.pos,
+    };
+    this.pendingTemplate = [];
+    this.functions.set(fn.name, fn);
+    if (this.opts.entry !== undefined) {
+      this.skipBalanced('{', '}');
+      return;
+    }
+    try {
+      this.block();
+    } catch (e) {
+      if (
+        e instanceof AxsimError &&
+        e.message.startsWith('unknown name') &&
+        (fn.params.length || fn.tparams.length)
+      ) {
+        throw new AxsimError(e.category, e.message, {
+          location: e.location,
+          hint: `${e.hint ? `${e.hint}; ` : ''}${fn.name} runs as it is read: define its parameters (${[...fn.tparams, ...fn.params.map((q) => q.name)].join(', ')}) or choose the function to run (entry, --entry NAME)`,
+        });
+      }
+      throw e;
+    }
+  }
+
+  /** `name[<targs…>](args…);` of a function read earlier: its body, with the parameters bound. */
+  callFunction(fn: KernelFunction): void {
+    const p = this.p;
+    const head = p.next();
+    let targs: bigint[] = [];
+    if (p.isPunct('<')) {
+      const parts = this.angleArguments();
+      if (parts === undefined)
+        throw badInput(`'<' without a matching '>' in the call of ${fn.name}`, { location: this.loc(head) });
+      targs = parts.map((toks) => this.evalTokens(toks, `a template argument of ${fn.name}`));
+    }
+    p.expect('(', `in the call of ${fn.name}`);
+    const args: bigint[] = [];
+    if (!p.isPunct(')')) {
+      for (;;) {
+        args.push(p.expression());
+        if (!p.isPunct(',')) break;
+        p.next();
+      }
+    }
+    p.expect(')', `to close the call of ${fn.name}`);
+    if (p.isPunct(';')) p.next();
+    if (targs.length > fn.tparams.length || args.length > fn.params.length) {
+      throw badInput(
+        `${fn.name} takes ${fn.tparams.length} template and ${fn.params.length} function argument(s)`,
+        {
+          location: this.loc(head),
+        },
+      );
+    }
+    const bind = new Map<string, bigint>();
+    fn.tparams.forEach((name, k) => {
+      if (k < targs.length) bind.set(name, targs[k]!);
+    });
+    fn.params.forEach((q, k) => {
+      if (k < args.length) bind.set(q.name, args[k]!);
+      else if (q.defaultTokens)
+        bind.set(q.name, this.evalTokens(q.defaultTokens, `the default of ${q.name}`));
+      else throw badInput(`${fn.name}: no value for parameter ${q.name}`, { location: this.loc(head) });
+    });
+    this.runBody(fn, bind, head);
+  }
+
+  runBody(fn: KernelFunction, bind: Map<string, bigint>, at: Token): void {
+    const p = this.p;
+    if (++this.callDepth > 64)
+      throw badInput('function calls nested more than 64 deep', { location: this.loc(at) });
+    const saved = new Map<string, bigint | undefined>();
+    for (const [k, v] of bind) {
+      saved.set(k, this.defines.get(k));
+      this.defines.set(k, v);
+    }
+    const back = p.pos;
+    try {
+      p.pos = fn.bodyPos;
+      this.block();
+    } finally {
+      p.pos = back;
+      this.callDepth--;
+      for (const [k, v] of saved) {
+        if (v === undefined) this.defines.delete(k);
+        else this.defines.set(k, v);
+      }
+    }
+  }
+
+  runEntry(name: string): void {
+    const fn = this.functions.get(name);
+    if (!fn) {
+      const near = nearestName(name, this.functions.keys());
+      throw badInput(`no function '${name}' in the source`, {
+        location: { file: this.opts.file },
+        hint: near
+          ? `did you mean ${near}?`
+          : `the functions are: ${[...this.functions.keys()].join(', ') || '(none)'}`,
+      });
+    }
+    const bind = new Map<string, bigint>();
+    for (const q of fn.params) {
+      if (!this.defines.has(q.name) && q.defaultTokens)
+        bind.set(q.name, this.evalTokens(q.defaultTokens, `the default of ${q.name}`));
+    }
+    this.runBody(fn, bind, fn.head);
   }
 
   skipBalanced(open: string, close: string): void {
@@ -809,12 +1019,30 @@ class Assembler {
   declaration(): void {
     const p = this.p;
     const typeWords: string[] = [];
-    while (p.peek().kind === 'ident' && !p.isPunct('=', 1)) typeWords.push(p.next().text);
+    while (p.peek().kind === 'ident' && !p.isPunct('=', 1) && !p.isPunct('[', 1))
+      typeWords.push(p.next().text);
     const name = p.next();
     if (name.kind !== 'ident')
       throw badInput(`expected a name in the declaration but found ${p.describe(name)}`, {
         location: this.loc(name),
       });
+    if (p.isPunct('[')) {
+      // constexpr type NAME[N] = {a, b, …};
+      this.skipBalanced('[', ']');
+      p.expect('=', `after ${name.text}[…]`);
+      p.expect('{', `to start the values of ${name.text}`);
+      const values: bigint[] = [];
+      const type = typeWords.filter((w) => !DECL_WORDS.has(w));
+      while (!p.isPunct('}')) {
+        values.push(convertTo(type, p.expression()));
+        if (!p.isPunct(',')) break;
+        p.next();
+      }
+      p.expect('}', `to close the values of ${name.text}`);
+      p.expect(';', `after the declaration of ${name.text}`);
+      this.arrays.set(name.text, values);
+      return;
+    }
     p.expect('=', `after ${name.text} (only \`constexpr type NAME = value;\` declarations are accepted)`);
     const v = convertTo(
       typeWords.filter((w) => !DECL_WORDS.has(w)),

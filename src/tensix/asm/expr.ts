@@ -19,6 +19,8 @@ export interface Scope {
    * just after the name) and returns its value; undefined when `name` is not such a function.
    */
   call?(name: string, parser: ExprParser): bigint | undefined;
+  /** The values of a constant array, for `NAME[index]`. */
+  array?(name: string): readonly bigint[] | undefined;
 }
 
 /** C integer types a cast may name, as [bits, signed]; `std::` is removed before lookup. */
@@ -267,6 +269,17 @@ export class ExprParser {
       }
       const c = this.scope.call?.(t.text, this);
       if (c !== undefined) return c;
+      const arr = this.isPunct('[') ? this.scope.array?.(t.text) : undefined;
+      if (arr) {
+        this.next();
+        const at = this.peek();
+        const k = this.expression();
+        this.expect(']', `to close ${t.text}[…]`);
+        if (k < 0n || k >= BigInt(arr.length)) {
+          throw this.error(at, `index ${k} is outside ${t.text}[0..${arr.length - 1}]`);
+        }
+        return arr[Number(k)]!;
+      }
       const v = this.scope.lookup(t.text);
       if (v !== undefined) return v;
       if (this.isPunct('(')) {
