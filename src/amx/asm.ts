@@ -16,7 +16,11 @@ import { AxsimError, badInput, nearestName } from '../errors.ts';
 import {
   activeFields,
   decode,
+  distinctFieldNames,
   encode,
+  encodeRaw,
+  fieldIndex,
+  formatFields,
   insnByName,
   insnFor,
   MNEMONICS,
@@ -96,6 +100,10 @@ export function assemble(text: string, file?: string): AmxProgram {
   return prog;
 }
 
+const scratchLo = new Float64Array(64);
+const scratchHi = new Float64Array(64);
+const scratchOut = new Uint32Array(2);
+
 function parseOp(body: string, line: number, col0: number, file?: string): AmxOp {
   const err = (msg: string, col: number, hint?: string) =>
     badInput(msg, { location: { file, line, col }, hint });
@@ -137,7 +145,13 @@ function parseOp(body: string, line: number, col0: number, file?: string): AmxOp
     }
     return { name, op: def.op, operand: num, line };
   }
-  const values: Record<string, bigint> = {};
+  const names = distinctFieldNames(def);
+  const vLo = scratchLo;
+  const vHi = scratchHi;
+  vLo.fill(Number.NaN, 0, names.length);
+  let ignLo = 0;
+  let ignHi = 0;
+  let sawIgnored = false;
   const re = /(\S+?)=(\S+)/g;
   let consumed = 0;
   for (let m = re.exec(rest); m !== null; m = re.exec(rest)) {
@@ -147,33 +161,43 @@ function parseOp(body: string, line: number, col0: number, file?: string): AmxOp
     consumed = m.index + m[0].length;
     const key = m[1]!.toLowerCase();
     const col = restCol + m.index;
-    if (key in values) throw err(`field '${key}' given twice`, col);
     if (key === 'ignored') {
       const v = parseNumber(m[2]!.toLowerCase());
-      if (v === undefined) throw err(`ignored=${m[2]} is not a number`, col);
-      values[key] = v;
+      if (v === undefined || v >= 1n << 64n) throw err(`ignored=${m[2]} is not a 64-bit number`, col);
+      if (sawIgnored) throw err(`field '${key}' given twice`, col);
+      sawIgnored = true;
+      ignLo = Number(v & 0xffffffffn);
+      ignHi = Number(v >> 32n);
       continue;
     }
-    const fdefs = def.fields.filter((f) => f.name === key);
-    if (fdefs.length === 0) {
-      const near = nearestName(key, [...new Set(def.fields.map((f) => f.name)), 'ignored']);
+    const { index, field, width } = fieldIndex(def, key);
+    if (index < 0 || field === undefined) {
+      const near = nearestName(key, [...names, 'ignored']);
       throw err(`${def.name} has no field '${key}'`, col, near ? `did you mean ${near}?` : undefined);
     }
+    if (!Number.isNaN(vLo[index]!)) throw err(`field '${key}' given twice`, col);
+    let bv: bigint;
     try {
-      values[key] = parseValue(fdefs[0]!, m[2]!);
+      bv = parseValue(field, m[2]!);
     } catch (e) {
       if (e instanceof AxsimError) throw e.at({ file, line, col: col + key.length + 1 });
       throw e;
     }
+    if (bv >= 1n << BigInt(width))
+      throw err(`${def.name} field ${key}=${m[2]} does not fit in ${width} bits`, col);
+    vLo[index] = Number(bv & 0xffffffffn);
+    vHi[index] = Number(bv >> 32n);
   }
   if (rest.slice(consumed).trim() !== '')
     throw err(`expected field=value, found '${rest.slice(consumed).trim()}'`, restCol + consumed);
+  const out = scratchOut;
   try {
-    return { name, op: def.op, operand: encode(name, values), line };
+    encodeRaw(def, vLo, vHi, ignLo, ignHi, out);
   } catch (e) {
     if (e instanceof AxsimError) throw e.at({ file, line, col: restCol });
     throw e;
   }
+  return { name, op: def.op, operand: (BigInt(out[1]!) << 32n) | BigInt(out[0]!), line };
 }
 
 function parseDirective(body: string, line: number, col0: number, file?: string): AmxDataBlock {
@@ -256,11 +280,8 @@ export function disassembleOp(op: number, operand: bigint): string {
     if (operand === 1n) return 'clr';
     throw badInput(`opcode 17 immediate ${operand} is neither set nor clr`);
   }
-  const d = decode(op, operand);
-  const parts = [d.insn.name];
-  for (const f of d.fields) parts.push(`${f.name}=${f.text}`);
-  if (d.ignored !== 0n) parts.push(`ignored=0x${d.ignored.toString(16)}`);
-  return parts.join(' ');
+  const v = BigInt.asUintN(64, operand);
+  return formatFields(op, Number(v & 0xffffffffn), Number(v >> 32n));
 }
 
 /** The canonical form followed by one comment line per field giving its meaning. */

@@ -1063,6 +1063,8 @@ export function formatValue(f: FieldDef, big: bigint): string {
 /** Parses a field value written in the assembler (numbers, enum names, mask forms). */
 export function parseValue(f: FieldDef, text: string): bigint {
   const t = text.trim().toLowerCase();
+  const c0 = t.charCodeAt(0);
+  if (c0 >= 48 && c0 <= 57 && t.length <= 10 && SMALL_RE.test(t)) return BigInt(Number(t)); // common case
   const num = parseNumber(t);
   if (num !== undefined) return num;
   if (f.kind === 'bool' && (t === 'true' || t === 'false')) return t === 'true' ? 1n : 0n;
@@ -1096,10 +1098,13 @@ export function parseValue(f: FieldDef, text: string): bigint {
 }
 
 export function parseNumber(t: string): bigint | undefined {
-  const s = t.replace(/_/g, '');
-  if (/^0x[0-9a-f]+$/i.test(s) || /^0b[01]+$/i.test(s) || /^[0-9]+$/.test(s)) return BigInt(s);
+  const s = t.includes('_') ? t.replace(/_/g, '') : t;
+  if (NUMBER_RE.test(s)) return BigInt(s);
   return undefined;
 }
+const NUMBER_RE = /^(?:0x[0-9a-f]+|0b[01]+|[0-9]+)$/i;
+/** Numbers below 2^32 that Number() parses exactly: decimal up to 9 digits, hex up to 8 digits. */
+const SMALL_RE = /^(?:0x[0-9a-f]{1,8}|[0-9]{1,9})$/;
 
 /** The A64 instruction word of an AMX operation: 0x00201000 | op << 5 | gpr (or immediate). */
 export function encodeWord(op: number, gprOrImm: number): number {
@@ -1119,4 +1124,51 @@ export function decodeWord(word: number): { op: number; reg: number } {
   const op = (word >>> 5) & 31;
   if (op > 22) throw badInput(`AMX opcode ${op} is not defined (0-22)`);
   return { op, reg: word & 31 };
+}
+
+// --- fast text helpers used by the assembler / disassembler ---------------------------------------
+
+const fmtLo = new Float64Array(64);
+const fmtHi = new Float64Array(64);
+const fmtIgn = new Uint32Array(2);
+
+function hexOf(vLo: number, vHi: number): string {
+  return vHi === 0 ? `0x${vLo.toString(16)}` : `0x${vHi.toString(16)}${vLo.toString(16).padStart(8, '0')}`;
+}
+
+/**
+ * `name field=value …` for an operand (the canonical disassembly), built on the raw decoder: each
+ * active field once, in table order, then `ignored=` when any ignored bit is set.
+ */
+export function formatFields(op: number, lo: number, hi: number): string {
+  const def = insnFor(op, lo, hi);
+  const c = compiled(def);
+  decodeRaw(def, lo, hi, fmtLo, fmtHi, fmtIgn);
+  let out = def.name;
+  const fields = def.fields;
+  for (let k = 0; k < fields.length; k++) {
+    if (!activeK(c, k, lo, hi)) continue;
+    const f = fields[k]!;
+    const ni = c.nameIdx[k]!;
+    const v = fmtLo[ni]!;
+    out += ` ${f.name}=${f.kind === 'hex' ? hexOf(v, fmtHi[ni]!) : formatValue(f, BigInt(v))}`;
+  }
+  if (fmtIgn[0] !== 0 || fmtIgn[1] !== 0) out += ` ignored=${hexOf(fmtIgn[0]!, fmtIgn[1]!)}`;
+  return out;
+}
+
+/** Name index (in the instruction's distinct field names) and a representative field, or -1. */
+export function fieldIndex(
+  def: InsnDef,
+  name: string,
+): { index: number; field: FieldDef | undefined; width: number } {
+  const c = compiled(def);
+  const index = c.names.indexOf(name);
+  if (index < 0) return { index, field: undefined, width: 0 };
+  return { index, field: def.fields.find((f) => f.name === name), width: c.widths[index]! };
+}
+
+/** The distinct field names of an instruction. */
+export function distinctFieldNames(def: InsnDef): readonly string[] {
+  return compiled(def).names;
 }
