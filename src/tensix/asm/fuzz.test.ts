@@ -60,6 +60,11 @@ const PIECES = [
   'namespace ckernel',
   'template <int N>',
   'inline void f(int x)',
+  'f(1);',
+  'f<2>(',
+  'constexpr int A[2] = {1, 2};',
+  'A[',
+  ']',
   'i',
 ];
 
@@ -79,7 +84,7 @@ describe('assembler fuzz', () => {
           }
         },
       ),
-      { numRuns: 20000 },
+      { numRuns: 10000 },
     );
   });
   it('runaway .rept expansion is bounded', () => {
@@ -97,6 +102,13 @@ describe('assembler fuzz', () => {
         e instanceof AxsimError && e.category === 'BadInput' && /more than 1000 words/.test(e.message),
     );
     assert.equal(assemble(src(10), 'wormhole', { maxWords: 1000 }).words.length, 1000);
+  });
+  it('recursion is bounded', () => {
+    assert.throws(
+      () => assemble('inline void f() { SFPNOP\n f(); }', 'wormhole'),
+      (e: unknown) =>
+        e instanceof AxsimError && e.category === 'BadInput' && /nested more than 64 deep/.test(e.message),
+    );
   });
   it('deep nesting is a BadInput error, not a stack overflow', () => {
     const deep = `.word ${'('.repeat(5000)}1${')'.repeat(5000)}`;
