@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { Bench } from 'tinybench';
 import { type Arch, compile, type Program, runProgram, TensixState } from '../src/tensix/index.ts';
+import { runTimed } from '../src/tensix/timing/index.ts';
 
 interface Workload {
   id: string;
@@ -185,6 +186,7 @@ function fmt(v: number): string {
 }
 
 const rows: string[] = [];
+const timedRows: string[] = [];
 let allOk = true;
 for (const arch of arches) {
   for (const w of WORKLOADS) {
@@ -238,6 +240,41 @@ for (const arch of arches) {
     rows.push(
       `| ${arch} | ${w.id} ${w.what} | ${N.toLocaleString('en')} | ${seconds.toFixed(3)} s | ${fmt(ips)} | ${fmt(ips * 32)} | ${fmt(cpuIps)} | ${fmt(w.ref)} | ${(ips / w.ref).toFixed(2)}x (target ${fmt(w.target)}) | ${quick ? 'not checked' : digestOk ? 'match' : 'MISMATCH'} |`,
     );
+
+    // The same N repetitions in timed mode (cycle model, hazards 'warn'; docs/tensix-timing.md).
+    const tcpu: number[] = [];
+    const tfinal: { digest: string; cycles: number; hazards: number }[] = [];
+    const tb = new Bench({ name: `SFPU ${w.id} timed`, iterations: 3, time: 0, warmup: false });
+    tb.add(
+      `${w.id} timed`,
+      () => {
+        const c0 = process.cpuUsage();
+        const res = runTimed(st, prog, { reps: N });
+        const c = process.cpuUsage(c0);
+        tcpu.push((c.user + c.system) / 1e6);
+        tfinal.push({ digest: '', cycles: res.cycles, hazards: res.hazardCount });
+      },
+      {
+        beforeEach: () => {
+          w.init(st);
+          runTimed(st, prog, { reps: Math.floor(N / 20) });
+          w.init(st);
+        },
+        afterEach: () => {
+          tfinal[tfinal.length - 1]!.digest = digest(st);
+        },
+      },
+    );
+    await tb.run();
+    const tr = tb.tasks[0]!.result;
+    if (tr.state !== 'completed') throw new Error(`timed benchmark ${w.id} did not complete: ${tr.state}`);
+    const tips = instr / (tr.latency.p50 / 1000);
+    const tcpuIps = instr / [...tcpu].sort((a, b) => a - b)[tcpu.length >> 1]!;
+    const last = tfinal[tfinal.length - 1]!;
+    const same = quick || tfinal.every((f) => f.digest === w.digests[w.n]);
+    timedRows.push(
+      `| ${arch} | ${w.id} ${w.what} | ${fmt(tips)} | ${fmt(tcpuIps)} | ${(cpuIps / tcpuIps).toFixed(2)}x | ${last.cycles.toLocaleString('en')} | ${last.hazards} | ${quick ? 'not checked' : same ? 'match' : 'differs'} |`,
+    );
   }
 }
 
@@ -248,3 +285,9 @@ console.log(
 console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) console.log(r);
 console.log(allOk ? '\nall digests match, all WH targets met' : '\nNOT all digests matched / WH targets met');
+console.log('\nTimed mode (cycle model, src/tensix/timing): same N, median of 3\n');
+console.log(
+  '| arch | workload | instr/s | instr/s of CPU time | cost vs functional (CPU time; goal <= 2x) | cycles | hazards | digest |',
+);
+console.log('|---|---|---:|---:|---:|---:|---:|---|');
+for (const r of timedRows) console.log(r);

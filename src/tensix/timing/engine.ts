@@ -58,6 +58,8 @@ export interface TimedOptions {
   maxCycles?: number;
   /** Run the program this many times back to back (one continuous timeline; default 1). */
   reps?: number;
+  /** Keep at most this many hazards in the list (all are counted; default 1000). */
+  hazardLimit?: number;
 }
 
 export interface TimelineEntry {
@@ -85,7 +87,10 @@ export interface TimedResult {
   /** Scheduled instructions forgotten because a later SFPLOADMACRO scheduled one at the same delay. */
   forgotten: number;
   stallCycles: number;
+  /** The first `hazardLimit` hazards, in order. */
   hazards: Hazard[];
+  /** How many hazards there were in all. */
+  hazardCount: number;
   /** Issue cycle of each program record (-1 if never issued). */
   issueCycle: Int32Array;
   timeline?: TimelineEntry[];
@@ -229,11 +234,14 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   let matrixRows: [number, number] | undefined;
   let sinceMatrix = 1 << 30;
 
+  const hazardLimit = opts.hazardLimit ?? 1000;
+  let hazardCount = 0;
   const report = (id: HazardId, cycle: number, index: number, message: string) => {
     if (mode === 'off') return;
     const h: Hazard = { id, cycle, index, message, source: HAZARDS[id].source };
     if (mode === 'strict') throw hazardError(h);
-    hazards.push(h);
+    hazardCount++;
+    if (hazards.length < hazardLimit) hazards.push(h);
   };
 
   const pending: Pending[] = [];
@@ -253,6 +261,8 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   let prevShft2Sched = false;
   let prevSwapSched = false;
   let curK = -1;
+  /** The cycle by which everything executed so far has its results visible. */
+  let lastDone = 0;
   let stallNextPending = false; // previous cycle issued an instruction that stalls the next non-NOP
   let stallwaitBlocked = false;
   let stallwaitLag = false;
@@ -261,18 +271,22 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   const enabled = () => st.enabledMask();
 
   /** Runs `fn` with LReg rows in `writes` captured, then defers the changes to `commitAt`. */
+  let capLanes = 0;
   const capture = (writes: number) => {
     for (let m = writes; m !== 0; m &= m - 1) {
       const base = (31 - Math.clz32(m & -m)) * LANES;
       for (let l = 0; l < LANES; l++) saved[base + l] = L[base + l]!;
     }
+    capLanes = st.enabledMask();
   };
   /** After an instruction ran on captured rows: move its changes to in-flight writes landing at `commitAt`. */
   const defer = (writes: number, commitAt: number, stallable: boolean) => {
     for (let m = writes; m !== 0; m &= m - 1) {
       const r = 31 - Math.clz32(m & -m);
       const base = r * LANES;
-      let lanes = 0;
+      // Lanes written: every enabled lane (a write of an unchanged value still lands later), except
+      // for per-lane destinations (indirect VD: all eight rows in the set), where only changes count.
+      let lanes = writes === 0xff ? 0 : capLanes;
       for (let l = 0; l < LANES; l++) if (L[base + l] !== saved[base + l]) lanes |= 1 << l;
       if (lanes === 0) continue;
       const p = pool.pop() ?? {
@@ -291,8 +305,6 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         L[base + l] = saved[base + l]!;
       }
       pending.push(p);
-      pmAll |= 1 << r;
-      if (stallable) pmStall |= 1 << r;
       if (commitAt < nextCommit) nextCommit = commitAt;
     }
   };
@@ -302,20 +314,50 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
     defer(writes, commitAt, stallable);
   };
 
-  /** In-flight rows (all, and those Blackhole's stall logic tracks) and the next landing cycle. */
+  /**
+   * Rows written by two-cycle instructions still in flight (by write set, not by whether the value
+   * changed): all of them, and those Blackhole's stall logic tracks (regular MAD family).
+   */
   let pmAll = 0;
   let pmStall = 0;
-  let nextCommit = 1 << 30;
-  const recomputePending = () => {
+  const ifMask = new Int32Array(64);
+  const ifUntil = new Int32Array(64);
+  const ifStall = new Uint8Array(64);
+  let ifCount = 0;
+  let ifNextEnd = 1 << 30;
+  const expireInflight = (force: boolean) => {
+    if (!force && cycle < ifNextEnd) return;
+    let j = 0;
     pmAll = 0;
     pmStall = 0;
-    nextCommit = 1 << 30;
-    for (const p of pending) {
-      if (p.commitAt < nextCommit) nextCommit = p.commitAt;
-      if (p.lanes === 0) continue;
-      pmAll |= 1 << p.row;
-      if (p.stallable) pmStall |= 1 << p.row;
+    ifNextEnd = 1 << 30;
+    for (let i = 0; i < ifCount; i++) {
+      if (ifUntil[i]! <= cycle) continue;
+      ifMask[j] = ifMask[i]!;
+      ifUntil[j] = ifUntil[i]!;
+      ifStall[j] = ifStall[i]!;
+      pmAll |= ifMask[j]!;
+      if (ifStall[j]) pmStall |= ifMask[j]!;
+      if (ifUntil[j]! < ifNextEnd) ifNextEnd = ifUntil[j]!;
+      j++;
     }
+    ifCount = j;
+  };
+  const addInflight = (mask: number, until: number, stallable: boolean) => {
+    if (mask === 0) return;
+    if (ifCount === 64) expireInflight(true);
+    ifMask[ifCount] = mask;
+    ifUntil[ifCount] = until;
+    ifStall[ifCount] = stallable ? 1 : 0;
+    ifCount++;
+    pmAll |= mask;
+    if (stallable) pmStall |= mask;
+    if (until < ifNextEnd) ifNextEnd = until;
+  };
+  let nextCommit = 1 << 30;
+  const recomputePending = () => {
+    nextCommit = 1 << 30;
+    for (const p of pending) if (p.commitAt < nextCommit) nextCommit = p.commitAt;
   };
   const commitPending = () => {
     if (cycle < nextCommit) return;
@@ -430,7 +472,11 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   try {
     while (k < n || queue.length > 0 || pending.length > 0) {
       if (cycle >= maxCycles) throw badInput(`the timed run exceeded ${maxCycles} cycles`);
-      if (pending.length > 0) commitPending();
+      if (ifCount > 0) expireInflight(false);
+      if (pending.length > 0) {
+        commitPending();
+        if (k >= n && queue.length === 0 && pending.length === 0) break;
+      }
       if (
         queue.length === 0 &&
         k < n &&
@@ -449,11 +495,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
             cycle++;
             continue;
           }
-          if (
-            arch === 'blackhole' &&
-            pending.length > 0 &&
-            (pendingRows(true) & info.deps.stallReads) !== 0
-          ) {
+          if (arch === 'blackhole' && (pmStall & info.deps.stallReads) !== 0) {
             stallNextPending = false;
             stallCycles++;
             cycle++;
@@ -475,21 +517,32 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
           gap =
             k === 0 ? prog.sourceIndex[0]! : Math.max(0, prog.sourceIndex[k]! - prog.sourceIndex[kk]! - 1);
         if (mode !== 'off') {
-          if (pending.length > 0) {
-            const early = (arch === 'wormhole' ? pendingRows(false) : pendingRows(true)) & info.deps.reads;
+          if (pmAll !== 0) {
+            const early = (arch === 'wormhole' ? pmAll : pmStall) & info.deps.reads;
             if (early !== 0) earlyRead(cycle, kk, info.name, false, early);
           }
           if (prevShft2Mode >= 0 || prevSwapSched)
             follow(cycle, kk, info.name, info.unit, info.latency, info.deps.writes);
         }
         const latency = info.latency;
+        if (cycle + latency > lastDone) lastDone = cycle + latency;
         const w = info.deps.writes;
         if (pending.length > 0 && w !== 0) supersedeRow(w, info.unit, cycle + latency);
         if (info.flagOp !== 0) flagStack(kk, info.flagOp === 1 ? Op.PUSHC : Op.POPC);
         else if (latency > 1) {
-          capture(w);
-          execRecord(st, code, o);
-          defer(w, cycle + latency, info.madFamily);
+          addInflight(w, cycle + latency, info.madFamily);
+          const nx = k < n && gap === 0 ? infos[k]! : undefined;
+          let clash = false; // an older in-flight value would land on these rows after us
+          for (const p of pending) if ((w >>> p.row) & 1) clash = true;
+          if (!clash && nx?.simple && ((nx.deps.reads | nx.deps.stallReads) & w) === 0) {
+            // Nothing can observe the in-flight window: the next instruction (the only one on the
+            // next cycle) neither reads nor stalls on these rows, and a write of its own wins anyway.
+            execRecord(st, code, o);
+          } else {
+            capture(w);
+            execRecord(st, code, o);
+            defer(w, cycle + latency, info.madFamily);
+          }
         } else execRecord(st, code, o);
         prevShft2Mode = arch === 'wormhole' && info.shft2Two ? code[o + S.MOD]! : -1;
         prevShft2Sched = false;
@@ -667,7 +720,9 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
       const multi = execs.length > 1;
       for (const ex of execs) {
         const commitAt = cycle + ex.latency;
+        if (commitAt > lastDone) lastDone = commitAt;
         if (pending.length > 0 && ex.deps.writes !== 0) supersede(ex, commitAt);
+        if (ex.latency > 1) addInflight(ex.deps.writes, commitAt, !ex.sched && infos[ex.k]!.madFamily);
         if (ex.sched) {
           const s = ex.sched;
           curK = s.index;
@@ -740,7 +795,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
     for (let u = 0; u < 5; u++) fired[u] = undefined;
   }
 
-  const total = cycle;
+  const total = Math.max(cycle, lastDone);
   const b = Object.fromEntries(UNITS.map((u, i) => [u, busy[i]!])) as Record<Unit, number>;
   const ipc = Object.fromEntries(UNITS.map((u, i) => [u, total ? busy[i]! / total : 0])) as Record<
     Unit,
@@ -758,6 +813,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
     forgotten,
     stallCycles,
     hazards,
+    hazardCount,
     issueCycle,
     ...(wantTimeline ? { timeline } : {}),
   };
@@ -774,7 +830,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
     if ((w & (w - 1)) !== 0) return; // several rows (TRANSP, indirect VD): keep both, the later commit wins
     const row = 31 - Math.clz32(w);
     const lanes = unit === U.STORE ? 0 : enabled();
-    for (const p of pending) if (p.row === row && p.commitAt <= commitAt) p.lanes &= ~lanes;
+    for (const p of pending) if (p.row === row && p.commitAt === commitAt) p.lanes &= ~lanes;
     recomputePending();
   }
 
@@ -876,6 +932,10 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   }
 
   function earlyRead(c: number, kk: number, name: string, sched: boolean, rows: number): void {
+    if (mode === 'warn' && hazards.length >= hazardLimit) {
+      hazardCount++; // counted, not listed: skip building the message
+      return;
+    }
     report(
       'early-read',
       c,

@@ -48,12 +48,12 @@ export function summaryText(r: TimedResult): string {
   const lines = [
     `${r.arch}: ${r.cycles} cycles; issued ${r.issued}, executed ${r.executed} (${r.scheduledExecuted} scheduled by SFPLOADMACRO), discarded ${r.discarded}, stall cycles ${r.stallCycles}`,
     `  busy cycles (IPC): ${units}`,
-    `  hazards: ${r.hazards.length === 0 ? 'none' : r.hazards.length}`,
+    `  hazards: ${r.hazardCount === 0 ? 'none' : r.hazardCount}`,
   ];
   for (const h of r.hazards.slice(0, 20)) {
     lines.push(`    [${h.id}] cycle ${h.cycle}, instruction ${h.index}: ${h.message}`);
   }
-  if (r.hazards.length > 20) lines.push(`    … ${r.hazards.length - 20} more`);
+  if (r.hazardCount > 20) lines.push(`    … ${r.hazardCount - 20} more`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -70,6 +70,7 @@ export function timedJson(r: TimedResult): Record<string, unknown> {
     discarded: r.discarded,
     forgotten: r.forgotten,
     stallCycles: r.stallCycles,
+    hazardCount: r.hazardCount,
     hazards: r.hazards.map((h) => ({ ...h, what: HAZARDS[h.id].what })),
     timeline: r.timeline ?? null,
   };
