@@ -177,6 +177,62 @@ for (const profile of ['cpu', 'a2a3', 'a5'] as const) {
   });
 }
 
+// TMUL, same inputs: 1 * 2 = 2; cpu stale zero bytes give 0; all-ones reads give, for integers,
+// 1 * 0xFF..FF = 0xFF..FF, 0xFF..FF * 2 = 0xFF..FE, 0xFF..FF * 0xFF..FF = 1 (mod 2^w); floats NaN.
+// A2/A3 and A5 type lists from tmul.md.
+const TMUL_SUPPORTED: Record<Profile, readonly DType[]> = {
+  cpu: DTYPES,
+  a2a3: ['i32', 'i16', 'f16', 'f32'],
+  a5: ['i32', 'u32', 'f32', 'i16', 'u16', 'f16', 'bf16'],
+};
+function expectedMul(d: DType, profile: Profile, in0: boolean, in1: boolean): string | 'NaN' {
+  if (in0 && in1) return TWO[d];
+  if (profile === 'cpu') return zeros(d);
+  if (isFloat(d)) return 'NaN';
+  if (in0) return 'ff'.repeat(size(d));
+  if (in1) return `fe${'ff'.repeat(size(d) - 1)}`;
+  return ONE[d];
+}
+
+for (const profile of ['cpu', 'a2a3', 'a5'] as const) {
+  test(`TMUL valid regions on the ${profile} profile, every element type`, () => {
+    for (const d of DTYPES) {
+      for (const [name, s] of Object.entries(CASES)) {
+        const dst = filled(d, R, C, s.dst[0], s.dst[1], 'cd'.repeat(size(d)), 'cd'.repeat(size(d)));
+        const src0 = filled(d, R, C, s.src0[0], s.src0[1], ONE[d], zeros(d));
+        const src1 = filled(d, R, C, s.src1[0], s.src1[1], TWO[d], zeros(d));
+        if (!TMUL_SUPPORTED[profile].includes(d)) {
+          assert.throws(
+            () => execute('TMUL', { dst, src0, src1 }, {}, { profile }),
+            (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported' && e.message.includes(d),
+          );
+          continue;
+        }
+        execute('TMUL', { dst, src0, src1 }, {}, { profile });
+        const n = size(d);
+        for (let r = 0; r < R; r++) {
+          for (let c = 0; c < C; c++) {
+            const got = hex(dst.bytes.subarray((r * C + c) * n, (r * C + c + 1) * n));
+            const where = `${profile} ${d} ${name} (${r},${c})`;
+            if (!(r < s.dst[0] && c < s.dst[1])) {
+              assert.equal(got, 'cd'.repeat(n), where);
+              continue;
+            }
+            const want = expectedMul(
+              d,
+              profile,
+              r < s.src0[0] && c < s.src0[1],
+              r < s.src1[0] && c < s.src1[1],
+            );
+            if (want === 'NaN') assert.ok(isNaNHex(d, got), `${where}: expected a NaN, got ${got}`);
+            else assert.equal(got, want, where);
+          }
+        }
+      }
+    }
+  });
+}
+
 test('sources are not modified by the all-ones rule', () => {
   const src0 = filled('i32', 4, 8, 2, 2, ONE.i32, zeros('i32'));
   const src1 = filled('i32', 4, 8, 4, 8, TWO.i32, zeros('i32'));
