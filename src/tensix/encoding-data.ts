@@ -10,7 +10,8 @@
  * - SFPU rows: field names and bit ranges of tenstorrent/ttsim `data/{wh,bh}/tensix_isa.json` (the names
  *   the conformance vectors' `asm` strings use), cross-checked with the encoding diagrams of
  *   tt-isa-documentation `WormholeB0/TensixTile/TensixCoprocessor/SFP*.md` and the BlackholeA0 pages.
- * - SETRWC, INCRWC, SETC16, STALLWAIT: ttsim `tensix_isa.json` (same names as tt-llk `ckernel_ops.h`).
+ * - SETRWC, INCRWC, SETC16, RMWCIB0-3, STALLWAIT: ttsim `tensix_isa.json` (same names as tt-llk
+ *   `ckernel_ops.h`).
  * - REPLAY: ttsim's JSON gives only start bits here, so the ranges follow tt-llk `TT_OP_REPLAY`
  *   (start_idx << 14, len << 4, execute_while_loading << 1, load_mode) with each field running up to
  *   the next one; bits 3:2 are unused.
@@ -179,6 +180,13 @@ export const ENCODINGS: readonly EncodingRow[] = [
     unit: 'sync',
     doc: 'WormholeB0/TensixTile/TensixCoprocessor/STALLWAIT.md',
   },
+  ...[0, 1, 2, 3].map((n) => ({
+    name: `RMWCIB${n}`,
+    opcode: 0xb3 + n,
+    fields: 'cfg_reg_addr 7:0, data 15:8, mask 23:16',
+    unit: 'config' as const,
+    doc: 'WormholeB0/TensixTile/TensixCoprocessor/RMWCIB.md',
+  })),
   {
     name: 'SETC16',
     opcode: 0xb2,

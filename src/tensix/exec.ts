@@ -16,7 +16,7 @@ import { sfpload, sfpstore } from './insns/ldst.ts';
 import { sfploadi } from './insns/loadi.ts';
 import { sfpaddi, sfplut, sfplutfp32, sfpmad, sfpmadGeneral, sfpmuli } from './insns/mad.ts';
 import { sfpcast, sfpstochrnd } from './insns/round.ts';
-import { incrwc, setc16, setrwc } from './insns/rwc.ts';
+import { incrwc, rmwcib, setc16, setrwc } from './insns/rwc.ts';
 import { sfpswap } from './insns/swap.ts';
 import { STRIDE } from './ops.ts';
 import { AUX_TEN2932, type Program, predecode } from './program.ts';
@@ -224,6 +224,9 @@ export function execRecord(st: TensixState, code: Int32Array, o: number): void {
       return;
     case 43: // SETC16
       setc16(st, code[o + 5]!, code[o + 6]!);
+      return;
+    case 46: // RMWCIB
+      rmwcib(st, code[o + 1]!, code[o + 5]!, code[o + 3]!, code[o + 4]!);
       return;
     default:
       throw new Error(`internal: unknown op ${op}`);

@@ -55,5 +55,6 @@ export const Op = {
   SETC16: 43,
   LOADMACRO: 44,
   REPLAY: 45,
+  RMWCIB: 46,
 } as const;
 export type OpId = (typeof Op)[keyof typeof Op];

@@ -282,6 +282,12 @@ export function predecode(d: DecodedInsn, arch: Arch, out: Int32Array, at: numbe
     case 'SETC16':
       set(Op.SETC16, 0, 0, 0, 0, f.setc16_reg!, f.setc16_value!);
       break;
+    case 'RMWCIB0':
+    case 'RMWCIB1':
+    case 'RMWCIB2':
+    case 'RMWCIB3':
+      set(Op.RMWCIB, Number(name[6]), 0, f.data!, f.mask!, f.cfg_reg_addr!);
+      break;
     default:
       throw unsupported(`${name} is not executed by axsim's Vector Unit model`);
   }

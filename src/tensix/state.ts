@@ -67,6 +67,8 @@ export interface ArchParams {
   addrModBits: number;
   /** Highest SFPU opcode. */
   maxSfpuOpcode: number;
+  /** Configuration registers per state bank (the indices ttsim's tensix_regs.json instantiates). */
+  cfgSize: number;
 }
 
 export const ARCH_PARAMS: Record<Arch, ArchParams> = {
@@ -81,6 +83,7 @@ export const ARCH_PARAMS: Record<Arch, ArchParams> = {
     mathOffset: 1,
     addrModBits: 2,
     maxSfpuOpcode: 0x95,
+    cfgSize: 187,
   },
   blackhole: {
     arch: 'blackhole',
@@ -93,6 +96,7 @@ export const ARCH_PARAMS: Record<Arch, ArchParams> = {
     mathOffset: 1,
     addrModBits: 3,
     maxSfpuOpcode: 0x99,
+    cfgSize: 223,
   },
 };
 
@@ -139,10 +143,12 @@ export class TensixState {
   extraAddrModBit = 0;
   /** ThreadConfig of the issuing thread (written by SETC16). */
   readonly threadCfg: Uint32Array;
-  /** ALU_ACC_CTRL_SFPU_Fp32_enabled (0/1). */
-  sfpuFp32 = 0;
-  /** ALU_FORMAT_SPEC_REG1_SrcB (4-bit format code). */
-  srcBFormat = 0;
+  /**
+   * The thread-agnostic configuration (two banks, selected by ThreadConfig CFG_STATE_ID_StateID),
+   * written by RMWCIB. The SFPU reads register 1: ALU_FORMAT_SPEC_REG1_SrcB (bits 24:21) and
+   * ALU_ACC_CTRL_SFPU_Fp32_enabled (bit 30) (ttsim tensix_regs.json, the same on WH and BH).
+   */
+  readonly cfg: Uint32Array;
   /** What SFPPUSHC/SFPPOPC do on overflow/underflow. */
   flagStackPolicy: FlagStackPolicy = 'error';
 
@@ -150,6 +156,7 @@ export class TensixState {
     this.arch = arch;
     this.params = ARCH_PARAMS[arch];
     this.threadCfg = new Uint32Array(this.params.threadCfgSize);
+    this.cfg = new Uint32Array(2 * this.params.cfgSize);
     this.reset();
   }
 
@@ -174,8 +181,30 @@ export class TensixState {
     this.fidelityPhase = 0;
     this.extraAddrModBit = 0;
     this.threadCfg.fill(0);
-    this.sfpuFp32 = 0;
-    this.srcBFormat = 0;
+    this.cfg.fill(0);
+  }
+
+  /** Index of configuration register `reg` in the current state bank. */
+  cfgIndex(reg: number): number {
+    return (this.threadCfg[0]! & 1) * this.params.cfgSize + reg;
+  }
+
+  /** ALU_ACC_CTRL_SFPU_Fp32_enabled (0/1) of the current configuration bank. */
+  get sfpuFp32(): number {
+    return (this.cfg[this.cfgIndex(1)]! >>> 30) & 1;
+  }
+  set sfpuFp32(v: number) {
+    const k = this.cfgIndex(1);
+    this.cfg[k] = (this.cfg[k]! & ~(1 << 30)) | ((v & 1) << 30);
+  }
+
+  /** ALU_FORMAT_SPEC_REG1_SrcB (4-bit format code) of the current configuration bank. */
+  get srcBFormat(): number {
+    return (this.cfg[this.cfgIndex(1)]! >>> 21) & 15;
+  }
+  set srcBFormat(v: number) {
+    const k = this.cfgIndex(1);
+    this.cfg[k] = (this.cfg[k]! & ~(15 << 21)) | ((v & 15) << 21);
   }
 
   writeFixedConstants(): void {
@@ -265,8 +294,7 @@ export class TensixState {
         this.extraAddrModBit,
       ),
       threadCfg: this.threadCfg.slice(),
-      sfpuFp32: this.sfpuFp32,
-      srcBFormat: this.srcBFormat,
+      cfg: this.cfg.slice(),
     };
   }
 
@@ -296,8 +324,7 @@ export class TensixState {
       this.extraAddrModBit,
     ] = s.rwc as unknown as number[];
     this.threadCfg.set(s.threadCfg);
-    this.sfpuFp32 = s.sfpuFp32;
-    this.srcBFormat = s.srcBFormat;
+    this.cfg.set(s.cfg);
   }
 }
 
@@ -320,8 +347,8 @@ export interface TensixSnapshot {
   /** Dst, Dst_Cr, SrcA, SrcA_Cr, SrcB, SrcB_Cr, FidelityPhase, ExtraAddrModBit. */
   rwc: Uint32Array;
   threadCfg: Uint32Array;
-  sfpuFp32: number;
-  srcBFormat: number;
+  /** Both configuration banks (RMWCIB-written registers). */
+  cfg: Uint32Array;
 }
 
 /** One step of a lane's LFSR (VectorUnit.md AdvancePRNG); returns the next state. */

@@ -276,3 +276,27 @@ test('LaneConfig bits for loads/stores: COL_EXCHANGE, BLOCK_*, FP16A_INF, CAPTUR
 });
 
 const h2 = (xs: number[]) => xs.map(hex);
+
+test('RMWCIB writes the configuration the SFPU reads (ALU_ACC_CTRL_SFPU_Fp32_enabled, ALU_FORMAT_SPEC_REG1_SrcB)', () => {
+  const st = machine();
+  // register 1, byte 3, bit 6 = bit 30 (SFPU Fp32); byte 2 bits 5..8 -> SrcB in bits 24:21
+  exec(st, [w('RMWCIB3', { cfg_reg_addr: 1, data: 0x40, mask: 0x40 })]);
+  assert.equal(st.sfpuFp32, 1);
+  exec(st, [
+    w('RMWCIB2', { cfg_reg_addr: 1, data: 1 << 5, mask: 0xe0 }),
+    w('RMWCIB3', { cfg_reg_addr: 1, data: 0, mask: 0x41 }),
+  ]);
+  assert.deepEqual([st.sfpuFp32, st.srcBFormat], [0, 1]); // SrcB = FP16, so MOD0_FMT_SRCB means FP16
+  setL(st, 0, 0x3f800000);
+  exec(st, [STORE({ lreg_ind: 0, instr_mod0: 0 })]);
+  assert.equal(st.dst[0], 0x000f); // FP16 1.0 = 0x3c00, shuffled: man << 5 | exp
+  // the other configuration bank (CFG_STATE_ID_StateID = 1) starts as zero
+  exec(st, [w('SETC16', { setc16_reg: 0, setc16_value: 1 })]);
+  assert.deepEqual([st.sfpuFp32, st.srcBFormat], [0, 0]);
+  assert.throws(() => exec(st, [w('RMWCIB0', { cfg_reg_addr: 250 })]), AxsimError);
+  exec(st, [
+    w('RMWCIB1', { cfg_reg_addr: 5, data: 0xab, mask: 0x0f }),
+    w('RMWCIB0', { cfg_reg_addr: 5, data: 0x12, mask: 0xff }),
+  ]);
+  assert.equal(hex(st.cfg[st.cfgIndex(5)]!), '0x00000b12');
+});

@@ -1,7 +1,8 @@
 /**
  * Issue-side instructions SFPU kernels use to address Dst: SETRWC, INCRWC (tt-isa-documentation
  * WormholeB0 SETRWC.md, INCRWC.md, RWCs.md) and SETC16, which writes the thread configuration that
- * holds the ADDR_MOD slots (SETC16.md; LLK's addr_mod_t::set() uses it).
+ * holds the ADDR_MOD slots (SETC16.md; LLK's addr_mod_t::set() uses it), and RMWCIB, which writes the
+ * configuration the SFPU reads (RMWCIB.md).
  */
 import { undefinedBehaviour } from '../../errors.ts';
 import type { TensixState } from '../state.ts';
@@ -49,4 +50,16 @@ export function setc16(st: TensixState, reg: number, value: number): void {
     );
   }
   st.threadCfg[reg] = value & 0xffff;
+}
+
+/** RMWCIB{byte}: read-modify-write one byte of a configuration register in the current bank (RMWCIB.md). */
+export function rmwcib(st: TensixState, byte: number, reg: number, data: number, mask: number): void {
+  if (reg >= st.params.cfgSize) {
+    throw undefinedBehaviour(
+      `RMWCIB${byte} register index ${reg} is beyond the configuration space (${st.params.cfgSize} registers)`,
+    );
+  }
+  const k = st.cfgIndex(reg);
+  const m = (mask & 0xff) << (8 * byte);
+  st.cfg[k] = (st.cfg[k]! & ~m) | (((data & 0xff) << (8 * byte)) & m);
 }
