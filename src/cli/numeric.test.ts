@@ -94,6 +94,20 @@ test('encode / decode single values', () => {
   assert.equal(JSON.parse(s.stdout).code, '0x3e'); // exact: no random word can change it
 });
 
+test('signmag: saturating encode and decode (sign bit + magnitude)', () => {
+  let r = axsim('numeric', 'signmag', '-5', '--width', '8');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'signmag8 0x85 = -5');
+  r = axsim('numeric', 'signmag', '-200', '--width', '8');
+  assert.equal(r.stdout.trim(), 'signmag8 0xff = -127 (saturated from -200)');
+  r = axsim('numeric', 'signmag', '0x80000001', '--decode');
+  assert.equal(r.stdout.trim(), 'signmag32 0x80000001 = -1');
+  r = axsim('numeric', 'signmag', '0x7ff', '--decode', '--width', '11', '--json');
+  assert.deepEqual(JSON.parse(r.stdout), { width: 11, bits: '0x7ff', value: -1023, saturated: false });
+  r = axsim('numeric', 'signmag', '1.5');
+  assert.equal(r.status, 2);
+});
+
 test('malformed input, unknown names: exit 2 with a clear message', () => {
   const bad = join(dir, 'bad.npy');
   writeFileSync(bad, 'not numpy at all');

@@ -22,10 +22,12 @@ import {
   f32ToBits,
   f64ToF32Bits,
   fp16ToF32Bits,
+  intToSignMag,
   type Minifloat,
   type NanPolicy,
   ROUND_MODES,
   type RoundMode,
+  signMagToInt,
   type WidenRoundMode,
 } from '../numeric/index.ts';
 import { action, printJson } from './common.ts';
@@ -469,6 +471,44 @@ export function registerNumeric(program: Command): Command {
         if (o.json) return printJson(d);
         process.stdout.write(
           `${f.name} ${d.code}  [${d.fields}]  ${d.kind}  = ${d.value}  (fp32 ${d.f32Bits})\n`,
+        );
+      }),
+    );
+
+  group
+    .command('signmag')
+    .description('sign-magnitude integers: encode an integer (saturating) or, with --decode, decode bits')
+    .argument('<value>', 'integer to encode, or with --decode a bit pattern (hex 0x..., 0b..., decimal)')
+    .option('--width <n>', 'field width in bits (8, 11, 16, 32 as Tensix Dst uses them; 2..32)', '32')
+    .option('--decode', 'VALUE is a sign-magnitude bit pattern; print the integer')
+    .option('--json', 'print a JSON document')
+    .action(
+      action((value: string, o: { width: string; decode?: boolean; json?: boolean }) => {
+        const width = Number(o.width);
+        if (!Number.isInteger(width) || width < 2 || width > 32) {
+          throw badInput(`--width must be an integer in 2..32, got '${o.width}'`);
+        }
+        let bits: number;
+        let int: number;
+        if (o.decode) {
+          bits = parseCode(value, { name: `signmag${width}`, width } as Minifloat);
+          int = signMagToInt(bits, width);
+        } else {
+          if (!/^[+-]?\d+$/.test(value.trim())) throw badInput(`'${value}' is not an integer`);
+          const v = Number(value);
+          if (!Number.isSafeInteger(v)) throw badInput(`'${value}' is beyond 2^53; give a smaller integer`);
+          bits = intToSignMag(v, width);
+          int = signMagToInt(bits, width);
+        }
+        const doc = {
+          width,
+          bits: hex(bits, width),
+          value: int,
+          saturated: !o.decode && int !== Number(value),
+        };
+        if (o.json) return printJson(doc);
+        process.stdout.write(
+          `signmag${width} ${doc.bits} = ${int}${doc.saturated ? ` (saturated from ${value})` : ''}\n`,
         );
       }),
     );
