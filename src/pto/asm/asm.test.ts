@@ -206,8 +206,8 @@ test('1e5 random mutations of the examples yield a module or an AxsimError, neve
         if (verifyDiagnostics(m).length === 0) {
           verified++;
           // verified programs also go through the walker and a cost model
-          if (n % 4 === 0) costProgram(m, 'pto-isa', 'a2a3', ptoIsa);
-          else if (n % 4 === 1) costProgram(m, 'seed', 'a2a3', seed);
+          if (n % 4 === 0) costProgram(m, 'pto-isa', 'a2a3', ptoIsa, { maxSteps: 20_000 });
+          else if (n % 4 === 1) costProgram(m, 'seed', 'a2a3', seed, { maxSteps: 20_000 });
         }
       } catch (e) {
         if (!(e instanceof AxsimError) || e.category === 'Internal') {

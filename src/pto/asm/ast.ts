@@ -99,8 +99,10 @@ export type Operand = { kind: 'value'; use: Use } | { kind: 'imm'; value: Attr; 
 
 interface OpBase {
   pos: Pos;
-  /** Result names (`%r = …`), empty when the op has none. */
+  /** Result names (`%r = …`), empty when the op has none; `%r:2 = …` binds `r#0`, `r#1`. */
   results: Use[];
+  /** Set when the results were bound as a pack `%r:N`. */
+  resultPack?: string;
 }
 
 /** Level-2 DPS: `pto.op ins(%a, %b [{attrs}] : T, T) outs(%d : T) [{attrs}] [-> T]`. */
@@ -198,6 +200,30 @@ export interface IfOp extends OpBase {
   resultTypes: Type[];
   thenOps: Op[];
   elseOps: Op[] | undefined;
+}
+
+/**
+ * `%r:2 = scf.while (%i = %a, %j = %b) : (T, U) -> (T, U) { … scf.condition(%c) %x, %y : T, U }
+ * do { ^bb0(%x2: T, %y2: U): … scf.yield … }`.
+ */
+export interface WhileOp extends OpBase {
+  kind: 'scf.while';
+  inits: { arg: Use; init: Use }[];
+  argTypes: Type[];
+  resultTypes: Type[];
+  before: Op[];
+  /** Block arguments of the `do` region (`^bb0(%x: T, …)`), and the label as written. */
+  afterLabel: string | undefined;
+  afterArgs: FuncArg[];
+  after: Op[];
+}
+
+/** `scf.condition(%c) %a, %b : T, U` — ends the `before` region of scf.while. */
+export interface ConditionOp extends OpBase {
+  kind: 'scf.condition';
+  cond: Use;
+  values: Use[];
+  types: Type[];
 }
 
 export interface YieldOp extends OpBase {
@@ -301,6 +327,8 @@ export type Op =
   | SelectOp
   | ForOp
   | IfOp
+  | WhileOp
+  | ConditionOp
   | YieldOp
   | ReturnOp
   | MakeTensorViewOp

@@ -76,6 +76,8 @@ class Exec {
   steps = 0;
   nextId = 1;
   visits = new Map<Op, number>();
+  /** The condition the last `scf.condition` evaluated. */
+  lastCond = false;
 
   constructor(
     readonly hooks: ExecHooks,
@@ -134,6 +136,32 @@ class Exec {
       case 'return':
       case 'scf.yield':
         return op.values.map((v) => this.get(v));
+      case 'scf.condition':
+        this.lastCond = this.int(op.cond) !== 0;
+        return op.values.map((v) => this.get(v));
+      case 'scf.while': {
+        let carried = op.inits.map((a) => this.get(a.init));
+        let results: RtValue[] = [];
+        for (;;) {
+          op.inits.forEach((a, k) => {
+            def(a.arg, carried[k]!);
+          });
+          this.lastCond = false;
+          const fwd = this.run(op.before) ?? [];
+          if (!this.lastCond) {
+            results = fwd;
+            break;
+          }
+          op.afterArgs.forEach((a, k) => {
+            def(a.use, fwd[k]!);
+          });
+          carried = this.run(op.after) ?? carried;
+        }
+        op.results.forEach((r, k) => {
+          def(r, results[k]!);
+        });
+        return undefined;
+      }
       case 'arith.constant': {
         const t = op.type.kind === 'scalar' ? op.type.name : 'index';
         const a = op.value;

@@ -313,6 +313,33 @@ ACCEPT.push(
   },
 );
 
+/** A while loop with a result pack, a block label with arguments and `%r#i` uses. */
+export const WHILE_PROGRAM = `func.func @count(%t: !pto.tile<2x8xf32>, %one: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %true = arith.constant true
+  %final:2 = scf.while (%i = %c0, %go = %true) : (index, i1) -> (index, i1) {
+    %lt = arith.cmpi slt, %i, %c3 : index
+    %both = arith.andi %lt, %go : i1
+    scf.condition(%both) %i, %go : index, i1
+  } do {
+  ^bb0(%i2: index, %go2: i1):
+    tadds %t, %t, %one : !pto.tile<2x8xf32>
+    %next = arith.addi %i2, %c1 : index
+    %r:2 = scf.if %go2 -> (index, i1) {
+      scf.yield %next, %go2 : index, i1
+    } else {
+      scf.yield %next, %go2 : index, i1
+    }
+    scf.yield %r#0, %r#1 : index, i1
+  }
+  %n = arith.index_cast %final#0 : index to i32
+  return
+}`;
+
+ACCEPT.push({ name: 'scf.while with result packs', text: WHILE_PROGRAM });
+
 const MOD = (body: string, args = '') => `module {\n  func.func @k(${args}) {\n${body}\n    return\n  }\n}\n`;
 const BAD_BUF = (inner: string) => MOD(`    %t = pto.alloc_tile : !pto.tile_buf<${inner}>`);
 const KEYS = (over: Record<string, string>) => {

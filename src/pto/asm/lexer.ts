@@ -146,6 +146,11 @@ export class Lexer {
         return this.mk('symbol', name, line, col, start);
       }
       while (p < s.length && isSuffixChar(s.charCodeAt(p))) p++;
+      // `%r#1`: one result of a multi-result op
+      if (c === 37 && s[p] === '#' && isDigit(s.charCodeAt(p + 1))) {
+        p++;
+        while (p < s.length && isDigit(s.charCodeAt(p))) p++;
+      }
       if (p === start + 1) {
         this.error(
           { line, col },

@@ -141,6 +141,8 @@ const OTHER_OPS = [
   'scf.for',
   'scf.if',
   'scf.yield',
+  'scf.while',
+  'scf.condition',
   'memref.alloc',
   ...ARITH_BINARY.map((n) => `arith.${n}`),
   ...ARITH_CASTS.map((n) => `arith.${n}`),
@@ -769,11 +771,36 @@ class Parser {
   private parseOp(): Op {
     const first = this.lx.peek();
     const results: Use[] = [];
+    let resultPack: string | undefined;
     if (first.kind === 'value') {
       results.push(this.expectValue('as a result'));
-      while (this.lx.eatPunct(',')) results.push(this.expectValue('as a result'));
+      if (this.lx.isPunct(':')) {
+        // `%r:2 = …` binds r#0 and r#1
+        this.lx.next();
+        const n = this.expectInt('as the result count', false);
+        if (n.value < 1 || n.value > 64)
+          this.fail(n.tok, `result count ${n.value} out of range`, 'write %r:N with 1 ≤ N ≤ 64');
+        const base = results.pop()!;
+        if (base.name.includes('#'))
+          this.fail(first, `%${base.name} cannot name a result pack`, 'write %r:2 = …');
+        resultPack = base.name;
+        for (let i = 0; i < n.value; i++) results.push({ name: `${base.name}#${i}`, pos: base.pos });
+      } else {
+        while (this.lx.eatPunct(',')) results.push(this.expectValue('as a result'));
+      }
+      for (const r of results) {
+        if (r.name.includes('#') && resultPack === undefined) {
+          this.fail(first, `%${r.name} cannot be bound directly`, 'bind the pack as %r:N and use %r#i');
+        }
+      }
       this.expectPunct('=', 'after the result names', "results are bound with '%r = op …'");
     }
+    const op = this.parseOpBody(first, results);
+    if (resultPack !== undefined) op.resultPack = resultPack;
+    return op;
+  }
+
+  private parseOpBody(first: Token, results: Use[]): Op {
     const nt = this.lx.next();
     if (nt.kind !== 'ident') {
       this.fail(nt, `expected an operation name, found ${this.describe(nt)}`, 'e.g. pto.tadd ins(…) outs(…)');
@@ -990,6 +1017,87 @@ class Parser {
         elseOps = this.parseBlockBody();
       }
       return { kind: 'scf.if', pos, results, cond, resultTypes, thenOps, elseOps };
+    }
+    if (name === 'scf.while') {
+      this.expectPunct('(', "after 'scf.while'", 'write scf.while (%i = %init) : (T) -> (T) { … } do { … }');
+      const inits: { arg: Use; init: Use }[] = [];
+      if (!this.lx.eatPunct(')')) {
+        for (;;) {
+          const arg = this.expectValue('as a loop-carried value');
+          this.expectPunct('=', 'after the loop-carried value');
+          inits.push({ arg, init: this.expectValue('as its initial value') });
+          if (this.lx.eatPunct(')')) break;
+          this.expectPunct(',', 'between loop-carried values');
+        }
+      }
+      this.expectPunct(':', 'before the scf.while types', 'write : (T, …) -> (T, …)');
+      const argTypes = this.parseTypeListMaybeParen();
+      this.expectPunct('->', 'before the result types');
+      const resultTypes = this.parseTypeListMaybeParen();
+      if (argTypes.length !== inits.length) {
+        this.fail(
+          nt,
+          `scf.while has ${inits.length} loop-carried value(s) but ${argTypes.length} type(s)`,
+          'give one type per value',
+        );
+      }
+      if (results.length !== resultTypes.length) {
+        this.fail(
+          nt,
+          `scf.while returns ${resultTypes.length} value(s) but ${results.length} result name(s) are bound`,
+          'bind one result per type',
+        );
+      }
+      this.expectPunct('{', 'to open the condition region');
+      const before = this.parseBlockBody();
+      this.expectKeyword('do', 'after the condition region', 'write } do { … }');
+      this.expectPunct('{', "to open the 'do' region");
+      let afterLabel: string | undefined;
+      const afterArgs: FuncArg[] = [];
+      if (this.lx.isPunct('^')) {
+        this.lx.next();
+        const l = this.lx.next();
+        if (l.kind !== 'ident') this.fail(l, `expected a block label after '^', found ${this.describe(l)}`);
+        afterLabel = l.text;
+        if (this.lx.eatPunct('(')) {
+          if (!this.lx.eatPunct(')')) {
+            for (;;) {
+              const use = this.expectValue('as a block argument');
+              this.expectPunct(':', `after block argument %${use.name}`);
+              afterArgs.push({ use, type: this.parseType() });
+              if (this.lx.eatPunct(')')) break;
+              this.expectPunct(',', 'between block arguments');
+            }
+          }
+        }
+        this.expectPunct(':', 'after the block label');
+      }
+      const after = this.parseBlockBody();
+      return {
+        kind: 'scf.while',
+        pos,
+        results,
+        inits,
+        argTypes,
+        resultTypes,
+        before,
+        afterLabel,
+        afterArgs,
+        after,
+      };
+    }
+    if (name === 'scf.condition') {
+      noResults(name);
+      this.expectPunct('(', "after 'scf.condition'");
+      const cond = this.expectValue('as the condition');
+      this.expectPunct(')', 'after the condition');
+      const values = this.valueList('in scf.condition');
+      let types: Type[] = [];
+      if (values.length > 0) {
+        this.expectPunct(':', 'before the forwarded types');
+        types = this.typeList(values.length, 'scf.condition');
+      }
+      return { kind: 'scf.condition', pos, results, cond, values, types };
     }
     if (name === 'scf.yield') {
       noResults(name);

@@ -76,7 +76,12 @@ const typesParen = (ts: Type[]) =>
   ts.length === 1 ? printType(ts[0]!) : `(${ts.map(printType).join(', ')})`;
 
 function printOp(op: Op, indent: string, out: string[]): void {
-  const res = op.results.length > 0 ? `${vs(op.results)} = ` : '';
+  const res =
+    op.resultPack !== undefined
+      ? `%${op.resultPack}:${op.results.length} = `
+      : op.results.length > 0
+        ? `${vs(op.results)} = `
+        : '';
   const line = (s: string) => out.push(`${indent}${res}${s}`);
   const region = (body: Op[]) => {
     for (const o of body) printOp(o, `${indent}  `, out);
@@ -153,6 +158,26 @@ function printOp(op: Op, indent: string, out: string[]): void {
         region(op.elseOps);
       }
       out.push(`${indent}}`);
+      return;
+    case 'scf.while': {
+      const inits = op.inits.map((a) => `${v(a.arg)} = ${v(a.init)}`).join(', ');
+      line(
+        `scf.while (${inits}) : (${op.argTypes.map(printType).join(', ')}) -> (${op.resultTypes.map(printType).join(', ')}) {`,
+      );
+      region(op.before);
+      out.push(`${indent}} do {`);
+      if (op.afterLabel !== undefined) {
+        const args = op.afterArgs.map((a) => `%${a.use.name}: ${printType(a.type)}`).join(', ');
+        out.push(`${indent}^${op.afterLabel}${op.afterArgs.length ? `(${args})` : ''}:`);
+      }
+      region(op.after);
+      out.push(`${indent}}`);
+      return;
+    }
+    case 'scf.condition':
+      line(
+        `scf.condition(${v(op.cond)})${op.values.length ? ` ${vs(op.values)} : ${op.types.map(printType).join(', ')}` : ''}`,
+      );
       return;
     case 'scf.yield':
       line(

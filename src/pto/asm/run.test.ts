@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { AxsimError } from '../../errors.ts';
 import type { NpyArray } from '../../io/index.ts';
 import { readTile } from '../index.ts';
-import { ACCEPT } from './fixtures.ts';
+import { ACCEPT, WHILE_PROGRAM } from './fixtures.ts';
 import {
   findFunc,
   loadProgram,
@@ -160,4 +160,13 @@ test('mutated example programs that still verify run to a result or an AxsimErro
     Error.stackTraceLimit = limit;
   }
   assert.ok(ran > 50, `only ${ran} mutants ran`);
+});
+
+test('scf.while: the body runs while the condition holds (three TADDS of 1)', () => {
+  const m = parsePtoAs(WHILE_PROGRAM);
+  verifyModule(m);
+  const t = f4([2, 8], (i) => i);
+  const r = runProgram(m, { t, one: 1 });
+  assert.equal(r.instructions, 3);
+  assert.deepEqual(readTile(r.tiles.t!)[0], [3, 4, 5, 6, 7, 8, 9, 10]);
 });

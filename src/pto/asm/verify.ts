@@ -106,7 +106,7 @@ class Verifier {
     }
   }
 
-  region(ops: Op[], kind: 'func' | 'for' | 'if' | 'section', yieldTypes: Type[] = []): void {
+  region(ops: Op[], kind: 'func' | 'for' | 'if' | 'section' | 'before', yieldTypes: Type[] = []): void {
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;
       const isLast = i === ops.length - 1;
@@ -116,6 +116,24 @@ class Verifier {
           `'${op.spelling}' must be the last operation of the function body`,
           kind === 'func' ? 'remove the operations after it' : 'use scf.yield inside scf regions',
         );
+      }
+      if (op.kind === 'scf.condition') {
+        if (kind !== 'before' || !isLast) {
+          this.err(
+            op.pos,
+            "'scf.condition' must end the condition region of scf.while",
+            'move it to the end of the region before do { … }',
+          );
+        } else if (
+          op.types.length !== yieldTypes.length ||
+          op.types.some((t, j) => !typesEqual(t, yieldTypes[j]!))
+        ) {
+          this.err(
+            op.pos,
+            `scf.condition forwards (${op.types.map(printType).join(', ')}) but the loop returns (${yieldTypes.map(printType).join(', ')})`,
+            'forward one value of each result type',
+          );
+        }
       }
       if (op.kind === 'scf.yield') {
         if ((kind !== 'for' && kind !== 'if') || !isLast) {
@@ -136,6 +154,16 @@ class Verifier {
         }
       }
       this.op(op);
+    }
+    if (kind === 'before') {
+      const last = ops[ops.length - 1];
+      if (!last || last.kind !== 'scf.condition') {
+        this.err(
+          last?.pos ?? { line: 1, col: 1 },
+          'the condition region of scf.while must end with scf.condition',
+          'add scf.condition(%c) …',
+        );
+      }
     }
     if ((kind === 'for' || kind === 'if') && yieldTypes.length > 0) {
       const last = ops[ops.length - 1];
@@ -163,6 +191,37 @@ class Verifier {
             'match the function signature',
           );
         }
+        return;
+      }
+      case 'scf.condition':
+        this.use(op.cond, 'scf.condition', I1);
+        op.values.forEach((v, i) => {
+          this.use(v, 'scf.condition', op.types[i]);
+        });
+        return;
+      case 'scf.while': {
+        op.inits.forEach((a, i) => {
+          this.use(a.init, 'scf.while', op.argTypes[i]);
+        });
+        op.inits.forEach((a, i) => {
+          this.define(a.arg, op.argTypes[i]!, 'scf.while argument');
+        });
+        this.region(op.before, 'before', op.resultTypes);
+        if (
+          op.afterArgs.length !== op.resultTypes.length ||
+          op.afterArgs.some((a, i) => !typesEqual(a.type, op.resultTypes[i]!))
+        ) {
+          this.err(
+            op.pos,
+            "scf.while: the 'do' block arguments must match the forwarded values' types",
+            `write ^bb0(${op.resultTypes.map((t, i) => `%x${i}: ${printType(t)}`).join(', ')}):`,
+          );
+        }
+        for (const a of op.afterArgs) this.define(a.use, a.type, 'block argument');
+        this.region(op.after, 'for', op.argTypes);
+        op.results.forEach((r, i) => {
+          this.define(r, op.resultTypes[i]!, 'scf.while result');
+        });
         return;
       }
       case 'scf.yield':

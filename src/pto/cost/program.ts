@@ -176,7 +176,7 @@ export function costProgram(
   model: CostModelName,
   arch: CostArch,
   cost: CostFn,
-  opts: { func?: string; file?: string; scalars?: Record<string, number> } = {},
+  opts: { func?: string; file?: string; scalars?: Record<string, number>; maxSteps?: number } = {},
 ): ProgramCost {
   const f = findFunc(m, opts.func);
   const rows = new Map<string, InstructionCost>();
@@ -251,7 +251,7 @@ export function costProgram(
         r.path = 'ordering (no intrinsics)';
       },
     },
-    { file: opts.file, scalars: opts.scalars },
+    { file: opts.file, scalars: opts.scalars, maxSteps: opts.maxSteps },
   );
   // reported, not added: GetLastPtoInstrCycles never includes a tail left pending at the end
   const finalTail = state.flush();
