@@ -203,6 +203,10 @@ class Assembler {
         this.llttReplay();
         return;
       }
+      if (t.text === 'load_replay_buf' || t.text === 'ckernel::load_replay_buf') {
+        this.loadReplayBuf();
+        return;
+      }
       if (this.looksLikeFunction()) {
         this.functionDefinition();
         return;
@@ -405,6 +409,77 @@ class Assembler {
     };
     const values = m.def.args.map((a) => byName[a.name]!);
     this.emit(this.buildMacroWord(m, values, p), head, true);
+  }
+
+  /**
+   * tt-llk ckernel.h `load_replay_buf[<Exec>](start, len, [captures] { body })`: lltt::record(start,
+   * len) followed by the body's instructions (the lambda is called once). A body that does not
+   * produce exactly `len` instructions records other instructions too: reported as a warning.
+   */
+  loadReplayBuf(): void {
+    const p = this.p;
+    const head = p.next();
+    let exec = 0n;
+    if (p.isPunct('<')) {
+      p.next();
+      const t = p.next();
+      const v = t.kind === 'number' ? t.value : p.scope.lookup(t.text);
+      if (v === undefined)
+        throw badInput(`expected lltt::Exec or lltt::NoExec but found ${p.describe(t)}`, {
+          location: this.loc(t),
+        });
+      exec = v;
+      p.expect('>', 'to close load_replay_buf<…>');
+    }
+    p.expect('(', 'after load_replay_buf');
+    const startAt = p.peek();
+    const start = p.expression();
+    p.expect(',', 'between the arguments of load_replay_buf');
+    const lenAt = p.peek();
+    const len = p.expression();
+    p.expect(',', 'before the lambda of load_replay_buf');
+    const m = this.macroName('TTI_REPLAY')!;
+    const byName: Record<string, { v: bigint; at: Token }> = {
+      start_idx: { v: start, at: startAt },
+      len: { v: len, at: lenAt },
+      execute_while_loading: { v: exec, at: head },
+      load_mode: { v: 1n, at: head },
+    };
+    this.emit(
+      this.buildMacroWord(
+        m,
+        m.def.args.map((a) => byName[a.name]!),
+        p,
+      ),
+      head,
+      true,
+    );
+    // the lambda: [captures] (params)? { body }
+    const open = p.expect('[', 'to start the lambda of load_replay_buf');
+    for (let depth = 1; depth > 0; ) {
+      const k = p.next();
+      if (k.kind === 'eof') throw badInput("'[' without a matching ']'", { location: this.loc(open) });
+      if (k.kind === 'punct' && k.text === '[') depth++;
+      if (k.kind === 'punct' && k.text === ']') depth--;
+    }
+    if (p.isPunct('(')) {
+      p.next();
+      p.expect(')', 'load_replay_buf lambdas take no parameters here');
+    }
+    const before = this.words.length;
+    this.block();
+    const produced = this.words.length - before;
+    p.expect(')', 'to close load_replay_buf(…)');
+    if (p.isPunct(';')) p.next();
+    const want = Number(len) & 63 || 64;
+    if (produced !== want) {
+      this.warnings.push(
+        badInput(`load_replay_buf records ${want} instructions but its body has ${produced}`, {
+          location: this.loc(head),
+          hint: 'the replay buffer then also records the instructions after the call (REPLAY.md)',
+        }),
+      );
+    }
   }
 
   /** `template <…>` before a function: skipped (template parameters come from defines). */
