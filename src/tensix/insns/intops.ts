@@ -235,7 +235,7 @@ export function sfpshft(
         L[D + l + 3] = L[D + l + 3]! << a;
       }
     } else {
-      const a = -imm & 31;
+      const a = (32 - (imm & 31)) & 31; // -imm mod 32 without an int32 negation
       for (let l = 0; l < LANES; l += 4) {
         L[D + l] = L[D + l]! >>> a;
         L[D + l + 1] = L[D + l + 1]! >>> a;
@@ -246,9 +246,12 @@ export function sfpshft(
     return;
   }
   if (mod1 === 0 && mask === -1) {
+    // Branch-free: the shift amounts are data (often random-signed), so select left/right by mask.
     for (let l = 0; l < LANES; l++) {
       const amt = L[C + l]! | 0;
-      L[D + l] = amt >= 0 ? L[D + l]! << (amt & 31) : L[D + l]! >>> (-amt & 31);
+      const x = L[D + l]!;
+      const neg = amt >> 31;
+      L[D + l] = ((x << (amt & 31)) & ~neg) | ((x >>> ((32 - (amt & 31)) & 31)) & neg);
     }
     return;
   }
@@ -261,8 +264,8 @@ export function sfpshft(
     const amt = byImm ? imm : L[C + l]! | 0;
     let r: number;
     if (amt >= 0) r = x << (amt & 31);
-    else if (arith) r = (x | 0) >> (-amt & 31);
-    else r = x >>> (-amt & 31);
+    else if (arith) r = (x | 0) >> ((32 - (amt & 31)) & 31);
+    else r = x >>> ((32 - (amt & 31)) & 31);
     L[D + l] = r;
   }
 }

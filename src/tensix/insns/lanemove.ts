@@ -101,7 +101,7 @@ export function sfpshft2(
         if (!((mask >>> l) & 1)) continue;
         const x = L[vb * LANES + l]!;
         const amt = mod1 === 5 ? L[vc * LANES + l]! | 0 : imm;
-        L[vd * LANES + l] = amt >= 0 ? x << (amt & 31) : x >>> (-amt & 31);
+        L[vd * LANES + l] = amt >= 0 ? x << (amt & 31) : x >>> ((32 - (amt & 31)) & 31);
       }
     }
   }
