@@ -157,7 +157,7 @@ class Verifier {
     }
     if (kind === 'before') {
       const last = ops[ops.length - 1];
-      if (!last || last.kind !== 'scf.condition') {
+      if (last?.kind !== 'scf.condition') {
         this.err(
           last?.pos ?? { line: 1, col: 1 },
           'the condition region of scf.while must end with scf.condition',
