@@ -259,6 +259,103 @@ const indexedFields = (): FieldDef[] => [
   F('idx_y', 47, 1, 'bool', 'indexed load of Y (else X)', { when: [bitIs(53, 1)] }),
 ];
 
+function fpLaneText(v: number): string {
+  switch (v) {
+    case 0:
+      return 'X/Y bf16, Z bf16 (M2+; f16 on M1)';
+    case 1:
+      return 'X/Y bf16, Z f32 interleaved pair (M2+; f16 on M1)';
+    case 3:
+      return 'X/Y f16, Z f32 (interleaved pair of rows)';
+    case 4:
+      return 'X/Y/Z f32';
+    case 7:
+      return 'X/Y/Z f64';
+    default:
+      return 'X/Y/Z f16';
+  }
+}
+
+function intLaneText(v: number, hi: number, matrix: boolean): string {
+  const indexed = (hi >>> 21) & 1;
+  const alu = indexed ? (matrix && (hi >>> 22) & 1 ? 8 : 0) : (hi >>> 15) & 0x3f;
+  if (alu === 4) {
+    const t: Record<number, string> = {
+      3: 'Z i32, saturate to 16 bits',
+      4: 'Z i32, saturate to 32 bits',
+      10: 'Z i32, saturate to 8 bits',
+      11: 'Z i16, saturate to 8 bits',
+    };
+    if (!matrix && v === 9) return 'Z i8, saturate to 8 bits';
+    return t[v] ?? 'Z i16, saturate to 16 bits';
+  }
+  if (alu === 5 || alu === 6) return 'X/Y/Z i16 (lane mode ignored)';
+  if (matrix && alu === 8) {
+    if (v === 10) return 'X i8, Y i8 (every fourth lane), Z i32 (all rows)';
+    if (v === 12) return 'M3+: X i8, Y i16, Z i32 (all rows); before M3 as the default';
+    return 'X i8, Y i8 (even lanes), Z i16 (all rows)';
+  }
+  if (matrix && alu === 9) return v === 3 ? 'X/Y i16, Z i32 pairs' : v === 4 ? 'X/Y/Z i32' : 'X/Y/Z i16';
+  if (matrix) return v === 3 ? 'X/Y i16, Z i32 (all rows, interleaved pairs)' : 'X/Y/Z i16';
+  const t: Record<number, string> = {
+    3: 'X/Y i16, Z i32 (interleaved pair)',
+    10: 'X/Y i8, Z i32 (interleaved quartet)',
+    11: 'X/Y i8, Z i16 (interleaved pair)',
+    12: 'X i8, Y i16, Z i32',
+    13: 'X i16, Y i8, Z i32',
+  };
+  return t[v] ?? 'X/Y/Z i16';
+}
+
+const ALU_TEXT: Record<string, string> = {
+  fma: 'z + x*y',
+  fms: 'z - x*y',
+  select: 'x <= 0 ? 0 : y',
+  min: 'min(x, z)',
+  max: 'max(x, z)',
+  mul: 'x*y (M2+)',
+  addx: 'z + x (M2+)',
+  addy: 'z + y (M2+)',
+  mac: 'z + ((x*y) >> s)',
+  msub: 'z - ((x*y) >> s)',
+  add: 'z + ((x+y) >> s)',
+  sub: 'z - ((x+y) >> s)',
+  shift: 'z = sat(z >> s)',
+  sqrdmlah: 'sat_i16(z + ((x*y*2 + 2^15) >> 16))',
+  sqrdmlsh: 'sat_i16(z - ((x*y*2 + 2^15) >> 16))',
+  mac8: 'z + ((x*y) >> s), 8-bit X/Y lane modes',
+  popcnt: 'z + popcount(~(x ^ y))',
+};
+
+/** Plain-words meaning of a write-enable value. */
+export function maskText(kind: FieldKind, v: number, width: number): string {
+  const vb = kind === 'mask7' ? 5 : width - 3;
+  const mode = Math.floor(v / 2 ** vb);
+  const n = v % 2 ** vb;
+  switch (mode) {
+    case 0:
+      if (n === 0) return 'all lanes';
+      if (n === 1) return 'odd lanes';
+      if (n === 2) return 'even lanes';
+      if (kind === 'mask9' && n === 3) return 'all lanes, result forced to 0';
+      if (kind === 'mask9' && n === 4) return 'all lanes, X forced to 0 (extr: all lanes)';
+      if (kind === 'mask9' && n === 5) return 'all lanes, Y forced to 0 (extr: all lanes)';
+      return 'no lanes';
+    case 1:
+      return `only lane ${n} (vecfp/vecint: all lanes, Y lane ${n} broadcast)`;
+    case 2:
+      return n === 0 ? 'all lanes' : `first ${n} lanes`;
+    case 3:
+      return n === 0 ? 'all lanes' : `last ${n} lanes`;
+    case 4:
+      return `first ${n} lanes (none when 0)`;
+    case 5:
+      return `last ${n} lanes (none when 0)`;
+    default:
+      return 'no lanes';
+  }
+}
+
 const FP_ALU = { 0: 'fma', 1: 'fms', 4: 'select', 5: 'min', 7: 'max', 10: 'mul', 11: 'addx', 12: 'addy' };
 const INT_ALU = {
   0: 'mac',
@@ -288,7 +385,9 @@ function vecFields(fp: boolean): FieldDef[] {
   f.push(...indexedFields());
   f.push(
     F('alu', 47, 6, 'enum', 'ALU mode', { values: fp ? FP_ALU : INT_ALU, when: [bitIs(53, 0)] }),
-    F('lane_mode', 42, 4, 'uint', 'lane-width mode (meaning depends on the ALU mode)'),
+    F('lane_mode', 42, 4, 'uint', 'lane-width mode', {
+      explain: (v, _lo, hi) => `lane-width mode: ${fp ? fpLaneText(v) : intLaneText(v, hi, false)}`,
+    }),
     F('multi', 31, 1, 'bool', 'M2+: repeat over 2 vectors (or 4 with bit 25)'),
     F(
       'bcast',
@@ -372,7 +471,9 @@ function matFields(fp: boolean): FieldDef[] {
   f.push(...indexedFields());
   f.push(
     F('alu', 47, 6, 'enum', 'ALU mode', { values: fp ? FP_ALU : INT_ALU, when: [bitIs(53, 0)] }),
-    F('lane_mode', 42, 4, 'uint', 'lane-width mode (meaning depends on the ALU mode)'),
+    F('lane_mode', 42, 4, 'uint', 'lane-width mode', {
+      explain: (v, _lo, hi) => `lane-width mode: ${fp ? fpLaneText(v) : intLaneText(v, hi, true)}`,
+    }),
   );
   if (fp) {
     f.push({
@@ -661,12 +762,13 @@ export function decode(op: number, operand: bigint): Decoded {
     covered |= fieldMask(f);
     const value = fieldValueBig(f, BigInt.asUintN(64, operand));
     const small = Number(value);
-    out.push({
-      name: f.name,
-      value,
-      text: formatValue(f, value),
-      meaning: f.explain ? f.explain(small, lo, hi) : f.doc,
-    });
+    let meaning = f.doc;
+    if (f.explain) meaning = f.explain(small, lo, hi);
+    else if (f.kind === 'mask7' || f.kind === 'mask9')
+      meaning = `${f.doc}: ${maskText(f.kind, small, fieldWidth(f))}`;
+    else if (f.kind === 'enum' && f.values?.[small] && ALU_TEXT[f.values[small]!])
+      meaning = `${f.doc}: ${ALU_TEXT[f.values[small]!]}`;
+    out.push({ name: f.name, value, text: formatValue(f, value), meaning });
   }
   return { insn, op, fields: out, ignored: BigInt.asUintN(64, operand) & ~covered };
 }
