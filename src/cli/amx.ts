@@ -9,7 +9,7 @@ import {
   parseGen,
   runProgram,
 } from '../amx/index.ts';
-import { FMA_TABLES, perfTableReport, predictProgramCycles } from '../amx/perf/index.ts';
+import { FMA_TABLES, perfTableReport, predictGflops, predictProgramCycles } from '../amx/perf/index.ts';
 import { badInput } from '../errors.ts';
 import { readNpy } from '../io/index.ts';
 import { action, addConformanceCommand, printJson } from './common.ts';
@@ -149,16 +149,35 @@ export function registerAmx(program: Command): Command {
     .command('perf')
     .description('performance model: predicted vs measured M1 Max GFLOPS tables')
     .option('--table <name>', `one of ${Object.keys(FMA_TABLES).join(', ')} (default: all)`)
+    .option('--kind <name>', 'predict one configuration of this kind (same names as --table)')
+    .option('--accumulators <n>', 'Z accumulators per thread (with --kind)', '1')
+    .option('--threads <n>', 'threads (with --kind)', '1')
     .option('--json', 'print JSON')
     .action(
-      action((opts: { table?: string; json?: boolean }) => {
-        const names = opts.table ? [opts.table] : Object.keys(FMA_TABLES);
-        for (const n of names) {
-          const rep = perfTableReport(n);
-          if (opts.json) printJson(rep);
-          else process.stdout.write(`${rep.text}\n`);
-        }
-      }),
+      action(
+        (opts: { table?: string; kind?: string; accumulators: string; threads: string; json?: boolean }) => {
+          if (opts.kind) {
+            const acc = Number(opts.accumulators);
+            const thr = Number(opts.threads);
+            if (!Number.isInteger(acc) || acc < 1 || !Number.isInteger(thr) || thr < 1) {
+              throw badInput('--accumulators and --threads must be positive integers');
+            }
+            const gflops = predictGflops(opts.kind, acc, thr);
+            if (opts.json) printJson({ kind: opts.kind, accumulators: acc, threads: thr, gflops });
+            else
+              process.stdout.write(
+                `${opts.kind}: ${acc} accumulator(s) x ${thr} thread(s): ${gflops.toFixed(1)} GFLOPS (M1 Max model)\n`,
+              );
+            return;
+          }
+          const names = opts.table ? [opts.table] : Object.keys(FMA_TABLES);
+          for (const n of names) {
+            const rep = perfTableReport(n);
+            if (opts.json) printJson(rep);
+            else process.stdout.write(`${rep.text}\n`);
+          }
+        },
+      ),
     );
 
   addConformanceCommand(group, 'AMX', () => makeAmxRunner());
