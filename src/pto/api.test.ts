@@ -250,7 +250,7 @@ test('profile support tables: TDIV, TNOT, TCVT pairs', () => {
   execute('TNOT', { dst: t('u16', 16), src: t('u16', 16) }, {}, { profile: 'a2a3' });
   rejects(() => execute('TNOT', { dst: t('i32'), src: t('i32') }, {}, { profile: 'a2a3' }));
   // "A5 does not support FP16 -> FP8_E4M3" (tcvt.md)
-  const f8 = new Tile({ dtype: 'f8e4m3', rows: 1, cols: 32 });
+  const f8 = new Tile({ dtype: 'f8e4m3', rows: 1, cols: 32, validCol: 8 });
   rejects(() =>
     execute('TCVT', { dst: f8, src: t('f16', 16) }, { roundMode: 'CAST_RINT' }, { profile: 'a5' }),
   );
@@ -320,4 +320,31 @@ test('a2a3/a5 compare exactly and select per element (tcmps.md, tsel.md); cpu ke
     [1, 2, 1, 2],
     [2, 2, 2, 2],
   ]);
+});
+
+// tcvt.md: the round mode is the conversion's rounding policy; on a2a3/a5 it also applies to
+// float -> float narrowing, and saturation clamps (cpu: the simulator ignores the mode for floats).
+test('a2a3/a5 TCVT applies the round mode to f32 -> f16 and saturates as documented', () => {
+  // 1 + 2^-11 + 2^-12 lies between the halves 1 and 1 + 2^-10 (above the midpoint)
+  const x = 1 + 2 ** -11 + 2 ** -12;
+  const src = createTile({ dtype: 'f32', rows: 1, cols: 8 }, [x, -x, 70000, Number.NaN, 0, 0, 0, 0]);
+  const cvt = (p: 'cpu' | 'a2a3', roundMode: string, satMode: string) => {
+    const d = new Tile({ dtype: 'f16', rows: 1, cols: 16, validCol: 8 });
+    execute('TCVT', { dst: d, src }, { roundMode, satMode }, { profile: p });
+    return [0, 1, 2].map((c) => readBits(d, 0, c));
+  };
+  // RINT: 0x3c01 (nearest), TRUNC: 0x3c00, FLOOR of -x: 0xbc01, CEIL of x: 0x3c01
+  assert.deepEqual(cvt('a2a3', 'CAST_RINT', 'OFF'), [0x3c01, 0xbc01, 0x7c00]);
+  // (round toward zero overflows to the largest finite value, IEEE 754 §7.4)
+  assert.deepEqual(cvt('a2a3', 'CAST_TRUNC', 'OFF'), [0x3c00, 0xbc00, 0x7bff]);
+  assert.deepEqual(cvt('a2a3', 'CAST_FLOOR', 'ON'), [0x3c00, 0xbc01, 0x7bff]);
+  assert.deepEqual(cvt('a2a3', 'CAST_CEIL', 'ON'), [0x3c01, 0xbc00, 0x7bff]);
+  // the CPU simulator converts floats with a plain cast (RNE) whatever the mode
+  assert.deepEqual(cvt('cpu', 'CAST_TRUNC', 'OFF'), [0x3c01, 0xbc01, 0x7c00]);
+  // float -> int on a2a3: saturation clamps, NaN -> 0; OFF wraps
+  const i = new Tile({ dtype: 'i16', rows: 1, cols: 16, validCol: 8 });
+  execute('TCVT', { dst: i, src }, { roundMode: 'CAST_RINT', satMode: 'ON' }, { profile: 'a2a3' });
+  assert.deepEqual(readTile(i)[0]!.slice(0, 4), [1, -1, 32767, 0]);
+  execute('TCVT', { dst: i, src }, { roundMode: 'CAST_RINT', satMode: 'OFF' }, { profile: 'a2a3' });
+  assert.deepEqual(readTile(i)[0]!.slice(0, 4), [1, -1, 70000 - 65536, 0]);
 });

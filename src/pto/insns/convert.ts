@@ -16,6 +16,7 @@ import { DTYPE_INFO, type DType } from '../dtype.ts';
 import { cvt64, mxEncodeHi } from '../hostcast.ts';
 import { ALL, type ExecCtx, type OpDef, off, type PtoRoundMode, per, ROUND_MODES, reject } from '../op.ts';
 import { TCVT_PAIRS } from '../support.ts';
+import { tcvtIsa } from './convert-isa.ts';
 
 const F32_MAX = bitsToF32(0x7f7fffff);
 
@@ -121,6 +122,10 @@ function tcvt(ctx: ExecCtx): void {
   const dv = D.view(dst.bytes);
   const mode = roundMode(ctx);
   const sat = ctx.attrs.satMode === 'ON' || ctx.attrs.satMode === true;
+  if (ctx.profile !== 'cpu') {
+    tcvtIsa(ctx, mode, sat);
+    return;
+  }
   const [sLo, sHi] = limits(src.dtype);
   const [dLo, dHi] = limits(dst.dtype);
   const lo = Math.max(sLo, dLo);
@@ -141,7 +146,7 @@ function tcvt(ctx: ExecCtx): void {
         if (!(dval < hi)) dval = hi;
         if (!(lo < dval)) dval = lo;
         val = S.fromF64(dval);
-      } else if (sFloat && dFp8 && ctx.profile !== 'a5' && Number.isNaN(S.toF64(val))) {
+      } else if (sFloat && dFp8 && Number.isNaN(S.toF64(val))) {
         nanHi = nanHiWord(src.dtype, src.bytes, so * src.elemBytes);
       }
       let out: unknown;
