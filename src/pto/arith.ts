@@ -11,8 +11,9 @@
  *   simulator's truncating `MXType(double)` (cpu profile) or OCP round-to-nearest (a5 profile).
  * - 8/16-bit integers are promoted to int; 32-bit wrap; 64-bit use bigint. Wrapping at every step
  *   is equivalent for + - * (a ring homomorphism), and division/shift handle promotion explicitly.
- *   Division by zero and INT_MIN / -1 (x86 `idiv` traps) and out-of-range shifts are raised as
- *   UndefinedBehaviour.
+ *   Division by zero and INT_MIN / -1 (x86 `idiv` traps) are raised as UndefinedBehaviour; shifts
+ *   take the amount modulo the promoted width like the x86 instructions (the tile-scalar shift ops
+ *   reject out-of-range amounts themselves, see insns/bitwise.ts).
  */
 import { undefinedBehaviour } from '../errors.ts';
 import { DTYPE_INFO, type DType } from './dtype.ts';
