@@ -690,6 +690,24 @@ describe('errors', () => {
       (e: unknown) => e instanceof AxsimError && e.category === 'BadInput' && e.location?.index === 1,
     );
   });
+  it('normalises or rejects the arch name (for JavaScript callers)', () => {
+    const wh = 'wh' as unknown as 'wormhole';
+    assert.deepEqual(hexes(assemble('TTI_SFPLOAD(0, 0, 3, 0);', wh).words), ['0x7000c000']);
+    assert.equal(
+      disassembleWord(0x7000c000, 'bh' as unknown as 'blackhole', { comments: false }),
+      'SFPLOAD lreg_ind=0 instr_mod0=0 sfpu_addr_mode=6 dest_reg_addr=0',
+    );
+    for (const f of [
+      () => assemble('SFPNOP', 'quasar' as unknown as 'wormhole'),
+      () => disassemble([0], 'x' as unknown as 'wormhole'),
+    ]) {
+      assert.throws(
+        f,
+        (e: unknown) =>
+          e instanceof AxsimError && e.category === 'BadInput' && /architecture/.test(e.message),
+      );
+    }
+  });
   it('takes options.defines', () => {
     const r = assemble('TTI_SFPLOAD(p_sfpu::LREG0, INSTRUCTION_MODE, ADDR_MOD_3, offset);', 'wormhole', {
       defines: { INSTRUCTION_MODE: 4, offset: 2n },

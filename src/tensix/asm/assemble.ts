@@ -18,7 +18,15 @@ import {
   undefinedBehaviour,
   unsupported,
 } from '../../errors.ts';
-import { ARCHES, type Arch, byOpcode, type InsnDef, instructionSet, templateLoadSlot } from '../encoding.ts';
+import {
+  ARCHES,
+  type Arch,
+  byOpcode,
+  type InsnDef,
+  instructionSet,
+  parseArch,
+  templateLoadSlot,
+} from '../encoding.ts';
 import { convertTo, ExprParser, type Scope, TYPE_WORDS } from './expr.ts';
 import { type Token, tokenize } from './lexer.ts';
 import { normName, placeValue, type SyntaxField, syntaxOf, UNUSED_BITS } from './syntax.ts';
@@ -1193,6 +1201,9 @@ class Assembler {
  * ttsim and the conformance vectors hold them). Throws BadInput AxsimErrors with file:line:col.
  */
 export function assemble(source: string, arch: Arch, opts: AssembleOptions = {}): AssembleResult {
+  // JavaScript callers may pass 'wh'/'bh' or a typo: normalise or reject, never guess.
+  if (arch !== 'wormhole' && arch !== 'blackhole') arch = parseArch(String(arch));
+  if (typeof source !== 'string') throw badInput('assemble: the source must be a string');
   try {
     return new Assembler(source, arch, opts).run();
   } catch (e) {

@@ -5,7 +5,7 @@
  * as `.word 0x…` with a comment, so that every 32-bit word round-trips.
  */
 import { AxsimError, badInput } from '../../errors.ts';
-import { type Arch, byOpcode, templateLoadSlot } from '../encoding.ts';
+import { type Arch, byOpcode, parseArch, templateLoadSlot } from '../encoding.ts';
 import { formatValue, printedFields, sliceValue, UNUSED_BITS } from './syntax.ts';
 import { archTables, type MacroArg } from './tables.ts';
 
@@ -23,6 +23,7 @@ const hex32 = (w: number) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
 
 /** A word's canonical text and, where something is worth saying about it, a note. */
 export function describeWord(word: number, arch: Arch): { text: string; note?: string } {
+  if (arch !== 'wormhole' && arch !== 'blackhole') arch = parseArch(String(arch));
   if (typeof word !== 'number' || !Number.isInteger(word) || word < 0 || word > 0xffffffff) {
     throw badInput(`instruction word ${String(word)} is not a 32-bit unsigned integer`);
   }
@@ -68,6 +69,7 @@ function macroArgText(name: string, a: MacroArg, v: number): string {
  * its opcode or when it has set bits below the lowest argument.
  */
 export function macroText(word: number, arch: Arch): string | undefined {
+  if (arch !== 'wormhole' && arch !== 'blackhole') arch = parseArch(String(arch));
   const def = archTables(arch).macroByOpcode.get(word >>> 24);
   if (!def) return undefined;
   const low = def.args.length ? def.args[def.args.length - 1]!.shift : 24;
