@@ -2,7 +2,7 @@
  * The assembler's lookup tables, built once per arch from the data files: the tt-llk macro
  * definitions (`macros.data.ts`) and the named constants kernels pass to them (`constants.data.ts`).
  */
-import type { Arch } from '../encoding.ts';
+import { type Arch, parseArch } from '../encoding.ts';
 import { BLACKHOLE_CONSTANTS, COMMON_CONSTANTS, WORMHOLE_CONSTANTS } from './constants.data.ts';
 import { BLACKHOLE_MACROS, WORMHOLE_MACROS } from './macros.data.ts';
 
@@ -72,6 +72,7 @@ function build(arch: Arch): ArchTables {
 const cache = new Map<Arch, ArchTables>();
 
 export function archTables(arch: Arch): ArchTables {
+  if (arch !== 'wormhole' && arch !== 'blackhole') arch = parseArch(String(arch));
   let t = cache.get(arch);
   if (!t) {
     t = build(arch);
