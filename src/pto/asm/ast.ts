@@ -157,6 +157,24 @@ export interface ArithBinaryOp extends OpBase {
   type: Type;
 }
 
+/** An affine expression: constants, dims `d0…`, symbols `s0…`, + - * floordiv ceildiv mod. */
+export type AffineExpr =
+  | { kind: 'const'; value: number }
+  | { kind: 'dim'; index: number }
+  | { kind: 'sym'; index: number }
+  | { kind: 'neg'; arg: AffineExpr }
+  | { kind: 'bin'; op: '+' | '-' | '*' | 'floordiv' | 'ceildiv' | 'mod'; lhs: AffineExpr; rhs: AffineExpr };
+
+/** `%r = affine.apply affine_map<(d0)[s0] -> (d0 + s0 * 32)>(%i)[%j]`. */
+export interface AffineApplyOp extends OpBase {
+  kind: 'affine.apply';
+  dimCount: number;
+  symCount: number;
+  expr: AffineExpr;
+  dims: Use[];
+  syms: Use[];
+}
+
 /** `arith.index_cast %x : i32 to index` and friends (`sitofp`, `extsi`, `trunci`, …). */
 export interface CastOp extends OpBase {
   kind: 'arith.cast';
@@ -322,6 +340,7 @@ export type Op =
   | AsmOp
   | ConstantOp
   | ArithBinaryOp
+  | AffineApplyOp
   | CastOp
   | CmpOp
   | SelectOp

@@ -186,6 +186,12 @@ class Exec {
         def(op.results[0]!, binary(op.name.slice(6), a, b, t));
         return undefined;
       }
+      case 'affine.apply': {
+        const d = op.dims.map((u) => this.int(u));
+        const sy = op.syms.map((u) => this.int(u));
+        def(op.results[0]!, { kind: 'int', v: evalAffine(op.expr, d, sy), type: 'index' });
+        return undefined;
+      }
       case 'arith.cast': {
         const a = this.get(op.operand);
         const to = op.to.kind === 'scalar' ? op.to.name : 'index';
@@ -379,6 +385,37 @@ class Exec {
     const n = this.visits.get(op) ?? 0;
     this.visits.set(op, n + 1);
     return { pos: op.pos, visit: n };
+  }
+}
+
+function evalAffine(e: import('./ast.ts').AffineExpr, d: number[], s: number[]): number {
+  switch (e.kind) {
+    case 'const':
+      return e.value;
+    case 'dim':
+      return d[e.index] ?? 0;
+    case 'sym':
+      return s[e.index] ?? 0;
+    case 'neg':
+      return -evalAffine(e.arg, d, s);
+    case 'bin': {
+      const a = evalAffine(e.lhs, d, s);
+      const b = evalAffine(e.rhs, d, s);
+      let r: number;
+      if (e.op === '+') r = a + b;
+      else if (e.op === '-') r = a - b;
+      else if (e.op === '*') r = a * b;
+      else {
+        if (b <= 0)
+          throw badInput(`affine ${e.op} by ${b}`, {
+            hint: 'floordiv, ceildiv and mod need a positive divisor',
+          });
+        r =
+          e.op === 'floordiv' ? Math.floor(a / b) : e.op === 'ceildiv' ? Math.ceil(a / b) : ((a % b) + b) % b;
+      }
+      if (!Number.isSafeInteger(r)) throw unsupported('affine.apply result exceeds the exact integer range');
+      return r;
+    }
   }
 }
 

@@ -340,6 +340,19 @@ export const WHILE_PROGRAM = `func.func @count(%t: !pto.tile<2x8xf32>, %one: f32
 
 ACCEPT.push({ name: 'scf.while with result packs', text: WHILE_PROGRAM });
 
+/** affine.apply feeding a scalar: s = (7 * 3 + 5) floordiv 4 - 7 mod 3 + 10 ceildiv 4 = 6 - 1 + 3 = 8. */
+export const AFFINE_PROGRAM = `func.func @affine(%t: !pto.tile<1x8xf32>) {
+  %c7 = arith.constant 7 : index
+  %c10 = arith.constant 10 : index
+  %a = affine.apply affine_map<(d0)[s0] -> ((d0 * 3 + 5) floordiv 4 - d0 mod 3 + s0 ceildiv 4)>(%c7)[%c10]
+  %i = arith.index_cast %a : index to i32
+  %f = arith.sitofp %i : i32 to f32
+  tadds %t, %t, %f : !pto.tile<1x8xf32>
+  return
+}`;
+
+ACCEPT.push({ name: 'affine.apply', text: AFFINE_PROGRAM });
+
 const MOD = (body: string, args = '') => `module {\n  func.func @k(${args}) {\n${body}\n    return\n  }\n}\n`;
 const BAD_BUF = (inner: string) => MOD(`    %t = pto.alloc_tile : !pto.tile_buf<${inner}>`);
 const KEYS = (over: Record<string, string>) => {

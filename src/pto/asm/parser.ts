@@ -10,6 +10,7 @@
 import { nearestName } from '../../errors.ts';
 import {
   ADDRESS_SPACES,
+  type AffineExpr,
   type Attr,
   BLAYOUTS,
   type Func,
@@ -144,6 +145,7 @@ const OTHER_OPS = [
   'scf.while',
   'scf.condition',
   'memref.alloc',
+  'affine.apply',
   ...ARITH_BINARY.map((n) => `arith.${n}`),
   ...ARITH_CASTS.map((n) => `arith.${n}`),
 ];
@@ -830,6 +832,10 @@ class Parser {
       return { kind: 'return', pos, results, spelling: name, values, types };
     }
     if (name.startsWith('arith.')) return this.parseArith(name, nt, pos, results, oneResult);
+    if (name === 'affine.apply') {
+      oneResult(name);
+      return this.parseAffineApply(pos, results);
+    }
     if (name.startsWith('scf.')) return this.parseScf(name, nt, pos, results, noResults);
     if (name === 'memref.alloc') {
       oneResult(name);
@@ -847,6 +853,122 @@ class Parser {
       nt,
       `unknown operation '${name}'`,
       near ? `did you mean '${near}'?` : 'PTO tile ops are spelled pto.<mnemonic> (e.g. pto.tadd)',
+    );
+  }
+
+  private parseAffineApply(pos: Pos, results: Use[]): Op {
+    const kw = this.lx.next();
+    if (kw.kind !== 'ident' || kw.text !== 'affine_map') {
+      this.fail(
+        kw,
+        `expected 'affine_map<…>', found ${this.describe(kw)}`,
+        'write affine.apply affine_map<(d0) -> (d0 * 32)>(%i)',
+      );
+    }
+    this.expectPunct('<', "after 'affine_map'");
+    const names = (open: string, close: string, prefix: string): number => {
+      this.expectPunct(open, `to open the ${prefix === 'd' ? 'dimension' : 'symbol'} list`);
+      let n = 0;
+      if (this.lx.eatPunct(close)) return n;
+      for (;;) {
+        const t = this.lx.next();
+        if (t.kind !== 'ident' || t.text !== `${prefix}${n}`) {
+          this.fail(
+            t,
+            `expected ${prefix}${n}, found ${this.describe(t)}`,
+            `name them ${prefix}0, ${prefix}1, … in order`,
+          );
+        }
+        n++;
+        if (n > 16) this.fail(t, 'too many affine identifiers', 'at most 16');
+        if (this.lx.eatPunct(close)) return n;
+        this.expectPunct(',', 'between affine identifiers');
+      }
+    };
+    const dimCount = names('(', ')', 'd');
+    const symCount = this.lx.isPunct('[') ? names('[', ']', 's') : 0;
+    this.expectPunct('->', 'before the affine result');
+    this.expectPunct('(', 'to open the affine result');
+    const expr = this.affineExpr(dimCount, symCount, 0);
+    this.expectPunct(')', 'to close the affine result', 'affine.apply takes a map with one result');
+    this.expectPunct('>', 'to close affine_map<…>');
+    this.expectPunct('(', 'to open the dimension operands');
+    const dims = this.lx.isPunct(')') ? [] : this.valueList('as a dimension operand');
+    this.expectPunct(')', 'to close the dimension operands');
+    let syms: Use[] = [];
+    if (this.lx.eatPunct('[')) {
+      syms = this.lx.isPunct(']') ? [] : this.valueList('as a symbol operand');
+      this.expectPunct(']', 'to close the symbol operands');
+    }
+    return { kind: 'affine.apply', pos, results, dimCount, symCount, expr, dims, syms };
+  }
+
+  /** Affine expression with the usual precedence: (+ -) < (* floordiv ceildiv mod) < unary. */
+  private affineExpr(nd: number, ns: number, depth: number): AffineExpr {
+    if (depth > 64)
+      this.fail(this.lx.peek(), 'affine expression nested too deeply', 'simplify the expression');
+    let lhs = this.affineTerm(nd, ns, depth);
+    for (;;) {
+      const t = this.lx.peek();
+      if (t.kind === 'punct' && (t.text === '+' || t.text === '-')) {
+        this.lx.next();
+        lhs = { kind: 'bin', op: t.text, lhs, rhs: this.affineTerm(nd, ns, depth) };
+      } else if (t.kind === 'int' && t.text.startsWith('-')) {
+        // `x -3`: the lexer reads a negative literal; it is a subtraction here
+        this.lx.next();
+        lhs = { kind: 'bin', op: '-', lhs, rhs: { kind: 'const', value: Number(t.text.slice(1)) } };
+      } else return lhs;
+    }
+  }
+
+  private affineTerm(nd: number, ns: number, depth: number): AffineExpr {
+    let lhs = this.affineFactor(nd, ns, depth);
+    for (;;) {
+      const t = this.lx.peek();
+      const op =
+        t.kind === 'punct' && t.text === '*'
+          ? '*'
+          : t.kind === 'ident' && (t.text === 'floordiv' || t.text === 'ceildiv' || t.text === 'mod')
+            ? t.text
+            : undefined;
+      if (!op) return lhs;
+      this.lx.next();
+      lhs = { kind: 'bin', op, lhs, rhs: this.affineFactor(nd, ns, depth) };
+    }
+  }
+
+  private affineFactor(nd: number, ns: number, depth: number): AffineExpr {
+    const t = this.lx.next();
+    if (t.kind === 'int') {
+      const v = Number(t.text);
+      if (!Number.isSafeInteger(v)) this.fail(t, `affine constant ${t.text} out of range`);
+      return { kind: 'const', value: v };
+    }
+    if (t.kind === 'punct' && t.text === '-')
+      return { kind: 'neg', arg: this.affineFactor(nd, ns, depth + 1) };
+    if (t.kind === 'punct' && t.text === '(') {
+      const e = this.affineExpr(nd, ns, depth + 1);
+      this.expectPunct(')', 'to close the parenthesis');
+      return e;
+    }
+    if (t.kind === 'ident') {
+      const m = /^([ds])(\d+)$/.exec(t.text);
+      if (m) {
+        const i = Number(m[2]);
+        const max = m[1] === 'd' ? nd : ns;
+        if (i >= max)
+          this.fail(
+            t,
+            `${t.text} is not declared in the affine map`,
+            `declare it in the ${m[1] === 'd' ? '(d…)' : '[s…]'} list`,
+          );
+        return { kind: m[1] === 'd' ? 'dim' : 'sym', index: i };
+      }
+    }
+    return this.fail(
+      t,
+      `expected an affine term, found ${this.describe(t)}`,
+      'terms are integers, d0…, s0… or (…)',
     );
   }
 

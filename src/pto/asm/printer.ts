@@ -4,7 +4,25 @@
  * `?` for dynamic valid dims, `!pto.tile<16x16xf32>`), so `parse(print(m))` equals `m` up to
  * positions and the short-spelling normalisation.
  */
-import type { Attr, Func, Module, NamedAttr, Op, Operand, Type, Use } from './ast.ts';
+import type { AffineExpr, Attr, Func, Module, NamedAttr, Op, Operand, Type, Use } from './ast.ts';
+
+/** Affine expressions print with parentheses around every nested binary expression. */
+export function printAffine(e: AffineExpr, top = true): string {
+  switch (e.kind) {
+    case 'const':
+      return String(e.value);
+    case 'dim':
+      return `d${e.index}`;
+    case 'sym':
+      return `s${e.index}`;
+    case 'neg':
+      return `-${printAffine(e.arg, false)}`;
+    case 'bin': {
+      const s = `${printAffine(e.lhs, false)} ${e.op} ${printAffine(e.rhs, false)}`;
+      return top ? s : `(${s})`;
+    }
+  }
+}
 
 export function printType(t: Type): string {
   switch (t.kind) {
@@ -128,6 +146,18 @@ function printOp(op: Op, indent: string, out: string[]): void {
     case 'arith.binary':
       line(`${op.name} ${v(op.lhs)}, ${v(op.rhs)} : ${printType(op.type)}`);
       return;
+    case 'affine.apply': {
+      const dims = Array.from({ length: op.dimCount }, (_, i) => `d${i}`).join(', ');
+      const syms = op.symCount
+        ? `[${Array.from({ length: op.symCount }, (_, i) => `s${i}`).join(', ')}]`
+        : '';
+      line(
+        `affine.apply affine_map<(${dims})${syms} -> (${printAffine(op.expr)})>(${vs(op.dims)})${
+          op.symCount || op.syms.length ? `[${vs(op.syms)}]` : ''
+        }`,
+      );
+      return;
+    }
     case 'arith.cast':
       line(`${op.name} ${v(op.operand)} : ${printType(op.from)} to ${printType(op.to)}`);
       return;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { AxsimError } from '../../errors.ts';
 import type { NpyArray } from '../../io/index.ts';
 import { readTile } from '../index.ts';
-import { ACCEPT, WHILE_PROGRAM } from './fixtures.ts';
+import { ACCEPT, AFFINE_PROGRAM, WHILE_PROGRAM } from './fixtures.ts';
 import {
   findFunc,
   loadProgram,
@@ -169,4 +169,13 @@ test('scf.while: the body runs while the condition holds (three TADDS of 1)', ()
   const r = runProgram(m, { t, one: 1 });
   assert.equal(r.instructions, 3);
   assert.deepEqual(readTile(r.tiles.t!)[0], [3, 4, 5, 6, 7, 8, 9, 10]);
+});
+
+test('affine.apply evaluates dims, symbols, precedence, floordiv / mod / ceildiv', () => {
+  const m = parsePtoAs(AFFINE_PROGRAM);
+  verifyModule(m);
+  const t = f4([1, 8], () => 0.5);
+  const r = runProgram(m, { t });
+  // (7*3 + 5) floordiv 4 = 6; 7 mod 3 = 1; 10 ceildiv 4 = 3 -> 6 - 1 + 3 = 8
+  assert.deepEqual(readTile(r.tiles.t!)[0], [8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5]);
 });

@@ -271,6 +271,17 @@ class Verifier {
         this.define(op.results[0]!, op.type, op.name);
         return;
       }
+      case 'affine.apply':
+        if (op.dims.length !== op.dimCount || op.syms.length !== op.symCount) {
+          this.err(
+            op.pos,
+            `affine.apply: the map takes ${op.dimCount} dimension(s) and ${op.symCount} symbol(s), got ${op.dims.length} and ${op.syms.length}`,
+            'pass one operand per d… in (…) and per s… in […]',
+          );
+        }
+        for (const u of [...op.dims, ...op.syms]) this.use(u, 'affine.apply', INDEX);
+        this.define(op.results[0]!, INDEX, 'affine.apply');
+        return;
       case 'arith.cast':
         this.use(op.operand, op.name, op.from);
         if (op.from.kind !== 'scalar' || op.to.kind !== 'scalar') {
