@@ -17,6 +17,7 @@ for (const [op, f] of [
   ['TADD', (a: number, b: number) => a + b],
   ['TSUB', (a: number, b: number) => a - b],
   ['TMUL', (a: number, b: number) => a * b],
+  ['TDIV', (a: number, b: number) => a / b],
 ] as const) {
   test(`${op} f32 fast paths match the binary32 operation`, () => {
     fc.assert(

@@ -16,8 +16,8 @@ const MAX_BLOCK = 1 << 20;
 
 function body(op: number): number[] {
   // locals: 4 params (d, a, b, n elements) + 1 local i (byte offset)
-  const simdOp = [0xfd, 0xe4 + op, 0x01]; // f32x4.add / sub / mul
-  const f32Op = 0x92 + op; // f32.add / sub / mul
+  const simdOp = [0xfd, 0xe4 + op, 0x01]; // f32x4.add / sub / mul / div
+  const f32Op = 0x92 + op; // f32.add / sub / mul / div
   const code = [
     0x01,
     0x01,
@@ -151,7 +151,7 @@ function section(id: number, content: number[]): number[] {
 
 function moduleBytes(): Uint8Array {
   const name = (s: string) => [s.length, ...[...s].map((c) => c.charCodeAt(0))];
-  const bodies = [body(0), body(1), body(2)];
+  const bodies = [body(0), body(1), body(2), body(3)];
   return new Uint8Array([
     0x00,
     0x61,
@@ -163,9 +163,23 @@ function moduleBytes(): Uint8Array {
     0x00,
     ...section(1, [0x01, 0x60, 0x04, 0x7f, 0x7f, 0x7f, 0x7f, 0x00]),
     ...section(2, [0x01, ...name('e'), ...name('m'), 0x02, 0x00, 0x01]),
-    ...section(3, [0x03, 0x00, 0x00, 0x00]),
-    ...section(7, [0x03, ...name('add'), 0x00, 0x00, ...name('sub'), 0x00, 0x01, ...name('mul'), 0x00, 0x02]),
-    ...section(10, [0x03, ...bodies.flat()]),
+    ...section(3, [0x04, 0x00, 0x00, 0x00, 0x00]),
+    ...section(7, [
+      0x04,
+      ...name('add'),
+      0x00,
+      0x00,
+      ...name('sub'),
+      0x00,
+      0x01,
+      ...name('mul'),
+      0x00,
+      0x02,
+      ...name('div'),
+      0x00,
+      0x03,
+    ]),
+    ...section(10, [0x04, ...bodies.flat()]),
   ]);
 }
 
@@ -183,7 +197,7 @@ interface WasmApi {
 
 interface Simd {
   memory: WasmMemory;
-  kernels: [Kernel, Kernel, Kernel];
+  kernels: [Kernel, Kernel, Kernel, Kernel];
 }
 
 function init(): Simd | undefined {
@@ -194,7 +208,7 @@ function init(): Simd | undefined {
     const mod = new W.Module(moduleBytes());
     const inst = new W.Instance(mod, { e: { m: memory } });
     const ex = inst.exports as Record<string, Kernel>;
-    return { memory, kernels: [ex.add!, ex.sub!, ex.mul!] };
+    return { memory, kernels: [ex.add!, ex.sub!, ex.mul!, ex.div!] };
   } catch {
     return undefined; // no WebAssembly SIMD on this host: JS loops only
   }
@@ -246,7 +260,7 @@ export function pin<T extends object>(view: T, bytes: Uint8Array): T {
  * arrays is not in the pool (the caller then runs its JS loop).
  */
 export function simdF32(
-  op: 0 | 1 | 2,
+  op: 0 | 1 | 2 | 3,
   d: Float32Array,
   od: number,
   a: Float32Array,

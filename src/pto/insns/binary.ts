@@ -106,7 +106,7 @@ function subRelu(A: Arith<unknown>, a: unknown, b: unknown): unknown {
  * Fast path for f32 on plain (NoneBox) tiles: a Float32Array store rounds exactly like the C++
  * float operation, so no per-element dispatch is needed. Returns false when not applicable.
  */
-function f32Fast(ctx: ExecCtx, op: 0 | 1 | 2): boolean {
+function f32Fast(ctx: ExecCtx, op: 0 | 1 | 2 | 3): boolean {
   const d = ctx.tiles.dst!;
   const s0 = ctx.tiles.src0!;
   const s1 = ctx.tiles.src1!;
@@ -188,6 +188,17 @@ function subF32(
   }
   for (; i < n; i++) d[od + i] = a[oa + i]! - b[ob + i]!;
 }
+function divF32(
+  d: Float32Array,
+  od: number,
+  a: Float32Array,
+  oa: number,
+  b: Float32Array,
+  ob: number,
+  n: number,
+): void {
+  for (let i = 0; i < n; i++) d[od + i] = a[oa + i]! / b[ob + i]!;
+}
 function mulF32(
   d: Float32Array,
   od: number,
@@ -210,9 +221,9 @@ function mulF32(
   }
   for (; i < n; i++) d[od + i] = a[oa + i]! * b[ob + i]!;
 }
-const F32_KERNELS: readonly F32Kernel[] = [addF32, subF32, mulF32];
+const F32_KERNELS: readonly F32Kernel[] = [addF32, subF32, mulF32, divF32];
 
-function fastOr(op: 0 | 1 | 2, f: (A: Arith<unknown>, a: unknown, b: unknown) => unknown) {
+function fastOr(op: 0 | 1 | 2 | 3, f: (A: Arith<unknown>, a: unknown, b: unknown) => unknown) {
   return (ctx: ExecCtx) => {
     if (!f32Fast(ctx, op)) binaryLoop(ctx, 'src0', 'src1', f);
   };
@@ -231,7 +242,10 @@ export const BINARY_OPS: readonly OpDef[] = [
     ...bin('TMUL', 'dst = src0 * src1', (A, a, b) => A.mul(a, b)),
     exec: fastOr(2, (A, a, b) => A.mul(a, b)),
   },
-  bin('TDIV', 'dst = src0 / src1 (integer division by zero is undefined)', (A, a, b) => A.div(a, b)),
+  {
+    ...bin('TDIV', 'dst = src0 / src1 (integer division by zero is undefined)', (A, a, b) => A.div(a, b)),
+    exec: fastOr(3, (A, a, b) => A.div(a, b)),
+  },
   {
     ...bin('TMAX', 'dst = std::max(src0, src1): src1 only when src0 < src1', () => 0),
     exec: (ctx) => pickLoop(ctx, 'src0', 'src1', (A, a, b) => (A.lt(a, b) ? 1 : 0)),

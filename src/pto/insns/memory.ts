@@ -10,8 +10,9 @@
 import { undefinedBehaviour } from '../../errors.ts';
 import { anyArith, type Profile } from '../arith.ts';
 import { DTYPE_INFO, type DType } from '../dtype.ts';
-import { ALL, copyElem, type OpDef, off, per, reject } from '../op.ts';
-import type { GlobalTensor, PadValue, Tile } from '../tile.ts';
+import { ALL, type OpDef, off, per, reject } from '../op.ts';
+import type { GlobalTensor, PadValue } from '../tile.ts';
+import { copyRegion } from './copy.ts';
 
 /** Raw little-endian bytes of one pad element. */
 export function padBytes(d: DType, pad: PadValue, profile: Profile): Uint8Array {
@@ -51,9 +52,9 @@ function gOff(g: GlobalTensor, r: number, c: number): number {
   return o;
 }
 
-function copyToGlobal(t: Tile, so: number, g: GlobalTensor, go: number): void {
-  const n = t.elemBytes;
-  g.bytes.set(t.bytes.subarray(so * n, so * n + n), go * n);
+/** Copies n raw bytes (no subarray views: this runs once per element). */
+function copyBytes(src: Uint8Array, s: number, dst: Uint8Array, d: number, n: number): void {
+  for (let k = 0; k < n; k++) dst[d + k] = src[s + k]!;
 }
 
 export const MEMORY_OPS: readonly OpDef[] = [
@@ -78,8 +79,8 @@ export const MEMORY_OPS: readonly OpDef[] = [
       const t = ctx.tiles.tile!;
       const g = ctx.globals.gm!;
       const pad = padBytes(t.dtype, t.pad, ctx.profile);
-      for (let i = 0; i < t.numel; i++) t.bytes.set(pad, i * t.elemBytes);
       const n = t.elemBytes;
+      for (let i = 0; i < t.numel; i++) copyBytes(pad, 0, t.bytes, i * n, n);
       const same = g.dtype === t.dtype;
       const G = anyArith(g.dtype, ctx.profile);
       const T = anyArith(t.dtype, ctx.profile);
@@ -89,7 +90,7 @@ export const MEMORY_OPS: readonly OpDef[] = [
         for (let c = 0; c < t.validCol; c++) {
           const go = gOff(g, r, c);
           const o = off(t, r, c);
-          if (same) t.bytes.set(g.bytes.subarray(go * n, go * n + n), o * n);
+          if (same) copyBytes(g.bytes, go * n, t.bytes, o * n, n);
           else T.store(tv, o, T.fromF64(G.toF64(G.load(gv, go))));
         }
       }
@@ -116,8 +117,10 @@ export const MEMORY_OPS: readonly OpDef[] = [
     exec: (ctx) => {
       const t = ctx.tiles.tile!;
       const g = ctx.globals.gm!;
+      const n = t.elemBytes;
       for (let r = 0; r < t.validRow; r++) {
-        for (let c = 0; c < t.validCol; c++) copyToGlobal(t, off(t, r, c), g, gOff(g, r, c));
+        for (let c = 0; c < t.validCol; c++)
+          copyBytes(t.bytes, off(t, r, c) * n, g.bytes, gOff(g, r, c) * n, n);
       }
     },
   },
@@ -135,19 +138,7 @@ export const MEMORY_OPS: readonly OpDef[] = [
     dtypes: per(ALL),
     exec: (ctx) => {
       const s = ctx.tiles.src!;
-      const d = ctx.tiles.dst!;
-      const S = anyArith(s.dtype, ctx.profile);
-      const D = anyArith(d.dtype, ctx.profile);
-      const sv = S.view(s.bytes);
-      const dv = D.view(d.bytes);
-      for (let c = 0; c < s.validCol; c++) {
-        for (let r = 0; r < s.validRow; r++) {
-          const so = off(s, r, c);
-          const o = off(d, r, c);
-          if (s.dtype === d.dtype) copyElem(s, so, d, o);
-          else D.store(dv, o, D.fromF64(S.toF64(S.load(sv, so))));
-        }
-      }
+      copyRegion(ctx.profile, s, ctx.tiles.dst!, s.validRow, s.validCol);
     },
   },
 ];

@@ -2,8 +2,8 @@
  * TTRANS: dst[c][r] = src[r][c] over the source valid region (pto-isa include/pto/cpu/TTrans.hpp);
  * the element sizes must match (static_assert), the elements are copied unchanged.
  */
-import { anyArith } from '../arith.ts';
-import { ALL, copyElem, type OpDef, off, per, reject } from '../op.ts';
+import { ALL, type OpDef, per, reject } from '../op.ts';
+import { copyRegion } from './copy.ts';
 
 export const TRANS_OPS: readonly OpDef[] = [
   {
@@ -27,19 +27,7 @@ export const TRANS_OPS: readonly OpDef[] = [
     },
     exec: (ctx) => {
       const s = ctx.tiles.src!;
-      const d = ctx.tiles.dst!;
-      const S = anyArith(s.dtype, ctx.profile);
-      const D = anyArith(d.dtype, ctx.profile);
-      const sv = S.view(s.bytes);
-      const dv = D.view(d.bytes);
-      for (let c = 0; c < s.validCol; c++) {
-        for (let r = 0; r < s.validRow; r++) {
-          const so = off(s, r, c);
-          const o = off(d, c, r);
-          if (s.dtype === d.dtype) copyElem(s, so, d, o);
-          else D.store(dv, o, D.fromF64(S.toF64(S.load(sv, so))));
-        }
-      }
+      copyRegion(ctx.profile, s, ctx.tiles.dst!, s.validRow, s.validCol, { transpose: true });
     },
   },
 ];
