@@ -265,7 +265,6 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   let lastDone = 0;
   let stallNextPending = false; // previous cycle issued an instruction that stalls the next non-NOP
   let stallwaitBlocked = false;
-  let stallwaitLag = false;
   let lastWasMatrix = false;
 
   const enabled = () => st.enabledMask();
@@ -600,10 +599,10 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
               text: 'Matrix Unit write to Dst',
             });
         } else if (stallwaitBlocked) {
-          if (queue.length === 0 && pending.length === 0) {
-            if (stallwaitLag) stallwaitBlocked = false;
-            else stallwaitLag = true;
-          }
+          // Idle: nothing scheduled, nothing executing from a schedule, nothing in flight. The block
+          // lifts one cycle after the condition is met (STALLWAIT.md).
+          if (queue.length === 0 && nFired === 0 && pending.length === 0 && ifCount === 0)
+            stallwaitBlocked = false;
           note = 'stall';
           stallCycles++;
         } else {
@@ -751,7 +750,6 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         };
         if (info.name === 'STALLWAIT') {
           stallwaitBlocked = true;
-          stallwaitLag = false;
           sinceMatrix = 1 << 30;
         }
         curK = ex.k;
