@@ -48,6 +48,19 @@ export {
   TensixState,
 } from './state.ts';
 
+/** Timed mode: the cycle model, SFPLOADMACRO scheduling and hazards (docs/tensix-timing.md). */
+export {
+  HAZARDS,
+  type Hazard,
+  type HazardId,
+  runTimedProgram,
+  summaryText,
+  type TimedOptions,
+  type TimedResult,
+  timedJson,
+  timelineText,
+} from './timing/index.ts';
+
 /** Elements per 32x32 tile; a tile is four 16x16 faces, each 16 Dst rows (64 rows per tile). */
 export const TILE_ELEMENTS = 1024;
 export const TILE_ROWS = 64;
