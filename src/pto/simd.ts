@@ -214,8 +214,17 @@ function init(): Simd | undefined {
   }
 }
 
-const SIMD = init();
-const POOL: ArrayBuffer | undefined = SIMD?.memory.buffer;
+// Created on the first tile allocation, so that importing the library (e.g. the CLI running another
+// ISA) does not reserve the pool.
+let SIMD: Simd | undefined;
+let POOL: ArrayBuffer | undefined;
+let initialised = false;
+function ensureInit(): void {
+  if (initialised) return;
+  initialised = true;
+  SIMD = init();
+  POOL = SIMD?.memory.buffer;
+}
 
 // ---- block allocator: power-of-two classes from 64 B to 1 MiB, bump pointer + free lists ----
 
@@ -228,6 +237,7 @@ const registry =
 
 /** Zeroed bytes for a new tile: from the SIMD pool when possible, else a plain buffer. */
 export function allocBytes(n: number, owner: object): Uint8Array {
+  ensureInit();
   if (!POOL || !registry || n > MAX_BLOCK || n === 0) return new Uint8Array(n);
   let cls = 6;
   while (1 << cls < n) cls++;
