@@ -25,6 +25,7 @@ import {
   reject,
   tileArith,
 } from '../op.ts';
+import type { Tile } from '../tile.ts';
 
 const REF = 'pto-isa docs/isa/tile/ops';
 
@@ -174,6 +175,14 @@ function tsel(ctx: ExecCtx): void {
 }
 
 /**
+ * Bit k of the little-endian mask element at element offset o, read from the raw bytes (the same
+ * bit for every mask width, without loading 64-bit words as bigints).
+ */
+function maskBit(m: Tile, o: number, k: number): number {
+  return (m.bytes[o * m.elemBytes + (k >>> 3)]! >>> (k & 7)) & 1;
+}
+
+/**
  * a2a3/a5: tsel.md selects by mask(i, j); the predicate is bit-packed per row like TCMP's output
  * (bit j%8 of mask byte (i, j/8)).
  */
@@ -182,16 +191,10 @@ function tselPerElement(ctx: ExecCtx): void {
   const m = ctx.tiles.mask!;
   const s0 = ctx.tiles.src0!;
   const s1 = ctx.tiles.src1!;
-  const M = anyArith(m.dtype, ctx.profile);
-  const mv = M.view(m.bytes);
   const per = DTYPE_INFO[m.dtype].bytes * 8;
   for (let r = 0; r < d.validRow; r++) {
     for (let c = 0; c < d.validCol; c++) {
-      const word = M.load(mv, off(m, r, Math.floor(c / per)));
-      const bit =
-        typeof word === 'bigint'
-          ? Number((word >> BigInt(c % per)) & 1n)
-          : ((word as number) >>> (c % per)) & 1;
+      const bit = maskBit(m, off(m, r, Math.floor(c / per)), c % per);
       const src = bit ? s0 : s1;
       copyElem(src, off(src, r, c), d, off(d, r, c));
     }
@@ -202,17 +205,11 @@ function tsels(ctx: ExecCtx): void {
   const d = ctx.tiles.dst!;
   const m = ctx.tiles.mask!;
   const s = ctx.tiles.src!;
-  const M = anyArith(m.dtype, ctx.profile);
-  const mv = M.view(m.bytes);
   const per = DTYPE_INFO[m.dtype].bytes * 8;
   const raw = ctx.attrs.scalarBytes as Uint8Array;
   for (let r = 0; r < d.validRow; r++) {
     for (let c = 0; c < d.validCol; c++) {
-      const word = M.load(mv, off(m, r, Math.floor(c / per)));
-      const bit =
-        typeof word === 'bigint'
-          ? Number((word >> BigInt(c % per)) & 1n)
-          : ((word as number) >>> (c % per)) & 1;
+      const bit = maskBit(m, off(m, r, Math.floor(c / per)), c % per);
       const o = off(d, r, c);
       if (bit) copyElem(s, off(s, r, c), d, o);
       else d.bytes.set(raw, o * d.elemBytes);

@@ -109,6 +109,24 @@ function nanHiWord(d: DType, bytes: Uint8Array, o: number): number {
   return (((h & 0x8000) << 16) | 0x7ff00000 | ((man | 0x400000) >>> 3)) >>> 0;
 }
 
+/** An integer value (|v| < 2^32) converted to an integer type of at most 32 bits, modulo 2^width. */
+function wrapInt32(d: DType, v: number): number {
+  switch (d) {
+    case 'i8':
+      return (v << 24) >> 24;
+    case 'u8':
+      return v & 0xff;
+    case 'i16':
+      return (v << 16) >> 16;
+    case 'u16':
+      return v & 0xffff;
+    case 'i32':
+      return v | 0;
+    default:
+      return v >>> 0;
+  }
+}
+
 function isFloatLike(d: DType): boolean {
   return d === 'f32' || d === 'f16' || d === 'bf16';
 }
@@ -135,6 +153,8 @@ function tcvt(ctx: ExecCtx): void {
   const dFp8 = DTYPE_INFO[dst.dtype].fp8;
   const sFloat = isFloatLike(src.dtype);
   const dName = dst.dtype as 'f8e4m3' | 'f8e5m2';
+  // integer -> integer of at most 32 bits: plain number arithmetic (bigint only for 64-bit types)
+  const smallInts = sInt && dInt && !S.big && !D.big;
   for (let i = 0; i < src.validRow; i++) {
     for (let j = 0; j < src.validCol; j++) {
       const so = off(src, i, j);
@@ -153,6 +173,8 @@ function tcvt(ctx: ExecCtx): void {
       if (sFloat && dInt) {
         const r = roundToIntegral(S.toF64(val), mode);
         out = dst.dtype === 'u8' ? Number(BigInt.asUintN(8, cvt64(r))) : D.fromF64(r);
+      } else if (smallInts) {
+        out = wrapInt32(dst.dtype, val as number);
       } else if (sInt && dInt) {
         const b = typeof val === 'bigint' ? val : BigInt(val as number);
         const w = DTYPE_INFO[dst.dtype].bytes * 8;
