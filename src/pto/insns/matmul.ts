@@ -132,16 +132,30 @@ function matmul(ctx: ExecCtx): void {
   // gather operands once: rows of A and columns of B as plain numbers
   const ar = new Float64Array(M * K);
   const bc = new Float64Array(N * K);
-  for (let i = 0; i < M; i++) for (let k = 0; k < K; k++) ar[i * K + k] = A.toF64(A.load(av, off(a, i, k)));
-  for (let j = 0; j < N; j++) for (let k = 0; k < K; k++) bc[j * K + k] = A.toF64(A.load(bv, off(b, k, j)));
+  if (M > 0 && K > 0) off(a, M - 1, K - 1); // bounds (the offset functions are monotone per box)
+  if (N > 0 && K > 0) off(b, K - 1, N - 1);
+  if (a.dtype === 'f32') {
+    // f32 operands: read the typed view directly (the generic Arith path costs more than the math)
+    const af = a.f32();
+    const bf = b.f32();
+    for (let i = 0; i < M; i++) for (let k = 0; k < K; k++) ar[i * K + k] = af[a.offset(i, k)]!;
+    for (let j = 0; j < N; j++) for (let k = 0; k < K; k++) bc[j * K + k] = bf[b.offset(k, j)]!;
+  } else {
+    for (let i = 0; i < M; i++) for (let k = 0; k < K; k++) ar[i * K + k] = A.toF64(A.load(av, off(a, i, k)));
+    for (let j = 0; j < N; j++) for (let k = 0; k < K; k++) bc[j * K + k] = A.toF64(A.load(bv, off(b, k, j)));
+  }
   const civ = cin ? C.view(cin.bytes) : undefined;
+  if (M > 0 && N > 0) off(c, M - 1, N - 1);
+  if (cin && M > 0 && N > 0) off(cin, M - 1, N - 1);
+  const cf = isInt ? undefined : c.f32();
   const store = (i: number, j: number, v: number): void => {
     let acc = v;
     if (cin && civ) {
-      const x = C.load(civ, off(cin, i, j)) as number;
+      const x = C.load(civ, cin.offset(i, j)) as number;
       acc = isInt ? (x + acc) | 0 : fr(x + acc);
     }
-    C.store(cv, off(c, i, j), acc);
+    if (cf) cf[c.offset(i, j)] = acc;
+    else C.store(cv, c.offset(i, j), acc);
   };
   const out = new Float64Array(4);
   for (let i = 0; i < M; i++) {
