@@ -44,24 +44,27 @@ export function addPtoCheckCommand(group: Command): Command {
     .argument('<prog>', 'PTO-AS file (.pto / .mlir)')
     .option('--profile <profile>', 'apply this profile’s support table: cpu | a2a3 | a5')
     .option('--strict', 'accept only what the PTOAS parser accepts (no short type spellings)')
+    .option('--legacy', 'also accept forms of older PTOAS samples (comma-less strides, bare <loc=…> types)')
     .option('--print', 'print the canonical form of the program')
     .action(
-      action((prog: string, opts: { profile?: string; strict?: boolean; print?: boolean }) => {
-        const profile = parseProfile(opts.profile, true);
-        const text = readProgramText(prog);
-        const m = parsePtoAs(text, { file: prog, strict: opts.strict });
-        const diags = verifyDiagnostics(m, { file: prog, profile });
-        if (diags.length > 0) {
-          for (const d of diags.slice(1))
-            process.stderr.write(`axsim: ${diagnosticError(d, prog).format()}\n`);
-          throw diagnosticError(diags[0]!, prog);
-        }
-        if (opts.print) process.stdout.write(printModule(m));
-        else {
-          const ops = m.funcs.reduce((n, f) => n + f.body.length, 0);
-          process.stdout.write(`${prog}: ok (${m.funcs.length} function(s), ${ops} top-level op(s))\n`);
-        }
-      }),
+      action(
+        (prog: string, opts: { profile?: string; strict?: boolean; legacy?: boolean; print?: boolean }) => {
+          const profile = parseProfile(opts.profile, true);
+          const text = readProgramText(prog);
+          const m = parsePtoAs(text, { file: prog, strict: opts.strict, legacy: opts.legacy });
+          const diags = verifyDiagnostics(m, { file: prog, profile });
+          if (diags.length > 0) {
+            for (const d of diags.slice(1))
+              process.stderr.write(`axsim: ${diagnosticError(d, prog).format()}\n`);
+            throw diagnosticError(diags[0]!, prog);
+          }
+          if (opts.print) process.stdout.write(printModule(m));
+          else {
+            const ops = m.funcs.reduce((n, f) => n + f.body.length, 0);
+            process.stdout.write(`${prog}: ok (${m.funcs.length} function(s), ${ops} top-level op(s))\n`);
+          }
+        },
+      ),
     );
 }
 
@@ -78,11 +81,19 @@ export function addPtoCostCommand(group: Command): Command {
     .option('--func <name>', 'function to cost (default: the first)')
     .option('--scalar <name=value...>', 'values of scalar function arguments')
     .option('--json', 'print the per-instruction breakdown as JSON')
+    .option('--legacy', 'also accept forms of older PTOAS samples')
     .action(
       action(
         (
           prog: string,
-          opts: { model: string; profile: string; func?: string; scalar?: string[]; json?: boolean },
+          opts: {
+            model: string;
+            profile: string;
+            func?: string;
+            scalar?: string[];
+            json?: boolean;
+            legacy?: boolean;
+          },
         ) => {
           if (!(COST_MODELS as readonly string[]).includes(opts.model)) {
             throw badInput(`unknown cost model '${opts.model}'`, {
@@ -90,7 +101,7 @@ export function addPtoCostCommand(group: Command): Command {
             });
           }
           const arch = parseProfile(opts.profile, false) as CostArch;
-          const m = parsePtoAs(readProgramText(prog), { file: prog });
+          const m = parsePtoAs(readProgramText(prog), { file: prog, legacy: opts.legacy });
           verifyModule(m, { file: prog });
           const model = opts.model as CostModelName;
           const res = costProgram(m, model, arch, costFunction(model, arch), {
@@ -163,14 +174,22 @@ export function addPtoRunCommand(group: Command): Command {
     .option('--func <name>', 'function to run (default: the first)')
     .option('--out <dir>', 'write every array the program stored to as DIR/NAME.npy')
     .option('--json', 'print the written arrays as JSON')
+    .option('--legacy', 'also accept forms of older PTOAS samples')
     .action(
       action(
         (
           prog: string,
-          opts: { arg?: string[]; profile: string; func?: string; out?: string; json?: boolean },
+          opts: {
+            arg?: string[];
+            profile: string;
+            func?: string;
+            out?: string;
+            json?: boolean;
+            legacy?: boolean;
+          },
         ) => {
           const profile = parseProfile(opts.profile, true)!;
-          const m = parsePtoAs(readProgramText(prog), { file: prog });
+          const m = parsePtoAs(readProgramText(prog), { file: prog, legacy: opts.legacy });
           verifyModule(m, { file: prog, profile });
           const args: Record<string, NpyArray | number> = {};
           for (const a of opts.arg ?? []) {

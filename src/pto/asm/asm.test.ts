@@ -11,15 +11,15 @@ import { parsePtoAs, parseType, printModule, printType, verifyDiagnostics, verif
 
 const isAxsim = (e: unknown) => e instanceof AxsimError;
 
-function parseVerify(text: string, strict = true) {
-  const m = parsePtoAs(text, { strict });
+function parseVerify(text: string, strict = true, legacy = false) {
+  const m = parsePtoAs(text, { strict, legacy });
   verifyModule(m);
   return m;
 }
 
 for (const fx of ACCEPT) {
   test(`accept ${fx.name}: parses, verifies, prints canonically and re-parses to the same module`, () => {
-    const m = parseVerify(fx.text, !fx.lenient);
+    const m = parseVerify(fx.text, !fx.lenient, fx.legacy);
     const printed = printModule(m);
     const m2 = parseVerify(printed, true);
     assert.deepEqual(stripLocations(m2), stripLocations(m));
@@ -33,6 +33,13 @@ test('the lenient short spellings are rejected in strict mode with line:col', ()
     assert.throws(
       () => parsePtoAs(fx.text, { strict: true }),
       (e: unknown) => isAxsim(e) && (e as AxsimError).location?.line !== undefined,
+    );
+  }
+  for (const fx of ACCEPT.filter((f) => f.legacy)) {
+    assert.throws(
+      () => parsePtoAs(fx.text),
+      (e: unknown) => isAxsim(e),
+      'legacy forms need the legacy option',
     );
   }
 });
@@ -135,7 +142,9 @@ function respace(text: string, pick: () => string): string {
 }
 
 test('property: random whitespace, newlines and comments between tokens parse to the same module', () => {
-  const programs = ACCEPT.filter((f) => !f.lenient).map((f) => printModule(parsePtoAs(f.text)));
+  const programs = ACCEPT.filter((f) => !f.lenient).map((f) =>
+    printModule(parsePtoAs(f.text, { legacy: f.legacy })),
+  );
   fc.assert(
     fc.property(
       fc.integer({ min: 0, max: programs.length - 1 }),
@@ -186,7 +195,7 @@ test('1e5 random mutations of the examples yield a module or an AxsimError, neve
     x ^= x << 5;
     return (x >>> 0) / 2 ** 32;
   };
-  const seeds = ACCEPT.map((f) => printModule(parsePtoAs(f.text)));
+  const seeds = ACCEPT.map((f) => printModule(parsePtoAs(f.text, { legacy: f.legacy })));
   const seed = costFunction('seed', 'a2a3');
   const ptoIsa = costFunction('pto-isa', 'a2a3');
   let parsed = 0;

@@ -37,6 +37,8 @@ export interface Fixture {
   text: string;
   /** Accepted only without --strict (the pto-isa manual's short spellings). */
   lenient?: boolean;
+  /** Accepted only with `legacy` (forms of older PTOAS samples). */
+  legacy?: boolean;
 }
 
 export const ACCEPT: Fixture[] = [
@@ -301,8 +303,9 @@ ACCEPT.push(
 }`,
   },
   {
-    name: 'legacy comma-less strides and an elided tile_buf prefix (lenient only)',
+    name: 'legacy comma-less strides and an elided tile_buf prefix (legacy only)',
     lenient: true,
+    legacy: true,
     text: `func.func @legacy(%p: !pto.ptr<f32>, %a: ${TB16}) {
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index

@@ -35,6 +35,12 @@ export interface ParseOptions {
   file?: string;
   /** Reject the pto-isa manual's short type spellings (PTOAS accepts only the canonical forms). */
   strict?: boolean;
+  /**
+   * Also accept forms of older PTOAS samples that the current PTOAS parser rejects: the comma-less
+   * `shape = […] strides = […]` and a tile type without its `!pto.tile_buf` prefix. Ignored when
+   * `strict` is set.
+   */
+  legacy?: boolean;
 }
 
 const SCALAR_RE =
@@ -153,6 +159,7 @@ const OTHER_OPS = [
 class Parser {
   private readonly lx: Lexer;
   private readonly strict: boolean;
+  private readonly legacy: boolean;
   // the op being parsed (for the result-count checks; methods, not per-op closures)
   private curFirst!: Token;
   private curName!: Token;
@@ -175,6 +182,7 @@ class Parser {
   constructor(src: string, opts: ParseOptions) {
     this.lx = new Lexer(src, opts.file);
     this.strict = opts.strict ?? false;
+    this.legacy = !this.strict && (opts.legacy ?? false);
   }
 
   // ---- helpers ---------------------------------------------------------------------------
@@ -274,7 +282,7 @@ class Parser {
 
   parseType(): Type {
     const t0 = this.lx.peek();
-    if (t0.kind === 'punct' && t0.text === '<' && !this.strict) {
+    if (t0.kind === 'punct' && t0.text === '<' && this.legacy) {
       // MLIR lets a custom format elide the `!pto.tile_buf` prefix where the type is implied:
       // `ins(%a : <loc=vec, …>)` (seen in PTOAS samples)
       return this.parseTileBuf(t0, true);
@@ -1265,15 +1273,15 @@ class Parser {
         this.expectPunct('=', "after 'shape'");
         const shape = this.bracketUses('[', ']', 'shape');
         const c = this.lx.peek();
-        const legacy = !this.strict && c.kind === 'ident' && c.text === 'strides';
+        const legacy = this.legacy && c.kind === 'ident' && c.text === 'strides';
         if (!legacy && !(c.kind === 'punct' && c.text === ',')) {
           this.fail(
             c,
             `expected ',' before 'strides', found ${this.describe(c)}`,
-            'PTOAS requires a comma: shape = […], strides = […]',
+            'PTOAS requires a comma: shape = […], strides = […] (older samples without it: --legacy)',
           );
         }
-        // (the comma-less legacy spelling of older PTOAS samples is accepted unless strict)
+        // (the comma-less spelling of older PTOAS samples is accepted with `legacy`)
         if (!legacy) this.lx.next();
         this.expectKeyword('strides', 'in make_tensor_view');
         this.expectPunct('=', "after 'strides'");

@@ -118,7 +118,10 @@ test('mutated example programs that still verify run to a result or an AxsimErro
   const files = ['add', 'add-scalar', 'softmax', 'matmul', 'dynamic-valid'].map((f) =>
     loadProgram(ex(`${f}.pto`)),
   );
-  const seeds = [...files.map((m) => printModule(m)), ...ACCEPT.map((f) => printModule(parsePtoAs(f.text)))];
+  const seeds = [
+    ...files.map((m) => printModule(m)),
+    ...ACCEPT.map((f) => printModule(parsePtoAs(f.text, { legacy: f.legacy }))),
+  ];
   let x = 777;
   const rnd = () => {
     x ^= x << 13;
