@@ -71,6 +71,20 @@ for (const fx of REJECT) {
   });
 }
 
+test('the default mode rejects every reject example except the short spellings the issue asks for', () => {
+  for (const fx of REJECT) {
+    if (fx.name.startsWith('short')) {
+      parseVerify(fx.text, false);
+      continue;
+    }
+    assert.throws(
+      () => parseVerify(fx.text, false),
+      (e: unknown) => isAxsim(e) && (e as AxsimError).location?.col !== undefined,
+      fx.name,
+    );
+  }
+});
+
 test('error positions point at the offending token', () => {
   const text = `func.func @k(%a: ${TB16}) {\n  pto.tadd ins(%a, %b : ${TB16}, ${TB16}) outs(%a : ${TB16})\n  return\n}`;
   const d = verifyDiagnostics(parsePtoAs(text));
