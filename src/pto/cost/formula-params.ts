@@ -1,12 +1,16 @@
 /**
- * Fitted parameters of pto-isa's lightweight estimator, as data. Values are those the reference's
- * header generators produce from its CSVs (each number rounded to 10 decimals):
- *  - A2/A3: `include/pto/costmodel/a2a3/formula_costmodel/formula_params.csv` @3186c381,
- *    rows [op, dtype, cols (0 = any), slope, bias]: cycles = round(slope·rows·cols + bias);
- *  - A5: `include/pto/costmodel/a5/formula_costmodel/formula_params.csv` @3186c381, rows
- *    [op, src, dst, path, vfImpl, tail, opParams, kind, p0, p1, p2]; kinds: L linear, R linear_rows,
- *    T linear_tail, N nested_loop.
- * Generated once by a conversion script; do not edit by hand.
+ * Fitted parameters of pto-isa's lightweight estimator, as data. Every number is copied from the
+ * reference's CSV tables at pto-isa commit 3186c381, one table row per CSV data row, in file order:
+ *  - A2/A3 (`A2A3_FORMULA_PARAMS`): `include/pto/costmodel/a2a3/formula_costmodel/formula_params.csv`,
+ *    columns op, dtype, cols, slope, bias taken as they are, except `cols = *` (any width: the TEXP
+ *    and TSQRT rows) written as 0; cycles = round(slope·rows·cols + bias).
+ *  - A5 (`A5_FORMULA_PARAMS`): `include/pto/costmodel/a5/formula_costmodel/formula_params.csv`,
+ *    columns op, src_dtype, dst_dtype, shape_path, vf_impl_kind, tail_kind, op_params, formula_kind,
+ *    param0..param2 taken as they are, except formula_kind abbreviated (linear L, nested_loop N; the
+ *    table also reserves R linear_rows and T linear_tail, which this CSV does not use) and param3
+ *    dropped (0 in every row).
+ * A row-by-row comparison against the CSVs at that commit found no other difference; to update,
+ * transcribe the new CSV rows the same way (no generator script exists).
  */
 export const FORMULA_PARAMS_SOURCE_A2A3 =
   'pto-isa @3186c381 include/pto/costmodel/a2a3/formula_costmodel/formula_params.csv';
