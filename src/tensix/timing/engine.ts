@@ -265,7 +265,8 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   let lastDone = 0;
   let stallNextPending = false; // previous cycle issued an instruction that stalls the next non-NOP
   let stallwaitBlocked = false;
-  let lastWasMatrix = false;
+  /** Source index whose Matrix Unit mark was issued in this repetition (-1: none). */
+  let matrixDoneFor = -1;
 
   const enabled = () => st.enabledMask();
 
@@ -586,8 +587,8 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         const src = prog.sourceIndex[k]!;
         if (gap > 0) {
           gap--; // REPLAY recording or header: the frontend emits nothing this cycle
-        } else if (matrix.has(src) && !lastWasMatrix) {
-          lastWasMatrix = true;
+        } else if (matrix.has(src) && matrixDoneFor !== src) {
+          matrixDoneFor = src;
           matrixRows = matrix.get(src);
           sinceMatrix = 0;
           if (wantTimeline)
@@ -622,9 +623,11 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
             issueCycle[k] = cycle;
             issued++;
             sinceMatrix++;
-            lastWasMatrix = false;
             k++;
-            if (k === n && ++rep < reps) k = 0;
+            if (k === n && ++rep < reps) {
+              k = 0;
+              matrixDoneFor = -1;
+            }
             if (k < n) gap = k === 0 ? prog.sourceIndex[0]! : Math.max(0, prog.sourceIndex[k]! - src - 1);
             issuedSfpu = info.sfpu;
             if (info.stallNext) stallNextPending = true;
