@@ -4,7 +4,7 @@
  * the 1 KiB memory buffer, executes the one instruction on the case's generation and compares every
  * byte with the expected image.
  */
-import type { CaseOutcome, CaseRunner } from '../conformance/index.ts';
+import { type CaseOutcome, type CaseRunner, diffWords } from '../conformance/index.ts';
 import { badInput } from '../errors.ts';
 import { executeRaw } from './exec.ts';
 import { type AmxGen, AmxMemory, AmxState, parseGen } from './state.ts';
@@ -242,8 +242,11 @@ export function runAmxCase(rec: Record<string, unknown>): CaseOutcome {
             : off < 5120
               ? `z[${(off - 1024) / 64}]`
               : `mem+${off - 5120}`;
+      const ew = new Uint32Array(expected.buffer.slice(off, off + 64));
+      const aw = new Uint32Array(actual.buffer.slice(off, off + 64));
+      const lanes = diffWords(`${where} u32 lane`, ew, aw, 4);
       diffs.push(
-        `${where}:\n  expected ${toHex(expected.subarray(off, off + 64))}\n  got      ${toHex(actual.subarray(off, off + 64))}`,
+        `${where}:\n  expected ${toHex(expected.subarray(off, off + 64))}\n  got      ${toHex(actual.subarray(off, off + 64))}\n  ${lanes.join('\n  ')}`,
       );
     }
   }
