@@ -389,7 +389,7 @@ class Parser {
     return { kind: 'tile', shape: dims, elem };
   }
 
-  private parseTileBuf(t: Token, bare = false): TileBufType {
+  private parseTileBuf(_t: Token, bare = false): TileBufType {
     this.expectPunct('<', bare ? 'to open the tile buffer type' : 'after !pto.tile_buf');
     const first = this.lx.peek();
     if (first.kind === 'ident' && first.text !== 'loc' && SCALAR_RE.test(first.text)) {
@@ -534,7 +534,6 @@ class Parser {
         "close the type with '>'",
       );
     }
-    void t;
     return out as TileBufType;
   }
 

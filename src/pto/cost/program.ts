@@ -7,7 +7,6 @@ import { AxsimError, unsupported } from '../../errors.ts';
 import type { Module, TileBufType } from '../asm/ast.ts';
 import { attrWord, type TileCall } from '../asm/call.ts';
 import { execFunc, findFunc, type RtValue, type TileValue, type ViewValue } from '../asm/exec.ts';
-import { printType } from '../asm/printer.ts';
 import { dtypeOfName } from '../asm/types.ts';
 import { newPipeState, type PipeState } from './pipes.ts';
 import type { CostArch, CostInput, CostModelName, CostResult } from './types.ts';
@@ -298,5 +297,3 @@ export function formatProgramCost(p: ProgramCost): string {
   );
   return lines.join('\n');
 }
-
-export { printType };
