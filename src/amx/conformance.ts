@@ -210,8 +210,13 @@ export function runAmxCase(rec: Record<string, unknown>): CaseOutcome {
   const bases: Record<string, number> = { x: 0, y: 512, z: 1024, mem: 5120 };
   for (const key of ['x', 'y', 'z', 'mem']) {
     const rows = changed[key] ?? {};
+    if (typeof rows !== 'object' || rows === null) throw badInput(`changed.${key} must be an object`);
+    const limit = key === 'x' || key === 'y' ? 8 : key === 'z' ? 64 : 1024;
     for (const [k, hex] of Object.entries(rows)) {
       const n = Number(k);
+      const ok = /^[0-9]+$/.test(k) && (key === 'mem' ? n % 64 === 0 && n < limit : n < limit);
+      if (!ok) throw badInput(`changed.${key} has an invalid row key '${k}'`);
+      if (typeof hex !== 'string') throw badInput(`changed.${key}.${k} must be a hex string`);
       const off = key === 'mem' ? bases[key]! + n : bases[key]! + 64 * n;
       expected.set(hexToBytes(hex, `changed.${key}.${k}`), off);
     }

@@ -54,3 +54,29 @@ test('FNV-1a-64 matches the AMX-FORMAT.md definition on a small input', () => {
   for (const b of data) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
   assert.equal(fnv1a64(data), h);
 });
+
+test('conformance runner rejects malformed records with BadInput', async () => {
+  const { runAmxCase } = await import('./conformance.ts');
+  const base = {
+    id: 'x',
+    gen: 'm1',
+    op: 0,
+    operand: '0x0000000000001000',
+    seed: '0x1',
+    mem_base: '0x1000',
+    et: 'none',
+    ek: 0,
+  };
+  const bad = [
+    { ...base, changed: { x: { 9: '00'.repeat(64) }, y: {}, z: {}, mem: {} } },
+    { ...base, changed: { x: {}, y: {}, z: {}, mem: { 10: '00'.repeat(64) } } },
+    { ...base, changed: { x: { 0: 'zz' }, y: {}, z: {}, mem: {} } },
+    { ...base, gen: 'm9', changed: { x: {}, y: {}, z: {}, mem: {} } },
+    { ...base, operand: 12, changed: { x: {}, y: {}, z: {}, mem: {} } },
+  ];
+  for (const rec of bad)
+    assert.throws(
+      () => runAmxCase(rec),
+      (e: unknown) => e instanceof AxsimError && e.category === 'BadInput',
+    );
+});
