@@ -76,22 +76,17 @@ export function predecode(d: DecodedInsn, arch: Arch, out: Int32Array, at: numbe
       break;
     case 'SFPLOAD':
     case 'SFPLOADMACRO': {
-      let reg = f.lreg_ind!;
-      let imm = f.dest_reg_addr!;
-      if (name === 'SFPLOADMACRO') {
-        // VD = VDHi << 2 | VDLo, Imm10 = Imm9 << 1 | VDHi (SFPLOADMACRO.md); MacroIndex in AUX.
-        reg = ((imm & 1) << 2) | (f.lreg_ind! & 3);
-        out[o + S.AUX] = f.lreg_ind! >> 2;
-        imm = f.dest_reg_addr!;
-      }
+      const macro = name === 'SFPLOADMACRO';
+      // SFPLOADMACRO.md: VD = VDHi << 2 | VDLo (VDHi is bit 0 of Imm10, VDLo the low bits of
+      // lreg_ind), Imm10 = dest_reg_addr; the MacroIndex (lreg_ind >> 2) goes to AUX.
+      const reg = macro ? ((f.dest_reg_addr! & 1) << 2) | (f.lreg_ind! & 3) : f.lreg_ind!;
       if (bh && f.instr_mod0 === 10) {
         throw unsupported(
           `${name} MOD0_FMT_INT32_ALL on Blackhole uses the SFPU stack pointer, which axsim does not model`,
         );
       }
-      set(name === 'SFPLOAD' ? Op.LOAD : Op.LOADMACRO, reg, 0, 0, 0, f.instr_mod0!, imm);
-      out[o + S.VA] = f.sfpu_addr_mode!;
-      if (name === 'SFPLOADMACRO') out[o + S.AUX] = f.lreg_ind! >> 2;
+      set(macro ? Op.LOADMACRO : Op.LOAD, reg, 0, 0, f.sfpu_addr_mode!, f.instr_mod0!, f.dest_reg_addr!);
+      if (macro) out[o + S.AUX] = f.lreg_ind! >> 2;
       break;
     }
     case 'SFPSTORE':
