@@ -26,8 +26,12 @@ snippets.forEach((code, i) => {
 });
 
 test('.ci/run runs the README quick-start commands', () => {
-  const quick = readme.match(/## Quick start[\s\S]*?```sh\n([\s\S]*?)```/)![1]!.trim().split('\n');
+  const quick = readme
+    .match(/## Quick start[\s\S]*?```sh\n([\s\S]*?)```/)![1]!
+    .trim()
+    .split('\n');
   assert.equal(quick.length, 2, 'the quick start has exactly two commands');
   const ci = readFileSync(join(root, '.ci/run'), 'utf8');
-  for (const cmd of quick) for (const part of cmd.split(' && ')) assert.ok(ci.includes(part), `.ci/run lacks: ${part}`);
+  for (const cmd of quick)
+    for (const part of cmd.split(' && ')) assert.ok(ci.includes(part), `.ci/run lacks: ${part}`);
 });
