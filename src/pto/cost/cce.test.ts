@@ -93,3 +93,22 @@ test('ops the A2/A3 cost-model build does not compile are Unsupported', () => {
     (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported',
   );
 });
+
+test('row expansion with a col-major column src1: vbrcb broadcast, barrier, then the binary op', () => {
+  // vbrcb 2 repeats (16 rows / 8) costs 0 + its 18-cycle tail flushed by the barrier (+1); then
+  // vsub over 128 columns = two 64-element chunks of 16 repeats: (10 + 32) + 32 -> 0 + 18 + 1 + 74 = 93
+  const r = ptoIsaCost(
+    inp({ op: 'TROWEXPANDSUB', rows: 16, cols: 128, validRow: 16, validCol: 128, src1ColMajor: true }),
+  );
+  assert.equal(r.cycles, 93);
+  assert.deepEqual(
+    r.terms.map((t) => t.name),
+    ['vbrcb', 'pipe_barrier', 'vsub', 'vsub'],
+  );
+  assert.equal(r.pendingVectorTail, 14);
+  // the one-block-per-row form skips the broadcast: 42 + 32 = 74
+  assert.equal(
+    ptoIsaCost(inp({ op: 'TROWEXPANDSUB', rows: 16, cols: 128, validRow: 16, validCol: 128 })).cycles,
+    74,
+  );
+});

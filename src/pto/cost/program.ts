@@ -120,7 +120,10 @@ export function costInputOf(call: TileCall, ins: RtValue[], out: TileValue | Vie
     if (out.type.dtype.name !== main.type.dtype.name) inp.dstDtype = dt(out.type.dtype.name);
   }
   if (fam === 'compare' && out.kind === 'tile') inp.dstCols = out.type.cols;
-  if (fam === 'rowexpand' && tiles[1]) inp.src1Valid = `${tiles[1].validRow}x${tiles[1].validCol}`;
+  if (fam === 'rowexpand' && tiles[1]) {
+    inp.src1Valid = `${tiles[1].validRow}x${tiles[1].validCol}`;
+    if (tiles[1].type.blayout === 'col_major') inp.src1ColMajor = true;
+  }
   if (fam === 'rowexpand' && insn === 'TROWEXPAND' && tiles[0])
     inp.srcValid = `${tiles[0].validRow}x${tiles[0].validCol}`;
   const view = fam === 'load' ? ins[0] : fam === 'store' ? out : undefined;

@@ -49,6 +49,8 @@ export interface CostInput {
    * is static; absent = dynamic (`?`), as for every conformance row.
    */
   staticValidCol?: number;
+  /** Row expansions: src1 is a col-major column (rows × 1) rather than one 32-byte block per row. */
+  src1ColMajor?: boolean;
   /** TCMP/TCMPS compare mode (EQ NE LT LE GT GE). */
   cmpMode?: string;
   /** The destination buffer is the (first) source buffer. */

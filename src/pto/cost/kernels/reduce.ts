@@ -322,6 +322,32 @@ export function rowExpandBinary(inp: CostInput, t: Trace, bytes: number, intr: s
       t.fullMask();
     }
   };
+  if (inp.src1ColMajor) {
+    // TRowExpandBinaryInstr: a column src1 (rows × 1) is first broadcast to one 32-byte block per
+    // row in the 8 KB tmp buffer with vbrcb (8 rows per repeat), then used like the 32-byte form
+    const brcb = (rpt: number) => {
+      t.vec('vbrcb', rpt, [1, 8, rpt & 0xff]);
+      t.barrier('PIPE_V');
+    };
+    if (inp.rows < 256 || vr < 256) {
+      brcb(Math.ceil(vr / 8));
+      if (useCount) return `vbrcb + ${countMode()}`;
+      normTail(vr);
+      return 'vbrcb + row-repeat mode';
+    }
+    // more than 255 rows: 30-repeat (240-row) vbrcb slices
+    const repeatTimes = Math.ceil(vr / 8);
+    for (let i = 0; i < Math.floor(repeatTimes / 30); i++) {
+      brcb(30);
+      normTail(240);
+      t.barrier('PIPE_V');
+    }
+    if (repeatTimes % 30) {
+      brcb(repeatTimes % 30);
+      normTail(vr % 240);
+    }
+    return 'vbrcb + row-repeat mode in 240-row slices';
+  }
   if (inp.rows < 256 || vr < 256) {
     if (useCount) return countMode();
     normTail(vr);
