@@ -112,3 +112,17 @@ test('row expansion with a col-major column src1: vbrcb broadcast, barrier, then
     74,
   );
 });
+
+test('TROWSUM f32 64x128 static into a col-major column: the group-reduce shortcut', () => {
+  // vcgadd(128) = 14 + 128, flushed tail 24 (+1 barrier); vadd(8) = 10 + 16, tail 14 (+1);
+  // vcgadd(8) = 14 + 8, tail 24 (+1): 142 + 25 + 26 + 15 + 22 + 25 = 255
+  const base = inp({ op: 'TROWSUM', rows: 64, cols: 128, validRow: 64, validCol: 128 });
+  const r = ptoIsaCost({ ...base, dstColMajor: true, dstStaticValidCol: 1, srcStaticFull: true, dstCols: 1 });
+  assert.deepEqual(
+    r.terms.map((t) => `${t.name}:${t.cycles}`),
+    ['vcgadd:142', 'pipe_barrier:1', 'vadd:26', 'pipe_barrier:1', 'vcgadd:22', 'pipe_barrier:1'],
+  );
+  assert.equal(r.cycles, 255);
+  // a dynamic valid shape takes the general path instead
+  assert.notEqual(ptoIsaCost({ ...base, dstColMajor: true, dstStaticValidCol: 1, dstCols: 1 }).cycles, 255);
+});

@@ -117,6 +117,9 @@ export function costInputOf(call: TileCall, ins: RtValue[], out: TileValue | Vie
   if ((fam === 'rowreduce' || fam === 'colreduce' || fam === 'transpose') && out.kind === 'tile') {
     inp.dstValid = `${out.validRow}x${out.validCol}`;
     inp.dstCols = out.type.cols;
+    if (out.type.blayout === 'col_major' && out.type.slayout === 'none_box') inp.dstColMajor = true;
+    if (out.type.vCol >= 0) inp.dstStaticValidCol = out.type.vCol;
+    if (main.type.vRow === main.type.rows && main.type.vCol === main.type.cols) inp.srcStaticFull = true;
     if (out.type.dtype.name !== main.type.dtype.name) inp.dstDtype = dt(out.type.dtype.name);
   }
   if (fam === 'compare' && out.kind === 'tile') inp.dstCols = out.type.cols;

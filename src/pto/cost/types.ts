@@ -49,6 +49,11 @@ export interface CostInput {
    * is static; absent = dynamic (`?`), as for every conformance row.
    */
   staticValidCol?: number;
+  /** Row reductions: the destination is col-major (a rows × 1 column) with this static valid col. */
+  dstColMajor?: boolean;
+  dstStaticValidCol?: number;
+  /** The source's valid shape is static and covers the whole tile. */
+  srcStaticFull?: boolean;
   /** Row expansions: src1 is a col-major column (rows × 1) rather than one 32-byte block per row. */
   src1ColMajor?: boolean;
   /** TCMP/TCMPS compare mode (EQ NE LT LE GT GE). */

@@ -8,6 +8,7 @@ import type { CostInput } from '../types.ts';
 import { BLOCK_BYTES, REPEAT_BYTE, REPEAT_MAX } from './elementwise.ts';
 
 const B16_REPEAT_MAX = 65535;
+const GROUP: Record<string, string> = { TROWSUM: 'vcgadd', TROWMAX: 'vcgmax', TROWMIN: 'vcgmin' };
 
 /** pto_copy_ubuf_to_ubuf(dst, src, nBurst, lenBurst, srcGap, dstGap): lenBurst in 32-byte blocks. */
 export function copyUbToUb(t: Trace, nBurst: number, lenBurst: number, srcGap: number, dstGap: number): void {
@@ -77,6 +78,25 @@ export function rowReduce(inp: CostInput, t: Trace, bytes: number): string {
     t.ctl('set_mask_norm');
     t.fullMask();
     return 'integer block accumulation';
+  }
+  // TryOptimizeFP32Reduce: static f32 shapes with a col-major one-column destination
+  if (inp.dtype === 'f32' && inp.dstColMajor && inp.dstStaticValidCol === 1 && inp.srcStaticFull) {
+    const group = (rpt: number) => t.vec(GROUP[inp.op]!, rpt, [rpt & 0xff, 1, 1, 8]);
+    const fold = (rpt: number) => t.vec(ops.bin, rpt, [rpt & 0xff, 1, 2, 2, 8, 16, 16]);
+    const steps: Record<string, (() => void)[]> = {
+      '64x128': [() => group(vr * 2), () => fold(vr / 8), () => group(vr / 8)],
+      '32x256': [() => group(vr * 4), () => fold(vr / 4), () => fold(vr / 8), () => group(vr / 8)],
+      '16x512': [() => group(vr * 8), () => group(vr), () => group(vr / 8)],
+      '8x1024': [() => group(vr * 16), () => group(vr * 2), () => fold(vr / 8), () => group(vr / 8)],
+    };
+    const plan = steps[`${inp.rows}x${inp.cols}`];
+    if (plan && vr === inp.rows && vc === inp.cols) {
+      for (const step of plan) {
+        step();
+        t.barrier('PIPE_V');
+      }
+      return 'f32 group-reduce shortcut (static shape)';
+    }
   }
   const dstCols = inp.dstCols ?? epb;
   const srcCols = inp.cols;
