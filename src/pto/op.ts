@@ -21,7 +21,20 @@ export interface OperandSpec {
   optional?: boolean;
 }
 
-export type AttrKind = 'scalar' | 'cmpMode' | 'roundMode' | 'satMode' | 'order' | 'dtype' | 'events';
+export type AttrKind =
+  | 'scalar'
+  | 'cmpMode'
+  | 'roundMode'
+  | 'satMode'
+  | 'order'
+  | 'dtype'
+  | 'events'
+  /** a boolean switch (TCI descending) */
+  | 'flag'
+  /** a non-negative integer (TEXTRACT indexRow / indexCol) */
+  | 'index'
+  /** a named element-selection pattern (TGATHER maskPattern) */
+  | 'pattern';
 export interface AttrSpec {
   name: string;
   kind: AttrKind;

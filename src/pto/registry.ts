@@ -11,10 +11,16 @@ import { BITWISE_OPS } from './insns/bitwise.ts';
 import { COMPARE_OPS } from './insns/compare.ts';
 import { CONVERT_OPS } from './insns/convert.ts';
 import { EXPAND_OPS } from './insns/expand.ts';
+import { EXTRACT_OPS } from './insns/extract.ts';
+import { FILLPAD_OPS } from './insns/fillpad.ts';
+import { GATHER_OPS } from './insns/gather.ts';
+import { GEMV_OPS } from './insns/gemv.ts';
 import { MATMUL_OPS } from './insns/matmul.ts';
 import { MEMORY_OPS, SYNC_OPS } from './insns/memory.ts';
+import { PART_OPS } from './insns/part.ts';
 import { REDUCE_OPS } from './insns/reduce.ts';
 import { SCALAR_OPS } from './insns/scalar.ts';
+import { TCI_OPS } from './insns/tci.ts';
 import { TERNARY_OPS } from './insns/ternary.ts';
 import { TRANS_OPS } from './insns/trans.ts';
 import { UNARY_OPS } from './insns/unary.ts';
@@ -46,6 +52,13 @@ addAll(TRANS_OPS);
 addAll(MEMORY_OPS);
 addAll(MATMUL_OPS);
 addAll(SYNC_OPS);
+// irregular / layout / matrix-vector instructions (pto-isa docs/isa/tile/ops/irregular-and-complex, …)
+addAll(PART_OPS);
+addAll(TCI_OPS);
+addAll(GATHER_OPS);
+addAll(FILLPAD_OPS);
+addAll(EXTRACT_OPS);
+addAll(GEMV_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {

@@ -1,0 +1,323 @@
+// Irregular, layout and matrix-vector instructions: TPARTADD/MAX/MIN, TCI, TGATHER, TGATHERB,
+// TSCATTER, TFILLPAD(_EXPAND), TEXTRACT, TGEMV*. Every expected value below is worked out by hand from
+// the pto-isa pages (docs/isa/tile/ops/**) and the CPU simulator's documented loops
+// (include/pto/cpu/TPartOp.hpp, TCI.hpp, TGather.hpp, TGatherB.hpp, TScatter.hpp, TFillPad.hpp,
+// TExtract.hpp, TMatmul.hpp), never from running axsim.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AxsimError } from '../errors.ts';
+import { createTile, execute, readBits, readTile, type TileSpec } from './index.ts';
+
+const cat = (e: unknown, category: string): boolean => e instanceof AxsimError && e.category === category;
+const grid = (rows: number, cols: number, f: (r: number, c: number) => number): number[] =>
+  Array.from({ length: rows * cols }, (_, i) => f(Math.floor(i / cols), i % cols));
+
+test('TPARTADD: both valid -> sum, one valid -> copy, neither -> 0, outside dst valid unchanged', () => {
+  const src0 = createTile(
+    { dtype: 'f32', rows: 4, cols: 8, validRow: 2, validCol: 4 },
+    grid(4, 8, (r, c) => 10 * r + c + 1),
+  );
+  const src1 = createTile(
+    { dtype: 'f32', rows: 4, cols: 8, validRow: 3, validCol: 2 },
+    grid(4, 8, () => 100),
+  );
+  const dst = createTile(
+    { dtype: 'f32', rows: 4, cols: 8, validRow: 3, validCol: 4 },
+    grid(4, 8, () => -1),
+  );
+  execute('TPARTADD', { dst, src0, src1 });
+  assert.deepEqual(readTile(dst), [
+    [101, 102, 3, 4, -1, -1, -1, -1],
+    [111, 112, 13, 14, -1, -1, -1, -1],
+    [100, 100, 0, 0, -1, -1, -1, -1],
+    [-1, -1, -1, -1, -1, -1, -1, -1],
+  ]);
+});
+
+test('TPARTADD wraps i8 and rounds f16 once (float sum, half store)', () => {
+  const i8 = (v: number[]) =>
+    createTile({ dtype: 'i8', rows: 1, cols: 32 }, [...v, ...new Array(32 - v.length).fill(0)]);
+  const d8 = i8([]);
+  execute('TPARTADD', { dst: d8, src0: i8([100, -100]), src1: i8([100, -100]) });
+  assert.deepEqual(readTile(d8)[0]!.slice(0, 2), [-56, 56]); // 200 - 256, -200 + 256
+  const h = (bits: number) =>
+    createTile(
+      { dtype: 'f16', rows: 1, cols: 16 },
+      Uint16Array.from({ length: 16 }, () => bits),
+    );
+  const d16 = h(0xffff);
+  // 1 + 2^-11 is halfway between 1 and 1 + 2^-10: nearest-even gives 1.0 (0x3c00)
+  execute('TPARTADD', { dst: d16, src0: h(0x3c00), src1: h(0x1000) });
+  assert.equal(readBits(d16, 0, 0), 0x3c00);
+});
+
+test('TPARTMAX / TPARTMIN copy the std::max / std::min operand (signed zeros) and pick values', () => {
+  const f = (v: number[]) =>
+    createTile({ dtype: 'f32', rows: 1, cols: 8 }, [...v, ...new Array(8 - v.length).fill(0)]);
+  const a = f([-0, 0, -5, 7]);
+  const b = f([0, -0, 3, 2]);
+  const mx = f([]);
+  const mn = f([]);
+  execute('TPARTMAX', { dst: mx, src0: a, src1: b });
+  execute('TPARTMIN', { dst: mn, src0: a, src1: b });
+  // max(a, b) = a < b ? b : a; min(a, b) = b < a ? b : a: with equal zeros both return a
+  assert.deepEqual(
+    [0, 1].map((c) => readBits(mx, 0, c)),
+    [0x80000000, 0],
+  );
+  assert.deepEqual(
+    [0, 1].map((c) => readBits(mn, 0, c)),
+    [0x80000000, 0],
+  );
+  assert.deepEqual(readTile(mx)[0]!.slice(2, 4), [3, 7]);
+  assert.deepEqual(readTile(mn)[0]!.slice(2, 4), [-5, 2]);
+  // u16 is outside the simulator's TPartCheck list
+  const u = createTile({ dtype: 'u16', rows: 1, cols: 16 });
+  assert.throws(
+    () => execute('TPARTMAX', { dst: u, src0: u, src1: u }),
+    (e) => cat(e, 'Unsupported'),
+  );
+});
+
+test('TCI: start + j / start - j over validCol of row 0, wrapping in the element type', () => {
+  const t = (dtype: TileSpec['dtype'], fill: number) =>
+    createTile({ dtype, rows: 1, cols: 16, validRow: 1, validCol: 4 }, new Array(16).fill(fill));
+  const a = t('i32', 9);
+  execute('TCI', { dst: a }, { scalar: 5 });
+  assert.deepEqual(readTile(a)[0]!.slice(0, 6), [5, 6, 7, 8, 9, 9]);
+  const b = t('u16', 9);
+  execute('TCI', { dst: b }, { scalar: 1, descending: true });
+  assert.deepEqual(readTile(b)[0]!.slice(0, 5), [1, 0, 65535, 65534, 9]);
+  const c = t('i16', 0);
+  execute('TCI', { dst: c }, { scalar: 32766 });
+  assert.deepEqual(readTile(c)[0]!.slice(0, 4), [32766, 32767, -32768, -32767]);
+  // the simulator only compiles one-row tiles; A2/A3 lists 16/32-bit integers only
+  const two = createTile({ dtype: 'i32', rows: 2, cols: 8 });
+  assert.throws(
+    () => execute('TCI', { dst: two }, { scalar: 0 }),
+    (e) => cat(e, 'Unsupported') && /1-row/.test(String(e)),
+  );
+  const i8 = createTile({ dtype: 'i8', rows: 1, cols: 32 });
+  assert.throws(
+    () => execute('TCI', { dst: i8 }, { scalar: 0 }, { profile: 'a2a3' }),
+    (e) => cat(e, 'Unsupported'),
+  );
+});
+
+test('TGATHER (indices): flat source index per element, out-of-range -> 0 on cpu, UB on a5', () => {
+  for (const blayout of ['row', 'col'] as const) {
+    const src = createTile(
+      { dtype: 'i32', rows: 2, cols: 8, blayout },
+      grid(2, 8, (r, c) => 100 * r + c),
+    );
+    const indices = createTile({ dtype: 'i32', rows: 1, cols: 8 }, [0, 9, 15, 16, -1, 7, 8, 3]);
+    const dst = createTile({ dtype: 'i32', rows: 1, cols: 8 }, new Array(8).fill(-7));
+    execute('TGATHER', { dst, src, indices });
+    // 9 -> (1, 1), 15 -> (1, 7), 16 and -1 are outside the 16 elements, 8 -> (1, 0)
+    assert.deepEqual(readTile(dst), [[0, 101, 107, 0, 0, 7, 100, 3]], blayout);
+  }
+  const src = createTile(
+    { dtype: 'i32', rows: 2, cols: 8 },
+    grid(2, 8, (r, c) => 100 * r + c),
+  );
+  const dst = createTile({ dtype: 'i32', rows: 1, cols: 8 });
+  const bad = createTile({ dtype: 'i32', rows: 1, cols: 8 }, [0, 1, 2, 3, 4, 5, 6, 16]);
+  assert.throws(
+    () => execute('TGATHER', { dst, src, indices: bad }, {}, { profile: 'a5' }),
+    (e) => cat(e, 'UndefinedBehaviour'),
+  );
+  const f32idx = createTile({ dtype: 'f32', rows: 1, cols: 8 });
+  assert.throws(
+    () => execute('TGATHER', { dst, src, indices: f32idx }),
+    (e) => cat(e, 'Unsupported'),
+  );
+});
+
+test('TGATHER (mask pattern): selected columns packed from dst element 0; col axis packs rows', () => {
+  const src = createTile(
+    { dtype: 'f32', rows: 4, cols: 8 },
+    grid(4, 8, (r, c) => 10 * r + c),
+  );
+  const dst = createTile({ dtype: 'f32', rows: 2, cols: 8 }, new Array(16).fill(-1));
+  src.validRow = 2;
+  execute('TGATHER', { dst, src }, { maskPattern: 'P0101' });
+  assert.deepEqual(readTile(dst), [
+    [0, 2, 4, 6, 10, 12, 14, 16],
+    [-1, -1, -1, -1, -1, -1, -1, -1],
+  ]);
+  src.validRow = 4;
+  const d2 = createTile({ dtype: 'f32', rows: 1, cols: 8 });
+  execute('TGATHER', { dst: d2, src }, { maskPattern: 'P1000', axis: 'col' }); // rows with r % 4 == 3
+  assert.deepEqual(readTile(d2), [[30, 31, 32, 33, 34, 35, 36, 37]]);
+});
+
+test('TGATHERB: 32-byte blocks at byte offsets; a block past the source end is skipped on cpu', () => {
+  const src = createTile(
+    { dtype: 'f32', rows: 1, cols: 32 },
+    grid(1, 32, (_, c) => c),
+  ); // 128 bytes
+  const dst = createTile({ dtype: 'f32', rows: 2, cols: 16 }, new Array(32).fill(-1));
+  // offset element of (row r, block b) is r * 8 + b
+  const offset = createTile(
+    { dtype: 'u32', rows: 2, cols: 8 },
+    [64, 0, 0, 0, 0, 0, 0, 0, 100, 32, 0, 0, 0, 0, 0, 0],
+  );
+  execute('TGATHERB', { dst, src, offset });
+  assert.deepEqual(readTile(dst), [
+    [16, 17, 18, 19, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7],
+    [-1, -1, -1, -1, -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, 15],
+  ]);
+});
+
+test('TSCATTER: dst.flat[index] = src over the index valid region; an index outside dst is UB', () => {
+  const dst = createTile({ dtype: 'i16', rows: 2, cols: 16 }, new Array(32).fill(-1));
+  const src = createTile(
+    { dtype: 'i16', rows: 1, cols: 16 },
+    grid(1, 16, (_, c) => c + 1),
+  );
+  const indexes = createTile({ dtype: 'i16', rows: 1, cols: 16, validRow: 1, validCol: 4 }, [
+    17,
+    0,
+    5,
+    2,
+    ...new Array(12).fill(0),
+  ]);
+  execute('TSCATTER', { dst, src, indexes });
+  const flat = readTile(dst).flat();
+  assert.deepEqual(flat.slice(0, 6), [2, -1, 4, -1, -1, 3]);
+  assert.equal(flat[17], 1);
+  assert.equal(flat.filter((v) => v === -1).length, 28);
+  const neg = createTile(
+    { dtype: 'i16', rows: 1, cols: 16, validRow: 1, validCol: 1 },
+    new Array(16).fill(-1),
+  );
+  assert.throws(
+    () => execute('TSCATTER', { dst, src, indexes: neg }),
+    (e) => cat(e, 'UndefinedBehaviour'),
+  );
+});
+
+test('TFILLPAD: src valid region, then the pad value of the profile over the whole dst tile', () => {
+  const src = createTile(
+    { dtype: 'f32', rows: 2, cols: 8, validRow: 1, validCol: 3 },
+    grid(2, 8, (r, c) => 8 * r + c + 1),
+  );
+  for (const [profile, max] of [
+    ['cpu', 0x7f800000], // numeric_limits<float>::infinity()
+    ['a2a3', 0x7f7fffff], // documented: largest finite
+  ] as const) {
+    const dst = createTile({ dtype: 'f32', rows: 2, cols: 8, pad: 'max' });
+    execute('TFILLPAD', { dst, src }, {}, { profile });
+    const bits = [0, 1].flatMap((r) => Array.from({ length: 8 }, (_, c) => readBits(dst, r, c)));
+    assert.deepEqual(bits.slice(0, 3), [0x3f800000, 0x40000000, 0x40400000], profile); // 1, 2, 3
+    assert.ok(
+      bits.slice(3).every((b) => b === max),
+      profile,
+    );
+  }
+  const i16 = createTile(
+    { dtype: 'i16', rows: 1, cols: 16, validCol: 2 },
+    grid(1, 16, (_, c) => c + 5),
+  );
+  const d16 = createTile({ dtype: 'i16', rows: 1, cols: 16, pad: 'min' });
+  execute('TFILLPAD', { dst: d16, src: i16 });
+  assert.deepEqual(readTile(d16)[0], [5, 6, ...new Array(14).fill(-32768)]);
+  const nul = createTile({ dtype: 'f32', rows: 2, cols: 8 });
+  assert.throws(
+    () => execute('TFILLPAD', { dst: nul, src }),
+    (e) => cat(e, 'Unsupported') && /Null/.test(String(e)),
+  );
+  const wide = createTile({ dtype: 'f32', rows: 2, cols: 16, pad: 'zero' });
+  assert.throws(
+    () => execute('TFILLPAD', { dst: wide, src }),
+    (e) => cat(e, 'Unsupported'),
+  );
+});
+
+test('TFILLPAD_EXPAND: a larger dst gets src valid values and pad elsewhere (f16 Max: 0 on cpu, 0x7bff on a5)', () => {
+  const src = createTile(
+    { dtype: 'f16', rows: 1, cols: 16 },
+    Uint16Array.from({ length: 16 }, () => 0x4000),
+  ); // 2.0
+  for (const [profile, max] of [
+    ['cpu', 0x0000],
+    ['a5', 0x7bff],
+  ] as const) {
+    const dst = createTile({ dtype: 'f16', rows: 2, cols: 32, pad: 'max' });
+    execute('TFILLPAD_EXPAND', { dst, src }, {}, { profile });
+    for (let r = 0; r < 2; r++) {
+      for (let c = 0; c < 32; c++)
+        assert.equal(readBits(dst, r, c), r === 0 && c < 16 ? 0x4000 : max, `${profile} ${r},${c}`);
+    }
+  }
+  const small = createTile({ dtype: 'f16', rows: 1, cols: 16, pad: 'zero' });
+  const big = createTile({ dtype: 'f16', rows: 2, cols: 32 });
+  assert.throws(
+    () => execute('TFILLPAD_EXPAND', { dst: small, src: big }),
+    (e) => cat(e, 'Unsupported'),
+  );
+});
+
+test('TEXTRACT: the dst-sized window at (indexRow, indexCol); A2/A3 checks the window fits', () => {
+  const src = createTile(
+    { dtype: 'f32', rows: 4, cols: 8 },
+    grid(4, 8, (r, c) => 10 * r + c),
+  );
+  const dst = createTile(
+    { dtype: 'f32', rows: 2, cols: 8, validRow: 2, validCol: 4 },
+    new Array(16).fill(-1),
+  );
+  execute('TEXTRACT', { dst, src }, { indexRow: 1, indexCol: 3 });
+  assert.deepEqual(readTile(dst), [
+    [13, 14, 15, 16, -1, -1, -1, -1],
+    [23, 24, 25, 26, -1, -1, -1, -1],
+  ]);
+  // a2a3: indexCol + dst cols (8) must stay within src cols (8)
+  assert.throws(
+    () => execute('TEXTRACT', { dst, src }, { indexRow: 1, indexCol: 3 }, { profile: 'a2a3' }),
+    (e) => cat(e, 'BadInput'),
+  );
+  // reading past the physical source is undefined behaviour
+  assert.throws(
+    () => execute('TEXTRACT', { dst, src }, { indexRow: 3, indexCol: 0 }),
+    (e) => cat(e, 'UndefinedBehaviour'),
+  );
+});
+
+test('TGEMV / TGEMV_BIAS run the TMATMUL forms: one row of A times B, bias over c valid region', () => {
+  const a = createTile(
+    { dtype: 'f32', rows: 16, cols: 8, layout: 'LEFT', validRow: 1 },
+    grid(16, 8, (r, c) => (r === 0 ? c + 1 : 0)),
+  );
+  const b = createTile(
+    { dtype: 'f32', rows: 8, cols: 16, layout: 'RIGHT' },
+    grid(8, 16, (k, j) => (k === j % 8 ? 2 : 0)),
+  );
+  const c = createTile({ dtype: 'f32', rows: 16, cols: 16, layout: 'ACC' });
+  execute('TGEMV', { c, a, b });
+  // c(0, j) = sum_k a(0,k) b(k,j) = a(0, j % 8) * 2
+  assert.deepEqual(
+    readTile(c)[0],
+    grid(1, 16, (_, j) => 2 * ((j % 8) + 1)),
+  );
+  const bias = createTile(
+    { dtype: 'f32', rows: 1, cols: 16, layout: 'BIAS' },
+    grid(1, 16, (_, j) => j),
+  );
+  const c2 = createTile({ dtype: 'f32', rows: 16, cols: 16, layout: 'ACC' });
+  execute('TGEMV_BIAS', { c: c2, a, b, bias });
+  assert.deepEqual(
+    readTile(c2)[0],
+    grid(1, 16, (_, j) => 2 * ((j % 8) + 1) + j),
+  );
+  assert.deepEqual(
+    readTile(c2)[5],
+    grid(1, 16, (_, j) => j),
+  ); // rows the product does not write: 0 + bias
+  const acc = createTile({ dtype: 'f32', rows: 16, cols: 16, layout: 'ACC' });
+  execute('TGEMV_ACC', { c: acc, cin: c2, a, b });
+  assert.deepEqual(
+    readTile(acc)[0],
+    grid(1, 16, (_, j) => 4 * ((j % 8) + 1) + j),
+  );
+});
