@@ -1,12 +1,12 @@
 /**
  * Target-profile support for the verifier: may this instruction take this element type on this
- * profile? The per-op tables belong to part 1 (src/pto/registry.ts `OPS`, each OpDef's `dtypes`
+ * profile? The per-op tables belong to part 1 (`OPS` of src/pto/index.ts, each OpDef's `dtypes`
  * per profile, for its primary operand); this module only reads them. Instructions part 1 has no
  * definition for fall back to the one table the spec gives: spec 002 "Target-Profile Restrictions"
  * for pto.tadd (A2/A3: f32 f16 bf16 i32 i16; A5 adds i8/u8 and fp8; CPU: all).
  */
 import type { DType } from '../dtype.ts';
-import { OPS } from '../registry.ts';
+import { OPS } from '../index.ts';
 
 export interface SupportResult {
   ok: boolean;
