@@ -97,7 +97,8 @@ const table: [string, OpFamily, string, ('T' | 'V')?, { attrsInIns?: boolean; ha
   ['tshrs', 'scalar', 'T S'],
   ['tlrelu', 'scalar', 'T S'],
   ['texpands', 'fill', 'S'],
-  ['tci', 'fill', 'S'],
+  // PTOAS TCIOp: `ins($S attr-dict : type($S))` — {descending = …} sits inside ins(…)
+  ['tci', 'fill', 'S', 'T', { attrsInIns: true }],
   // compare / select
   ['tcmp', 'compare', 'T T', 'T', { attrsInIns: true }],
   ['tcmps', 'compare', 'T S', 'T', { attrsInIns: true }],

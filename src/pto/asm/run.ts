@@ -221,9 +221,11 @@ function execCall(
   let k = 0;
   let sawScalarFirst = false;
   let tiles = 0;
+  const scalars: unknown[] = [];
   for (const v of ins) {
     if (v.kind === 'int' || v.kind === 'float') {
       attrs.scalar = v.v;
+      scalars.push(v.v);
       if (tiles === 0) sawScalarFirst = true;
       continue;
     }
@@ -237,6 +239,14 @@ function execCall(
     }
   }
   if (insn === 'TDIVS' && sawScalarFirst) attrs.order = 'scalar_first';
+  if (insn === 'TEXTRACT') {
+    // ins(%src, %indexRow, %indexCol : …)
+    attrs.indexRow = scalars[0];
+    attrs.indexCol = scalars[1];
+  }
+  const desc = call.attrs.find((a) => a.name === 'descending');
+  if (desc && def.attrs.some((a) => a.name === 'descending'))
+    attrs.descending = desc.value.kind === 'bool' ? desc.value.value : attrWord([desc], ['descending'])?.word;
   const cmp = attrWord(call.attrs, ['cmpMode', 'cmp']);
   if (def.attrs.some((a) => a.kind === 'cmpMode'))
     attrs.cmpMode = (cmp?.word ?? (insn === 'TCMPS' ? 'eq' : 'eq')).toUpperCase();
