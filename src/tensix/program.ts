@@ -6,8 +6,8 @@
  * - unknown opcode, bits set outside the fields: UndefinedBehaviour (as ttsim's decoder);
  * - a mode bit the documents leave undefined: NonContractual (ttsim's category for reserved bits);
  * - a mode the documents call undefined: UndefinedBehaviour;
- * - what axsim does not model (SFPLOADMACRO's scheduled part, Blackhole SFPARECIP's exp mode, the
- *   Blackhole SFPU stack pointer of MOD0_FMT_INT32_ALL): Unsupported.
+ * - what axsim does not model (SFPLOADMACRO's scheduled part, Blackhole SFPARECIP's exp mode):
+ *   Unsupported.
  * Words with VD 12..15 on opcodes 0x72..0x99 (not SFPCONFIG/SFPLOADMACRO) become TEMPLATE records;
  * whether they execute or write LoadMacroConfig depends on LaneConfig at run time.
  */
@@ -80,21 +80,11 @@ export function predecode(d: DecodedInsn, arch: Arch, out: Int32Array, at: numbe
       // SFPLOADMACRO.md: VD = VDHi << 2 | VDLo (VDHi is bit 0 of Imm10, VDLo the low bits of
       // lreg_ind), Imm10 = dest_reg_addr; the MacroIndex (lreg_ind >> 2) goes to AUX.
       const reg = macro ? ((f.dest_reg_addr! & 1) << 2) | (f.lreg_ind! & 3) : f.lreg_ind!;
-      if (bh && f.instr_mod0 === 10) {
-        throw unsupported(
-          `${name} MOD0_FMT_INT32_ALL on Blackhole uses the SFPU stack pointer, which axsim does not model`,
-        );
-      }
       set(macro ? Op.LOADMACRO : Op.LOAD, reg, 0, 0, f.sfpu_addr_mode!, f.instr_mod0!, f.dest_reg_addr!);
       if (macro) out[o + S.AUX] = f.lreg_ind! >> 2;
       break;
     }
     case 'SFPSTORE':
-      if (bh && f.instr_mod0 === 10) {
-        throw unsupported(
-          'SFPSTORE MOD0_FMT_INT32_ALL on Blackhole uses the SFPU stack pointer, which axsim does not model',
-        );
-      }
       set(Op.STORE, f.lreg_ind!, 0, 0, f.sfpu_addr_mode!, f.instr_mod0!, f.dest_reg_addr!);
       break;
     case 'SFPLOADI': {

@@ -69,6 +69,11 @@ export interface ArchParams {
   maxSfpuOpcode: number;
   /** Configuration registers per state bank (the indices ttsim's tensix_regs.json instantiates). */
   cfgSize: number;
+  /** ThreadConfig index of SFPU_STACK_Incr (BH only; -1 on WH). */
+  sfpuStackIncr: number;
+  /** Config index of DEST_REGW_BASE_Base, and of DEST_SP_BASE_Base (BH only; -1 on WH). */
+  destRegwBase: number;
+  destSpBase: number;
 }
 
 export const ARCH_PARAMS: Record<Arch, ArchParams> = {
@@ -84,6 +89,9 @@ export const ARCH_PARAMS: Record<Arch, ArchParams> = {
     addrModBits: 2,
     maxSfpuOpcode: 0x95,
     cfgSize: 187,
+    sfpuStackIncr: -1,
+    destRegwBase: 6,
+    destSpBase: -1,
   },
   blackhole: {
     arch: 'blackhole',
@@ -97,6 +105,9 @@ export const ARCH_PARAMS: Record<Arch, ArchParams> = {
     addrModBits: 3,
     maxSfpuOpcode: 0x99,
     cfgSize: 223,
+    sfpuStackIncr: 36,
+    destRegwBase: 6,
+    destSpBase: 7,
   },
 };
 
@@ -141,6 +152,8 @@ export class TensixState {
   rwcSrcBCr = 0;
   fidelityPhase = 0;
   extraAddrModBit = 0;
+  /** Blackhole's SFPU stack-pointer RWC (`RWCs.Sp`, used by MOD0_FMT_INT32_ALL). */
+  rwcSp = 0;
   /** ThreadConfig of the issuing thread (written by SETC16). */
   readonly threadCfg: Uint32Array;
   /**
@@ -180,6 +193,7 @@ export class TensixState {
     this.rwcDst = this.rwcDstCr = this.rwcSrcA = this.rwcSrcACr = this.rwcSrcB = this.rwcSrcBCr = 0;
     this.fidelityPhase = 0;
     this.extraAddrModBit = 0;
+    this.rwcSp = 0;
     this.threadCfg.fill(0);
     this.cfg.fill(0);
   }
@@ -292,6 +306,7 @@ export class TensixState {
         this.rwcSrcBCr,
         this.fidelityPhase,
         this.extraAddrModBit,
+        this.rwcSp,
       ),
       threadCfg: this.threadCfg.slice(),
       cfg: this.cfg.slice(),
@@ -323,6 +338,7 @@ export class TensixState {
       this.fidelityPhase,
       this.extraAddrModBit,
     ] = s.rwc as unknown as number[];
+    this.rwcSp = s.rwc[8] ?? 0;
     this.threadCfg.set(s.threadCfg);
     this.cfg.set(s.cfg);
   }
@@ -344,7 +360,7 @@ export interface TensixSnapshot {
   prng: Uint32Array;
   shflVc0: Uint32Array;
   dst: Uint16Array;
-  /** Dst, Dst_Cr, SrcA, SrcA_Cr, SrcB, SrcB_Cr, FidelityPhase, ExtraAddrModBit. */
+  /** Dst, Dst_Cr, SrcA, SrcA_Cr, SrcB, SrcB_Cr, FidelityPhase, ExtraAddrModBit, Sp (BH). */
   rwc: Uint32Array;
   threadCfg: Uint32Array;
   /** Both configuration banks (RMWCIB-written registers). */

@@ -300,3 +300,32 @@ test('RMWCIB writes the configuration the SFPU reads (ALU_ACC_CTRL_SFPU_Fp32_ena
   ]);
   assert.equal(hex(st.cfg[st.cfgIndex(5)]!), '0x00000b12');
 });
+
+test('Blackhole: INT8 reads an 8-bit magnitude, INT8_COMP does no conversion, INT32_ALL uses the SFPU stack pointer', () => {
+  const wh = machine('wormhole');
+  const bh = machine('blackhole');
+  for (const st of [wh, bh]) st.dst[0] = 0x8000 | (0xc5 << 5); // sign, magnitude bits 12:5 = 0xc5
+  exec(wh, [LOAD({ lreg_ind: 1, instr_mod0: 5 })]);
+  exec(bh, [LOAD({ lreg_ind: 1, instr_mod0: 5 }, 'blackhole')]);
+  assert.deepEqual([hex(getL(wh, 1)[0]!), hex(getL(bh, 1)[0]!)], ['0x80000045', '0x800000c5']);
+  exec(wh, [LOAD({ lreg_ind: 2, instr_mod0: 13 })]);
+  exec(bh, [LOAD({ lreg_ind: 2, instr_mod0: 13 }, 'blackhole')]);
+  assert.deepEqual([hex(getL(wh, 2)[0]!), hex(getL(bh, 2)[0]!)], ['0xffffff3b', '0x800000c5']);
+  // SFPU_STACK_Incr (thread register 36) = 4: a store goes to Sp then Sp += 4; a load pre-decrements
+  exec(bh, [w('SETC16', { setc16_reg: 36, setc16_value: 4 }, 'blackhole')]);
+  setL(bh, 0, 0x11111111);
+  exec(bh, [STORE({ lreg_ind: 0, instr_mod0: 10 }, 'blackhole')]);
+  setL(bh, 0, 0x22222222);
+  exec(bh, [STORE({ lreg_ind: 0, instr_mod0: 10 }, 'blackhole')]);
+  assert.equal(bh.rwcSp, 8);
+  exec(bh, [
+    LOAD({ lreg_ind: 3, instr_mod0: 10 }, 'blackhole'),
+    LOAD({ lreg_ind: 4, instr_mod0: 10 }, 'blackhole'),
+  ]);
+  assert.deepEqual([hex(getL(bh, 3)[0]!), hex(getL(bh, 4)[0]!), bh.rwcSp], ['0x22222222', '0x11111111', 0]);
+  // DEST_REGW_BASE_Base (config register 6, written with RMWCIB) is added to the Dst address
+  const st = machine('wormhole');
+  setL(st, 0, 0x3f800000);
+  exec(st, [w('RMWCIB0', { cfg_reg_addr: 6, data: 8, mask: 0xff }), STORE({ lreg_ind: 0, instr_mod0: 2 })]);
+  assert.equal(st.dst[8 * 16], 0x007f);
+});

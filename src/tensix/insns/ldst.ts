@@ -6,7 +6,8 @@
  * ttsim's choices where it and the documents differ (SFPU-NOTES.md A2: storing FP32 flushes
  * denormals; C3: on Blackhole MOD0_FMT_INT32_SM does no conversion). Modes ttsim refuses (FP16
  * requested explicitly, INT8, INT16, HI16, LO16, INT32_ALL, ZERO, INT8_COMP) and odd addresses
- * follow the documents (the low address bit is unused). See docs/tensix.md.
+ * follow the documents (the low address bit is unused), per generation (Blackhole's INT8 modes and
+ * SFPU stack pointer). See docs/tensix.md.
  */
 import { adjRow, bf16Shuffle, bf16Unshuffle, fp16Shuffle, fp16Unshuffle, fp32Shuffle } from '../dst.ts';
 import { LANES, LC, type TensixState } from '../state.ts';
@@ -59,10 +60,29 @@ function twosToSignMag(x: number): number {
   return x & 0x80000000 ? (0x80000000 | (-x & 0x7fffffff)) >>> 0 : x >>> 0;
 }
 
-/** Dst row address of the transfer (before per-lane row/column). */
-function transferAddr(st: TensixState, imm10: number, mod0: number): number {
-  const rwc = mod0 === MOD0.INT32_ALL ? st.rwcDst & 3 : st.rwcDst;
-  return (imm10 + st.dstMathOffset + rwc) & 1023;
+/**
+ * Dst row address of the transfer (before per-lane row/column): Imm10 + MATH_Offset plus the Dst
+ * RWC and DEST_REGW_BASE; MOD0_FMT_INT32_ALL uses only their low 2 bits and, on Blackhole, the
+ * SFPU stack pointer (RWCs.Sp + DEST_SP_BASE), which a load pre-decrements and a store
+ * post-increments by SFPU_STACK_Incr (BlackholeA0 SFPLOAD.md / SFPSTORE.md).
+ */
+function transferAddr(st: TensixState, imm10: number, mod0: number, store: boolean): number {
+  const p = st.params;
+  const dstOff = st.rwcDst + (st.cfg[st.cfgIndex(p.destRegwBase)]! & 0xffff);
+  let addr = imm10 + st.dstMathOffset;
+  if (p.destSpBase < 0) {
+    addr += mod0 === MOD0.INT32_ALL ? dstOff & 3 : dstOff;
+  } else {
+    const incr = st.threadCfg[p.sfpuStackIncr]! & 1023;
+    if (mod0 === MOD0.INT32_ALL) {
+      if (!store && st.rwcSp !== 0) st.rwcSp = (st.rwcSp - incr) & 1023;
+      addr += st.rwcSp + (st.cfg[st.cfgIndex(p.destSpBase)]! & 0xffff) + (dstOff & 3);
+      if (store) st.rwcSp = (st.rwcSp + incr) & 1023;
+    } else {
+      addr += dstOff + ((st.rwcSp + st.cfg[st.cfgIndex(p.destSpBase)]!) & 3);
+    }
+  }
+  return addr & 1023;
 }
 
 /**
@@ -78,7 +98,7 @@ export function sfpload(
   imm10: number,
 ): void {
   if (mod0 === MOD0.SRCB) mod0 = resolveSrcB(st);
-  const addr = transferAddr(st, imm10, mod0);
+  const addr = transferAddr(st, imm10, mod0, false);
   const lc = st.laneConfig;
   if (vd < 8 && mask === -1 && lc === 0 && (mod0 === MOD0.FP32 || mod0 === MOD0.INT32)) {
     // Fast path: 32-bit view, all lanes. The four rows of an aligned group map to consecutive
@@ -133,8 +153,8 @@ export function sfpload(
           case MOD0.BF16:
             v = (bf16Unshuffle(x) << 16) >>> 0;
             break;
-          case MOD0.INT8:
-            v = (((x >>> 15) << 31) | ((x >>> 5) & 0x7f)) >>> 0;
+          case MOD0.INT8: // WH: 7-bit magnitude; BH: 8-bit (SignMag9ToSignMag32)
+            v = (((x >>> 15) << 31) | ((x >>> 5) & (wh ? 0x7f : 0xff))) >>> 0;
             break;
           case MOD0.UINT16:
           case MOD0.LO16:
@@ -149,9 +169,12 @@ export function sfpload(
           case MOD0.ZERO:
             v = 0;
             break;
-          case MOD0.INT8_COMP:
-            v = signMagToTwos((((x >>> 15) << 31) | ((x >>> 5) & 0x3ff)) >>> 0);
+          case MOD0.INT8_COMP: {
+            // WH converts to two's complement; BH (deprecated mode) does not
+            const sm = (((x >>> 15) << 31) | ((x >>> 5) & 0x3ff)) >>> 0;
+            v = wh ? signMagToTwos(sm) : sm;
             break;
+          }
           case MOD0.LO16_ONLY:
             v = ((L[base + l]! & 0xffff0000) | x) >>> 0;
             break;
@@ -182,7 +205,7 @@ export function sfpstore(
   imm10: number,
 ): void {
   if (mod0 === MOD0.SRCB) mod0 = resolveSrcB(st);
-  const addr = transferAddr(st, imm10, mod0);
+  const addr = transferAddr(st, imm10, mod0, true);
   const lc = st.laneConfig;
   if (mask === -1 && lc === 0 && (mod0 === MOD0.FP32 || mod0 === MOD0.INT32)) {
     // Fast path (see sfpload): FP32 flushes denormals to signed zero, INT32 stores the bits.
@@ -251,7 +274,7 @@ export function sfpstore(
           w16 = fp16Shuffle(((d >>> 31) << 15) | (16 << 10) | (d & 0x3ff));
           break;
         case MOD0.INT8_COMP: {
-          const sm = twosToSignMag(d);
+          const sm = wh ? twosToSignMag(d) : d; // BH: no conversion (deprecated mode)
           w16 = fp16Shuffle(((sm >>> 31) << 15) | (16 << 10) | (sm & 0x3ff));
           break;
         }
