@@ -1,62 +1,93 @@
 /**
- * The Vector Unit's multiply-add, bit-exact per generation, on raw FP32 bit patterns.
+ * The Vector Unit's multiply-add (SFPMAD, and every instruction defined "as per SFPMAD"): one
+ * routine for both generations, on raw FP32 bit patterns, the generation being a parameter.
  *
- * Behaviour follows the models of tenstorrent/ttsim `src/fma.cpp` (`fma_model_wh`, `fma_model_bh`),
- * which Tenstorrent validates against silicon (SFPU-NOTES.md A5, A6, B1-B3, C2):
- * - denormal inputs count as zero;
- * - the 48-bit product keeps 26 fraction bits (23 + guard/round/sticky), everything below folded
- *   into a sticky bit; a product below 2^-126 is dropped and the result is C unchanged;
- * - alignment with C uses a "semi-sticky" shift (sticky only if something non-zero is left);
- * - one round-to-nearest-even step after normalisation;
- * - WH: zero/denormal results become +0, NaNs are sign|0x7f800001 with datapath bits OR'd in;
- *   BH: denormal results are rounded then flushed keeping the sign, NaN is 0x7fc00000.
- * Everything is exact 32-bit integer arithmetic; nothing depends on the host's floating-point
- * rounding.
+ * What it computes, from SFPMAD.md (WormholeB0) and the exact bits in SFPU-NOTES.md:
+ * - Inputs with exponent field 0 are zero (SFPMAD.md: "denormal inputs are treated as zero").
+ * - The product is kept "in higher precision than FP32, but not infinite" (SFPMAD.md); B1 fixes
+ *   how much: 26 fraction bits (the 23 of FP32 plus three guard bits), with everything below
+ *   folded into the last bit as a sticky bit.
+ * - A product below 2^-126 (its exponent field would be negative) is dropped and C passes
+ *   through unchanged (A6).
+ * - Product and C meet at the larger exponent. The smaller one is shifted down; the sticky bit
+ *   records lost bits only when something of the operand survives the shift (B1's "semi-sticky"
+ *   alignment), so an operand shifted out entirely vanishes without trace.
+ * - One round-to-nearest-even step after normalisation (B1).
+ * - Zero, denormal and special results (B2, B3, A5 for Wormhole; C2 for Blackhole) depend on
+ *   the generation; see {@link madLanes}.
+ *
+ * Representation: each operand is a signed integer significand with 26 fraction bits and a biased
+ * exponent. The 48-bit significand product is formed exactly in a double (< 2^53) and split
+ * with one power-of-two scaling, so no 64-bit integer arithmetic is needed; the sum is an ordinary
+ * signed int32 (< 2^29 in magnitude). Nothing depends on the host's floating-point rounding.
  */
+import type { Arch } from './encoding.ts';
 
 const SCRATCH = new Uint32Array(4);
-
-/** Shift right by s (> 0); if anything non-zero remains, OR in whether any 1 bits were lost. */
-function semiSticky(v: number, s: number): number {
-  if (s >= 32) return 0;
-  const r = v >>> s;
-  if (r === 0) return 0;
-  return v << (32 - s) !== 0 ? r | 1 : r; // any of the s low bits set (int32-only arithmetic)
-}
+// the sign bit as an int32 (what `|` and `&` produce)
+const SIGN = 0x80000000 | 0;
+const TWO_POW_M20 = 1 / 1048576;
 
 /**
- * The 48-bit product of two 24-bit mantissas shifted right by 20 (i.e. 26 fraction bits once the
- * 3 guard bits are counted), with every bit shifted out OR'd into bit 0. Uses 12-bit halves so that
- * everything stays in exact 32-bit integer arithmetic.
+ * The significand product (two 24-bit integers) with 26 fraction bits: the exact 46-fraction-bit
+ * product scaled down by 2^20, with bit 0 set if any of the 20 bits below were set. The high part
+ * comes from the double product (below 2^48, so exact), the low bits from Math.imul (exact mod 2^32).
  */
-function productHi(xm: number, ym: number): number {
-  const xh = xm >>> 12;
-  const xl = xm & 0xfff;
-  const yh = ym >>> 12;
-  const yl = ym & 0xfff;
-  const mid = xh * yl + xl * yh; // < 2^25
-  const t = xl * yl + ((mid & 0xfff) << 12); // < 2^25
-  const upper = xh * yh + (mid >>> 12) + (t >>> 24); // product = upper * 2^24 + (t & 0xffffff)
-  const hi = (upper << 4) | ((t >>> 20) & 15);
-  return t & 0xfffff ? hi | 1 : hi;
+function productSignificand(xm: number, ym: number): number {
+  const kept = (xm * ym * TWO_POW_M20) | 0; // below 2^28; truncation is the floor here
+  return (Math.imul(xm, ym) & 0xfffff) === 0 ? kept : kept | 1;
 }
 
-/** x*y + z on Wormhole B0 (ttsim fma_model_wh). */
-export function fmaWh(x: number, y: number, z: number): number {
+/** v / 2^d, truncated; bit 0 is set when bits were lost, but only if something is left (B1). */
+function alignDown(v: number, d: number): number {
+  if (d >= 31) return 0;
+  const q = v >>> d;
+  return q === 0 || q << d === v ? q : q | 1;
+}
+
+/** x*y + z for one lane on the given generation. */
+export function mad(x: number, y: number, z: number, arch: Arch): number {
   SCRATCH[0] = x;
   SCRATCH[1] = y;
   SCRATCH[2] = z;
-  fmaWhLanes(SCRATCH, 1, 0, 0, 1, 0, 2, 0, 3, 0);
+  madLanes(SCRATCH, 1, 0, 0, 1, 0, 2, 0, 3, 0, arch);
   return SCRATCH[3]!;
 }
 
+/** x*y + z on Wormhole B0. */
+export function fmaWh(x: number, y: number, z: number): number {
+  return mad(x, y, z, 'wormhole');
+}
+
+/** x*y + z on Blackhole. */
+export function fmaBh(x: number, y: number, z: number): number {
+  return mad(x, y, z, 'blackhole');
+}
+
 /**
- * The Wormhole B0 multiply-add over the lanes of `mask`: for each enabled lane l,
- * L[d+l] = (L[a+sa*l] ^ negA) * L[b+sb*l] + (L[c+sc*l] ^ negC), where `flip` bit 0 negates A and bit 1 negates C
- * (strides are 1 for registers, 0 for a broadcast operand). The lane loop is inside so that the
- * 32-bit patterns never cross a call boundary.
+ * The multiply-add over the lanes of `mask`: for each enabled lane l,
+ * L[d+l] = (L[a+sa*l] ^ negA) * L[b+sb*l] + (L[c+sc*l] ^ negC), where `flip` bit 0 negates A and
+ * bit 1 negates C (strides are 1 for registers, 0 for a broadcast operand). The lane loop is in
+ * here so that 32-bit patterns never cross a call boundary (they are not small integers to V8).
+ *
+ * Generation rules:
+ * - Special inputs. Both: a NaN operand, Inf·0 (a denormal counts as 0), or Inf−Inf give NaN;
+ *   otherwise an infinite C wins, otherwise an infinite or overflowing product gives ±Inf with
+ *   the product's sign. Wormhole counts a finite product that overflows as infinite in the Inf−Inf
+ *   test (A5); Blackhole does not (C2).
+ * - NaN bits. Blackhole: always 0x7fc00000 (C2). Wormhole (B2): sign|0x7f800001, the sign being
+ *   the product's unless C is the only NaN; the finite datapath still runs (product exponent
+ *   capped at 255) and its exponent and mantissa bits are OR'd in.
+ * - Zero results. Wormhole: always +0 (B3). Blackhole: C's sign if the product was dropped and
+ *   C is zero, −0 only when both signs are negative; +0 for an exact cancellation (C2).
+ * - Below the normal range. Wormhole: exponent field < 0 after normalisation is +0 at once;
+ *   field 0 is rounded as if it were normal and kept only if rounding carries it to 2^-126 (B3).
+ *   Blackhole: the value is rounded one bit further down (field 0's denormal grid) and is
+ *   kept only if that carries to 2^-126, otherwise it is a zero with the result's sign (C2).
+ * - Wormhole's normalising right shift keeps the sticky bit (bit 0) but loses any other bit it
+ *   shifts out below the round position, which matters when the sum carries by two bits.
  */
-export function fmaWhLanes(
+export function madLanes(
   L: Uint32Array,
   mask: number,
   a: number,
@@ -67,205 +98,109 @@ export function fmaWhLanes(
   sc: number,
   d: number,
   flip: number,
+  arch: Arch,
 ): void {
+  const bh = arch === 'blackhole';
   const negA = (flip & 1) << 31;
   const negC = (flip & 2) << 30;
   for (let l = 0; l < 32; l++) {
-    if (!((mask >>> l) & 1)) continue;
+    if (((mask >>> l) & 1) === 0) continue;
     const x = L[a + sa * l]! ^ negA;
     const y = L[b + sb * l]!;
     const z = L[c + sc * l]! ^ negC;
-    const id = d + l;
+    const out = d + l;
     const xe = (x >>> 23) & 255;
     const ye = (y >>> 23) & 255;
-    let ze = (z >>> 23) & 255;
-    const xm = xe === 0 ? 0 : (x & 0x7fffff) | 0x800000;
-    const ym = ye === 0 ? 0 : (y & 0x7fffff) | 0x800000;
-    let zm = ze === 0 ? 0 : ((z & 0x7fffff) | 0x800000) << 3;
-    const zs = z & 0x80000000;
-    const ps = (x ^ y) & 0x80000000;
-    let pm = productHi(xm, ym);
+    const ze = (z >>> 23) & 255;
+    // sign masks: -1 for negative, 0 for positive
+    const pSign = (x ^ y) >> 31;
+    const zSign = z >> 31;
     let pe = xe + ye - 127;
+    let nanBits = 0;
 
-    let nan = 0;
-    if (xe === 255 || ye === 255 || pe >= 255 || ze === 255) {
-      if (
-        (xe === 255 && (xm !== 0x800000 || ym === 0)) ||
-        (ye === 255 && (ym !== 0x800000 || xm === 0)) ||
-        (ze === 255 && zm === 0x4000000 && (xe === 255 || ye === 255 || pe >= 255) && zs !== ps)
-      ) {
-        nan = ps | 0x7f800001;
-      } else if (ze === 255 && zm !== 0x4000000) {
-        nan = zs | 0x7f800001;
-      } else if (ze === 255) {
-        L[id] = z | 0;
+    if (xe === 255 || ye === 255 || ze === 255 || pe >= 255) {
+      const invalidProduct =
+        (xe === 255 && ((x & 0x7fffff) !== 0 || ye === 0)) ||
+        (ye === 255 && ((y & 0x7fffff) !== 0 || xe === 0));
+      const zNaN = ze === 255 && (z & 0x7fffff) !== 0;
+      const zInf = ze === 255 && !zNaN;
+      const infMinusInf = zInf && pSign !== zSign && (xe === 255 || ye === 255 || (!bh && pe >= 255));
+      if (bh) {
+        if (invalidProduct || zNaN || infMinusInf) L[out] = 0x7fc00000;
+        else if (zInf) L[out] = z;
+        else L[out] = (pSign & SIGN) | 0x7f800000;
         continue;
-      } else {
-        L[id] = ps | 0x7f800000 | 0;
+      }
+      if (invalidProduct || infMinusInf) nanBits = (pSign & SIGN) | 0x7f800001;
+      else if (zNaN) nanBits = (zSign & SIGN) | 0x7f800001;
+      else {
+        L[out] = zInf ? z : (pSign & SIGN) | 0x7f800000;
         continue;
       }
       if (pe > 255) pe = 255;
     }
 
+    const pm = productSignificand(
+      xe === 0 ? 0 : (x & 0x7fffff) | 0x800000,
+      ye === 0 ? 0 : (y & 0x7fffff) | 0x800000,
+    );
+    const zm = ze === 0 ? 0 : ((z & 0x7fffff) | 0x800000) << 3;
     if (pm === 0 || pe < 0) {
-      if (nan === 0) {
-        L[id] = zm !== 0 ? z | 0 : 0;
-        continue;
-      }
-      pm = 0;
-      pe = 0;
+      // the product is dropped (A6): C passes through
+      if (nanBits !== 0) L[out] = ze !== 0 && ze !== 255 ? nanBits | (z & 0x7fffffff) : nanBits;
+      else if (zm !== 0) L[out] = z;
+      else L[out] = bh ? pSign & zSign & SIGN : 0;
+      continue;
     }
 
-    let re = Math.max(pe, ze);
-    if (pe < re) pm = semiSticky(pm, re - pe);
-    if (ze < re) {
-      zm = semiSticky(zm, re - ze);
-      ze = re;
+    let e: number;
+    let pAligned = pm;
+    let zAligned = zm;
+    if (pe >= ze) {
+      e = pe;
+      zAligned = alignDown(zm, pe - ze);
+    } else {
+      e = ze;
+      pAligned = alignDown(pm, ze - pe);
     }
-    // Signed magnitude add: same signs add, otherwise the larger minus the smaller keeps its sign
-    // (ttsim forms this as a one's-complement sum plus one; the result is the same).
-    let rs = ps;
-    let rm: number;
-    if (ps === zs) rm = pm + zm;
-    else if (pm >= zm) rm = pm - zm;
+    const sum = (pAligned ^ pSign) - pSign + ((zAligned ^ zSign) - zSign);
+    if (sum === 0) {
+      L[out] = nanBits;
+      continue;
+    }
+    const rSign = sum >> 31;
+    const s = (sum ^ rSign) - rSign;
+
+    // normalise: the leading one becomes the implicit bit (bit 23); `drop` bits go to rounding
+    const lead = 31 - Math.clz32(s);
+    e += lead - 26;
+    let drop = lead - 23;
+    if (e >= 255) {
+      L[out] = nanBits !== 0 ? nanBits : (rSign & SIGN) | 0x7f800000;
+      continue;
+    }
+    if (e <= 0) {
+      if (!bh && e < 0) {
+        L[out] = nanBits;
+        continue;
+      }
+      if (bh) {
+        // one significant bit fewer, on exponent field 1's scale (field 0's denormal grid)
+        drop += 1;
+        e = 1;
+      }
+    }
+    let sig: number;
+    if (drop <= 0) sig = s << -drop;
     else {
-      rm = zm - pm;
-      rs = zs;
+      // WH loses the bits between the sticky bit and the round bit (see above)
+      const t = !bh && drop > 4 ? s & ~((1 << (drop - 3)) - 2) : s;
+      // round to nearest even: add just under half, plus the kept LSB, and truncate
+      sig = (t + (1 << (drop - 1)) - 1 + ((t >>> drop) & 1)) >>> drop;
     }
-    if (rm === 0) {
-      L[id] = nan | 0;
-      continue;
-    }
-
-    const n = 5 - Math.clz32(rm);
-    re += n;
-    if (re >= 255) {
-      L[id] = (nan !== 0 ? nan : rs | 0x7f800000) | 0;
-      continue;
-    }
-    if (re < 0) {
-      // blatant denormal: flushed before rounding, sign dropped
-      L[id] = nan | 0;
-      continue;
-    }
-    if (n <= 0) rm = rm << -n;
-    else rm = (rm >>> n) | (rm & 1);
-    let r = (re << 23) + ((rm >>> 3) & 0x7fffff);
-    if ((rm & 7) + (r & 1) > 4) r++;
-    if (r >>> 23 === 0) {
-      // denormal after rounding: +0 (or the NaN)
-      L[id] = nan | 0;
-      continue;
-    }
-    L[id] = (nan !== 0 ? nan : rs) | r | 0;
-  }
-}
-
-/** x*y + z on Blackhole (ttsim fma_model_bh). */
-export function fmaBh(x: number, y: number, z: number): number {
-  SCRATCH[0] = x;
-  SCRATCH[1] = y;
-  SCRATCH[2] = z;
-  fmaBhLanes(SCRATCH, 1, 0, 0, 1, 0, 2, 0, 3, 0);
-  return SCRATCH[3]!;
-}
-
-/**
- * The Blackhole multiply-add over the lanes of `mask`: for each enabled lane l,
- * L[d+l] = (L[a+sa*l] ^ negA) * L[b+sb*l] + (L[c+sc*l] ^ negC), where `flip` bit 0 negates A and bit 1 negates C
- * (strides are 1 for registers, 0 for a broadcast operand). The lane loop is inside so that the
- * 32-bit patterns never cross a call boundary.
- */
-export function fmaBhLanes(
-  L: Uint32Array,
-  mask: number,
-  a: number,
-  sa: number,
-  b: number,
-  sb: number,
-  c: number,
-  sc: number,
-  d: number,
-  flip: number,
-): void {
-  const negA = (flip & 1) << 31;
-  const negC = (flip & 2) << 30;
-  for (let l = 0; l < 32; l++) {
-    if (!((mask >>> l) & 1)) continue;
-    const x = L[a + sa * l]! ^ negA;
-    const y = L[b + sb * l]!;
-    const z = L[c + sc * l]! ^ negC;
-    const id = d + l;
-    const xe = (x >>> 23) & 255;
-    const ye = (y >>> 23) & 255;
-    let ze = (z >>> 23) & 255;
-    const xm = xe === 0 ? 0 : (x & 0x7fffff) | 0x800000;
-    const ym = ye === 0 ? 0 : (y & 0x7fffff) | 0x800000;
-    let zm = ze === 0 ? 0 : ((z & 0x7fffff) | 0x800000) << 3;
-    const zs = z & 0x80000000;
-    const ps = (x ^ y) & 0x80000000;
-    let pm = productHi(xm, ym);
-    const pe = xe + ye - 127;
-
-    if (xe === 255 || ye === 255 || pe >= 255 || ze === 255) {
-      if (
-        (xe === 255 && (xm !== 0x800000 || ym === 0)) ||
-        (ye === 255 && (ym !== 0x800000 || xm === 0)) ||
-        (ze === 255 && zm !== 0x4000000) ||
-        (ze === 255 && (xe === 255 || ye === 255) && zs !== ps)
-      ) {
-        L[id] = 0x7fc00000;
-        continue;
-      }
-      if (ze === 255) {
-        L[id] = z | 0;
-        continue;
-      }
-      L[id] = ps | 0x7f800000 | 0;
-      continue;
-    }
-
-    if (pm === 0 || pe < 0) {
-      L[id] = zm !== 0 ? z | 0 : (zs & ps) | 0;
-      continue;
-    }
-
-    let re = Math.max(pe, ze);
-    if (pe < re) pm = semiSticky(pm, re - pe);
-    if (ze < re) {
-      zm = semiSticky(zm, re - ze);
-      ze = re;
-    }
-    // Signed magnitude add: same signs add, otherwise the larger minus the smaller keeps its sign
-    // (ttsim forms this as a one's-complement sum plus one; the result is the same).
-    let rs = ps;
-    let rm: number;
-    if (ps === zs) rm = pm + zm;
-    else if (pm >= zm) rm = pm - zm;
-    else {
-      rm = zm - pm;
-      rs = zs;
-    }
-    if (rm === 0) {
-      L[id] = (zs & ps) | 0;
-      continue;
-    }
-
-    let n = 5 - Math.clz32(rm);
-    re += n;
-    if (re >= 255) {
-      L[id] = rs | 0x7f800000 | 0;
-      continue;
-    }
-    if (re <= 0) {
-      n += 1;
-      re = 0;
-    }
-    if (n <= 0) rm = rm << -n;
-    else rm = (rm >>> n) | ((rm & (n | 1)) !== 0 ? 1 : 0);
-    let r = (re << 23) + ((rm >>> 3) & 0x7fffff);
-    if ((rm & 7) + (r & 1) > 4) r++;
-    if (r >>> 23 === 0) r = 0; // flush denormals after rounding, keeping the sign
-    L[id] = rs | r | 0;
+    // the implicit bit (2^23 in sig) lands in the exponent field; a carry moves it up by one
+    const r = ((e - 1) << 23) + sig;
+    if (r >>> 23 === 0) L[out] = bh ? rSign & SIGN : nanBits;
+    else L[out] = nanBits !== 0 ? nanBits | r : r | (rSign & SIGN);
   }
 }

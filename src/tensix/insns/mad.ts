@@ -1,14 +1,15 @@
 /**
  * The MAD-unit family: SFPMAD, SFPADD, SFPMUL (all "as per SFPMAD"), SFPMULI, SFPADDI, SFPLUT and
  * SFPLUTFP32 (tt-isa-documentation WormholeB0 SFPMAD.md, SFPMULI.md, SFPADDI.md, SFPLUT.md,
- * SFPLUTFP32.md; BlackholeA0 pages for the negation bits). Arithmetic is `fma.ts` (ttsim's model).
+ * SFPLUTFP32.md; BlackholeA0 pages for the negation bits). Arithmetic is `fma.ts` (one MAD routine,
+ * the generation a parameter).
  *
  * ttsim requires SFPADD to have VA or VB = LReg[10] (1.0) and SFPMUL to have VC = LReg[9] (0.0), and
  * then computes exactly the MAD with those operands; the documents define both as SFPMAD, so axsim
  * runs them as SFPMAD for any operands. Blackhole's Mod1 bit 0 negates the product (ttsim flips A,
  * the document flips B: the same product) and bit 1 negates C.
  */
-import { fmaBh, fmaBhLanes, fmaWh, fmaWhLanes } from '../fma.ts';
+import { fmaBh, fmaWh, madLanes } from '../fma.ts';
 import { IMM_ROW, LANES, type TensixState } from '../state.ts';
 
 export type Fma = (a: number, b: number, c: number) => number;
@@ -31,8 +32,7 @@ export function sfpmad(
   const B = vb * LANES;
   const C = vc * LANES;
   const D = vd * LANES;
-  if (st.arch === 'wormhole') fmaWhLanes(L, mask, A, 1, B, 1, C, 1, D, 0);
-  else fmaBhLanes(L, mask, A, 1, B, 1, C, 1, D, neg);
+  madLanes(L, mask, A, 1, B, 1, C, 1, D, st.arch === 'wormhole' ? 0 : neg, st.arch);
 }
 
 /**
@@ -93,8 +93,7 @@ export function sfpmuli(st: TensixState, mask: number, vd: number, imm: number):
   L[I] = imm;
   const D = vd * LANES;
   const Z = 9 * LANES; // LReg[9] = 0
-  if (st.arch === 'wormhole') fmaWhLanes(L, mask, I, 0, D, 1, Z, 0, D, 0);
-  else fmaBhLanes(L, mask, I, 0, D, 1, Z, 0, D, 0);
+  madLanes(L, mask, I, 0, D, 1, Z, 0, D, 0, st.arch);
 }
 
 /** SFPADDI: VD = bf16(imm16) * 1.0 + VD. */
@@ -104,8 +103,7 @@ export function sfpaddi(st: TensixState, mask: number, vd: number, imm: number):
   L[I] = imm;
   const D = vd * LANES;
   const ONE = 10 * LANES; // LReg[10] = 1.0
-  if (st.arch === 'wormhole') fmaWhLanes(L, mask, I, 0, ONE, 0, D, 1, D, 0);
-  else fmaBhLanes(L, mask, I, 0, ONE, 0, D, 1, D, 0);
+  madLanes(L, mask, I, 0, ONE, 0, D, 1, D, 0, st.arch);
 }
 
 /** Lut8ToFp32 (SFPLUT.md): sign, 3-bit exponent below 127, 4-bit mantissa; 0xff is zero. */
