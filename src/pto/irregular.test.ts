@@ -321,3 +321,81 @@ test('TGEMV / TGEMV_BIAS run the TMATMUL forms: one row of A times B, bias over 
     grid(1, 16, (_, j) => 4 * ((j % 8) + 1) + j),
   );
 });
+
+test('TMATMUL_MX (cpu): fp8 products times E8M0 block scales, float accumulation rounded every step', () => {
+  const codes = (rows: number, cols: number, f: (r: number, c: number) => number) =>
+    Uint8Array.from(grid(rows, cols, f));
+  const mk = (
+    spec: TileSpec & { layout?: 'LEFT' | 'RIGHT' | 'ACC' | 'BIAS' },
+    data?: Uint8Array | number[],
+  ) => createTile(spec, data, { raw: true });
+  // e4m3 codes (MXType: bias 7): 0x38 = 1, 0x40 = 2, 0x78 = 256, 0x18 = 2^-4, 0x10 = 2^-5
+  const a = mk(
+    { dtype: 'f8e4m3', rows: 16, cols: 64, layout: 'LEFT' },
+    codes(16, 64, () => 0x38),
+  );
+  const b = mk(
+    { dtype: 'f8e4m3', rows: 64, cols: 16, layout: 'RIGHT' },
+    codes(64, 16, () => 0x40),
+  );
+  // scales: a group 0 -> 2^0, group 1 -> 2^1; b group 0 -> 2^0, group 1 -> 2^(j % 4 - 1)
+  const aScale = mk(
+    { dtype: 'u8', rows: 16, cols: 32 },
+    codes(16, 32, (_, g) => (g === 0 ? 127 : 128)),
+  );
+  const bScale = mk(
+    { dtype: 'u8', rows: 2, cols: 16 },
+    codes(2, 16, (g, j) => (g === 0 ? 127 : 126 + (j % 4))),
+  );
+  const c = mk({ dtype: 'f32', rows: 16, cols: 16, layout: 'ACC' });
+  execute('TMATMUL_MX', { c, a, aScale, b, bScale });
+  // k < 32: 1 * 2 * 1 = 2 (sum 64); k >= 32: 1 * 2 * 2 * 2^(j%4 - 1) = 2^(j%4 + 1) (sum 32 * that)
+  const want = grid(1, 16, (_, j) => 64 + 32 * 2 ** ((j % 4) + 1));
+  assert.deepEqual(readTile(c)[7], want);
+  const bias = mk(
+    { dtype: 'f32', rows: 1, cols: 16, layout: 'BIAS' },
+    grid(1, 16, (_, j) => j),
+  );
+  const cb = mk({ dtype: 'f32', rows: 16, cols: 16, layout: 'ACC' });
+  execute('TMATMUL_MX_BIAS', { c: cb, a, aScale, b, bScale, bias });
+  assert.deepEqual(
+    readTile(cb)[0],
+    want.map((v, j) => v + j),
+  );
+  const ca = mk({ dtype: 'f32', rows: 16, cols: 16, layout: 'ACC' });
+  execute('TMATMUL_MX_ACC', { c: ca, cin: cb, a, aScale, b, bScale });
+  assert.deepEqual(
+    readTile(ca)[0],
+    want.map((v, j) => 2 * v + j),
+  );
+
+  // 256 * 256 = 2^16 first, then 63 terms of 2^-4 * 2^-5 = 2^-9, each a quarter of the float ulp
+  // at 2^16 (2^-7): every step rounds back to 2^16 (a single final rounding would give 65536.125)
+  const a2 = mk(
+    { dtype: 'f8e4m3', rows: 16, cols: 64, layout: 'LEFT' },
+    codes(16, 64, (_, k) => (k === 0 ? 0x78 : 0x18)),
+  );
+  const b2 = mk(
+    { dtype: 'f8e4m3', rows: 64, cols: 16, layout: 'RIGHT' },
+    codes(64, 16, (k) => (k === 0 ? 0x78 : 0x10)),
+  );
+  const one = (r: number, cc: number) =>
+    mk(
+      { dtype: 'u8', rows: r, cols: cc },
+      codes(r, cc, () => 127),
+    );
+  const c2 = mk({ dtype: 'f32', rows: 16, cols: 16, layout: 'ACC' });
+  execute('TMATMUL_MX', { c: c2, a: a2, aScale: one(16, 32), b: b2, bScale: one(2, 16) });
+  assert.equal(readBits(c2, 3, 5), 0x47800000); // 65536.0f
+  // MX scale semantics are target-defined: only the cpu profile runs it
+  assert.throws(
+    () =>
+      execute(
+        'TMATMUL_MX',
+        { c: c2, a: a2, aScale: one(16, 32), b: b2, bScale: one(2, 16) },
+        {},
+        { profile: 'a5' },
+      ),
+    (e) => cat(e, 'Unsupported'),
+  );
+});

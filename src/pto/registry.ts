@@ -17,6 +17,7 @@ import { GATHER_OPS } from './insns/gather.ts';
 import { GEMV_OPS } from './insns/gemv.ts';
 import { MATMUL_OPS } from './insns/matmul.ts';
 import { MEMORY_OPS, SYNC_OPS } from './insns/memory.ts';
+import { MX_OPS } from './insns/mx.ts';
 import { PART_OPS } from './insns/part.ts';
 import { REDUCE_OPS } from './insns/reduce.ts';
 import { SCALAR_OPS } from './insns/scalar.ts';
@@ -59,6 +60,7 @@ addAll(GATHER_OPS);
 addAll(FILLPAD_OPS);
 addAll(EXTRACT_OPS);
 addAll(GEMV_OPS);
+addAll(MX_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {
