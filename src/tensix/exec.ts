@@ -245,7 +245,17 @@ export function run(st: TensixState, prog: Program, reps = 1): void {
   let o = 0;
   try {
     for (let r = 0; r < reps; r++) {
-      for (o = 0; o < end; o += STRIDE) execRecord(st, code, o);
+      for (o = 0; o < end; o += STRIDE) {
+        // The flag-stack instructions are tiny and frequent in SIMT code: run them here, saving
+        // a call; everything else goes through execRecord. (Op ids: see ops.ts.)
+        // (AUX = 0: no TEN-2932 check is due for the record.)
+        const op = code[o]!;
+        if (code[o + 7] !== 0) execRecord(st, code, o);
+        else if (op === 26) sfppushc(st, code[o + 5]!);
+        else if (op === 27) sfppopc(st, code[o + 5]!);
+        else if (op === 29) sfpcompc(st);
+        else execRecord(st, code, o);
+      }
     }
   } catch (e) {
     if (!(e instanceof AxsimError)) throw e;

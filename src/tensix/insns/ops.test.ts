@@ -306,4 +306,9 @@ test('backdoor template load (VD 12..15), DISABLE_BACKDOOR_LOAD, and the TEN-293
     () => exec(st, [w('SFPMAD', { lreg_dest: 5, lreg_src_a: 10, lreg_src_b: 10, lreg_src_c: 9 })]),
     (e: unknown) => e instanceof AxsimError && e.category === 'UndefinedBehaviour',
   );
+  // the same check for the flag-stack instructions, which the run loop executes inline
+  assert.throws(
+    () => exec(st, [w('SFPPUSHC', { lreg_dest: 5 })]),
+    (e: unknown) => e instanceof AxsimError && e.category === 'UndefinedBehaviour',
+  );
 });
