@@ -246,15 +246,44 @@ export function run(st: TensixState, prog: Program, reps = 1): void {
   try {
     for (let r = 0; r < reps; r++) {
       for (o = 0; o < end; o += STRIDE) {
-        // The flag-stack instructions are tiny and frequent in SIMT code: run them here, saving
-        // a call; everything else goes through execRecord. (Op ids: see ops.ts.)
-        // (AUX = 0: no TEN-2932 check is due for the record.)
+        // The flag-stack and the common integer instructions are dispatched here, saving a call;
+        // everything else, and any record needing a TEN-2932 check (AUX != 0) or a LaneConfig
+        // (ROW_MASK) adjustment, goes through execRecord. (Op ids: see ops.ts.)
         const op = code[o]!;
-        if (code[o + 7] !== 0) execRecord(st, code, o);
+        if (code[o + 7] !== 0 || st.laneConfig !== 0) execRecord(st, code, o);
         else if (op === 26) sfppushc(st, code[o + 5]!);
         else if (op === 27) sfppopc(st, code[o + 5]!);
         else if (op === 29) sfpcompc(st);
-        else execRecord(st, code, o);
+        else if (op >= 13 && op <= 21) {
+          // The common integer/bitwise/flag instructions, with the lane mask computed here.
+          const mask = st.useLaneFlags ? st.laneFlags : -1;
+          const vd = code[o + 1]!;
+          switch (op) {
+            case 13: // IADD
+              sfpiadd(st, mask, vd, code[o + 2]!, code[o + 5]!, code[o + 6]!, vd < 8);
+              break;
+            case 14: // SHFT
+              sfpshft(st, mask, vd, code[o + 2]!, code[o + 5]!, code[o + 6]!);
+              break;
+            case 15: // SETCC
+              sfpsetcc(st, mask, code[o + 2]!, code[o + 5]!, code[o + 6]!);
+              break;
+            case 18: // AND
+              sfpand(st, mask, vd, code[o + 3]!, code[o + 2]!);
+              break;
+            case 19: // OR
+              sfpor(st, mask, vd, code[o + 3]!, code[o + 2]!);
+              break;
+            case 20: // XOR
+              sfpxor(st, mask, vd, code[o + 2]!);
+              break;
+            case 21: // NOT
+              sfpnot(st, mask, vd, code[o + 2]!);
+              break;
+            default:
+              execRecord(st, code, o);
+          }
+        } else execRecord(st, code, o);
       }
     }
   } catch (e) {
