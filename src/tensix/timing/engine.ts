@@ -1017,13 +1017,34 @@ function regName(r: number): string {
 /** Timeline text of a regular instruction. */
 function regularText(info: Info, code: Int32Array, o: number): string {
   const name = info.name.replace(/^SFP_?/, '').toLowerCase();
-  if (info.unit === U.ISSUE) return info.name;
   const op = code[o + S.OP]!;
+  if (op === Op.SETC16) return `SETC16 cfg[${code[o + S.MOD]!}] = ${code[o + S.IMM]!}`;
+  if (info.unit === U.ISSUE) return info.name;
   if (op === Op.LOADMACRO) return `[${code[o + S.VD]!}] macro ${code[o + S.AUX]! & 3}`;
   if (op === Op.LOAD) return `${regName(code[o + S.VD]!)} = load`;
   if (op === Op.STORE) return `store ${regName(code[o + S.VD]!)}`;
   if (op === Op.NOP) return name === 'nop' ? 'nop' : name;
   if (op === Op.TEMPLATE) return `template[${code[o + S.MOD]!}] = ${name}`;
+  if (op === Op.LOADI) {
+    const imm = `0x${(code[o + S.IMM]! & 0xffff).toString(16)}`;
+    const m = code[o + S.MOD]!;
+    return `${regName(code[o + S.VD]!)}${m === 8 ? '.hi' : m === 10 ? '.lo' : ''} = ${imm}`;
+  }
+  if (op === Op.CONFIG) {
+    const d = code[o + S.VD]!;
+    const what =
+      d < 4
+        ? `Template[${d}]`
+        : d < 8
+          ? `Sequence[${d - 4}]`
+          : d === 8
+            ? 'Misc'
+            : d === 15
+              ? 'LaneConfig'
+              : `L${d}`;
+    const imm = code[o + S.MOD]! & 1 && d >= 4;
+    return `${what} = ${imm ? `0x${(code[o + S.IMM]! & 0xffff).toString(16)}` : 'L0'}`;
+  }
   const w = info.deps.writes;
   const reads = rowsOf(info.deps.reads).map(regName).join(', ');
   const dst = w ? `${rowsOf(w).map(regName).join(',')} = ` : '';
