@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AxsimError } from '../errors.ts';
-import { createTile, execute, readBits, readTile, type TileSpec } from './index.ts';
+import { createTile, execute, GlobalTensor, readBits, readTile, type TileSpec } from './index.ts';
 
 const cat = (e: unknown, category: string): boolean => e instanceof AxsimError && e.category === category;
 const grid = (rows: number, cols: number, f: (r: number, c: number) => number): number[] =>
@@ -397,5 +397,79 @@ test('TMATMUL_MX (cpu): fp8 products times E8M0 block scales, float accumulation
         { profile: 'a5' },
       ),
     (e) => cat(e, 'Unsupported'),
+  );
+});
+
+/** A vector quant word: m1 = the top 19 bits of an f32 scale, offset bits 37..45, sign bit 46. */
+function quantWord(scaleBits: number, offset = 0, signed = true, shift = 0): bigint {
+  return (
+    (BigInt(scaleBits >>> 13) << 13n) |
+    (BigInt(shift) << 32n) |
+    (BigInt(offset) << 37n) |
+    (signed ? 1n << 46n : 0n)
+  );
+}
+
+test('TMOV_FP: f32 -> i8 per-column quant words (scale, offset, ties to even, clamp, then the int8 cast)', () => {
+  const src = createTile({ dtype: 'f32', rows: 16, cols: 16, layout: 'ACC', validRow: 1, validCol: 5 }, [
+    ...[5, 7, -20, 1000, 300],
+    ...new Array(251).fill(0),
+  ]);
+  const fp = createTile({ dtype: 'u64', rows: 1, cols: 8, loc: 'scaling', validCol: 5 }, [
+    quantWord(0x3f000000), // 0.5: 5 -> 2.5 -> 2 (ties to even)
+    quantWord(0x3f000000), // 7 -> 3.5 -> 4
+    quantWord(0x3fc00000, 10, false), // 1.5: -30 + 10 = -20 -> clamped to 0 (unsigned range)
+    quantWord(0x3f800000), // 1: 1000 -> 127
+    quantWord(0x3f800000, 3, false), // 300 + 3 -> 255, and (int8_t)255.0f = -1
+    0n,
+    0n,
+    0n,
+  ]);
+  const dst = createTile({ dtype: 'i8', rows: 1, cols: 32, validCol: 5 }, new Array(32).fill(9));
+  execute('TMOV_FP', { dst, src, fp });
+  assert.deepEqual(readTile(dst)[0]!.slice(0, 6), [2, 4, 0, 127, -1, 9]);
+  // i32 -> i16 shifts right by bits 32..35 + 1 and keeps the low 16 bits
+  const si = createTile({ dtype: 'i32', rows: 16, cols: 16, layout: 'ACC', validRow: 1, validCol: 2 }, [
+    ...[-100, 0x7fffffff],
+    ...new Array(254).fill(0),
+  ]);
+  const f2 = createTile({ dtype: 'u64', rows: 1, cols: 4, validCol: 2 }, [
+    quantWord(0, 0, true, 3),
+    quantWord(0, 0, true, 3),
+    0n,
+    0n,
+  ]);
+  const d16 = createTile({ dtype: 'i16', rows: 1, cols: 16, validCol: 2 });
+  execute('TMOV_FP', { dst: d16, src: si, fp: f2 });
+  assert.deepEqual(readTile(d16)[0]!.slice(0, 2), [-7, -1]); // -100 >> 4 = -7; 0x07ffffff -> 0xffff
+});
+
+test('TSTORE_FP: i32 accumulator -> f16 (VDEQF16); a ColMajor source takes the quant word of its row', () => {
+  const t = createTile({ dtype: 'i32', rows: 16, cols: 16, layout: 'ACC', validRow: 2, validCol: 2 }, [
+    ...[1000, 1 << 20],
+    ...new Array(14).fill(0),
+    ...[3, -5],
+    ...new Array(238).fill(0),
+  ]);
+  const fp = createTile({ dtype: 'u64', rows: 1, cols: 4, validCol: 2 }, [
+    quantWord(0x3d800000),
+    quantWord(0x3f800000),
+    0n,
+    0n,
+  ]);
+  const gm = new GlobalTensor('f16', [1, 1, 1, 2, 2], [4, 4, 4, 2, 1], 'ND', new Uint8Array(8));
+  execute('TSTORE_FP', { gm, tile: t, fp });
+  const half = Array.from(new Uint16Array(gm.bytes.buffer, gm.bytes.byteOffset, 4));
+  // row 0 (word 0, scale 2^-4): 62.5 = 0x53d0, 65536 clamps to 65504 = 0x7bff; row 1 (scale 1): 3, -5
+  assert.deepEqual(half, [0x53d0, 0x7bff, 0x4200, 0xc500]);
+  const short = createTile({ dtype: 'u64', rows: 1, cols: 4, validCol: 1 }, [
+    quantWord(0x3f800000),
+    0n,
+    0n,
+    0n,
+  ]);
+  assert.throws(
+    () => execute('TSTORE_FP', { gm, tile: t, fp: short }),
+    (e) => cat(e, 'UndefinedBehaviour'),
   );
 });

@@ -13,6 +13,7 @@ import { CONVERT_OPS } from './insns/convert.ts';
 import { EXPAND_OPS } from './insns/expand.ts';
 import { EXTRACT_OPS } from './insns/extract.ts';
 import { FILLPAD_OPS } from './insns/fillpad.ts';
+import { FIXPIPE_OPS } from './insns/fixpipe.ts';
 import { GATHER_OPS } from './insns/gather.ts';
 import { GEMV_OPS } from './insns/gemv.ts';
 import { MATMUL_OPS } from './insns/matmul.ts';
@@ -61,6 +62,7 @@ addAll(FILLPAD_OPS);
 addAll(EXTRACT_OPS);
 addAll(GEMV_OPS);
 addAll(MX_OPS);
+addAll(FIXPIPE_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {

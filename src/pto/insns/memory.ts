@@ -44,7 +44,8 @@ export function padBytes(d: DType, pad: PadValue, profile: Profile): Uint8Array 
   return out;
 }
 
-function gOff(g: GlobalTensor, r: number, c: number): number {
+/** Element offset of (r, c) in a global tensor, raising UndefinedBehaviour outside its memory. */
+export function gOff(g: GlobalTensor, r: number, c: number): number {
   const o = g.offsetOf(r, c);
   if (o < 0 || (o + 1) * DTYPE_INFO[g.dtype].bytes > g.bytes.length) {
     throw undefinedBehaviour(`global element (${r}, ${c}) maps to offset ${o}, outside the tensor's memory`);
