@@ -9,7 +9,7 @@ import { attrWord, type TileCall } from '../asm/call.ts';
 import { execFunc, findFunc, type RtValue, type TileValue, type ViewValue } from '../asm/exec.ts';
 import { dtypeOfName } from '../asm/types.ts';
 import { newPipeState, type PipeState } from './pipes.ts';
-import type { CostArch, CostInput, CostModelName, CostResult } from './types.ts';
+import type { CostArch, CostInput, CostModelName, CostResult, TileFacts } from './types.ts';
 
 export interface InstructionCost {
   line: number;
@@ -69,6 +69,22 @@ function dt(name: string): string {
   return dtypeOfName(name) ?? name;
 }
 
+function factsOf(v: TileValue): TileFacts {
+  const t = v.type;
+  return {
+    loc: t.loc,
+    dtype: dt(t.dtype.name),
+    rows: t.rows,
+    cols: t.cols,
+    validRow: v.validRow,
+    validCol: v.validCol,
+    blayout: t.blayout,
+    slayout: t.slayout,
+    fractal: t.fractal,
+    vCol: t.vCol,
+  };
+}
+
 /** Builds the cost-model input of one executed tile op. */
 export function costInputOf(call: TileCall, ins: RtValue[], out: TileValue | ViewValue): CostInput {
   const insn = call.sig.insn;
@@ -101,6 +117,7 @@ export function costInputOf(call: TileCall, ins: RtValue[], out: TileValue | Vie
       validK: a.validCol,
       validN: b.validCol,
       accDtype: dt(out.type.dtype.name),
+      rightValidRow: b.validRow,
     };
   }
   if (!main) throw unsupported(`${call.name}: no tile operand to cost`);
@@ -129,8 +146,17 @@ export function costInputOf(call: TileCall, ins: RtValue[], out: TileValue | Vie
   }
   if (fam === 'rowexpand' && insn === 'TROWEXPAND' && tiles[0])
     inp.srcValid = `${tiles[0].validRow}x${tiles[0].validCol}`;
+  // where the tiles live and how they are laid out chooses the cube-side copy paths
+  if (insn === 'TMOV' && out.kind === 'tile' && tiles[0]) {
+    inp.dst = factsOf(out);
+    inp.src = factsOf(tiles[0]);
+  } else if (fam === 'load' && out.kind === 'tile') inp.dst = factsOf(out);
+  else if (fam === 'store' && tiles[0]) inp.src = factsOf(tiles[0]);
   const view = fam === 'load' ? ins[0] : fam === 'store' ? out : undefined;
   if (view && view.kind === 'view') {
+    inp.gmShape = view.shape;
+    inp.gmStrides = view.strides;
+    inp.gmDtype = dt(view.elem);
     const st = view.strides;
     // ND when the innermost stride is 1: the global row stride is the next one out
     inp.gm =

@@ -11,6 +11,27 @@ export interface CostConstant {
   source: string;
 }
 
+/**
+ * Static and runtime facts of one tile operand, for the kernels whose path depends on where a tile
+ * lives and how it is laid out (TMOV between buffers, TLOAD into L1, TSTORE from L0C).
+ */
+export interface TileFacts {
+  /** vec, mat, acc, left, right, bias, scaling (PTO-AS `loc=`). */
+  loc: string;
+  dtype: string;
+  rows: number;
+  cols: number;
+  validRow: number;
+  validCol: number;
+  /** `blayout=` / `slayout=` spellings: row_major, col_major, none_box. */
+  blayout: string;
+  slayout: string;
+  /** Fractal size in bytes (`fractal=`). */
+  fractal: number;
+  /** Static valid column count (`v_col=`), -1 when dynamic. */
+  vCol: number;
+}
+
 /** One PTO instruction as the cost models see it (field names follow pto-cost.jsonl.gz rows). */
 export interface CostInput {
   /** PTO instruction name, pto_instr.hpp spelling: TADD, TMATMUL_ACC, TLOAD … */
@@ -66,6 +87,15 @@ export interface CostInput {
   scalar?: number;
   /** The row's grid tag (informational). */
   shape?: string;
+  /** TMOV: destination and source tiles; TLOAD: `dst`; TSTORE: `src`. Absent = vector tiles. */
+  dst?: TileFacts;
+  src?: TileFacts;
+  /** TLOAD/TSTORE: the global view's shape and element strides (outermost first), element type. */
+  gmShape?: number[];
+  gmStrides?: number[];
+  gmDtype?: string;
+  /** TGEMV*: valid rows of the right (K×N) tile, the kernel's k. */
+  rightValidRow?: number;
   /** Formula rows for transfers: tile type and element count. */
   tileType?: string;
   elements?: number;

@@ -8,6 +8,7 @@ import { unsupported } from '../../../errors.ts';
 import { f32BitsToFp16, f32ToBits } from '../../../numeric/index.ts';
 import type { Trace } from '../trace.ts';
 import type { CostInput } from '../types.ts';
+import { madVariant, tloadMat, tmov, tstoreAcc } from './cube.ts';
 import { type BinIssue, binaryInstr, binSInstr, type Geo, type UnIssue, unaryInstr } from './elementwise.ts';
 import { tload, tmatmul, tstore } from './memory.ts';
 import { tcmp, tcmps, tcvt, tdivs, tsel, tsels, ttrans } from './misc.ts';
@@ -153,6 +154,13 @@ function rowExpBin(intr: string, dtypes: string[]): Kernel {
   };
 }
 
+/** The `mad` variants: first tile argument is the accumulator (m × n). */
+const madKernel: Kernel = (inp, t) => ({
+  path: madVariant(inp, t),
+  firstTile: [inp.validM ?? inp.validRow, inp.validN ?? inp.validCol],
+  firstDtype: inp.accDtype,
+});
+
 const ALL8 = ['f32', 'f16', 'i32', 'i16', 'i8', 'u8', 'u16', 'u32'];
 
 const simple =
@@ -197,12 +205,32 @@ export const KERNELS: Record<string, Kernel> = {
   TROWEXPANDDIV: rowExpBin('vdiv', F),
   TLOAD: (inp, t) => {
     requireDtypes(inp, ALL8);
+    const loc = inp.dst?.loc ?? 'vec';
+    if (loc === 'mat') return { path: tloadMat(inp, t), firstTile: [inp.validRow, inp.validCol] };
+    if (loc !== 'vec') throw unsupported(`pto-isa A2/A3 model: TLOAD into a ${loc} tile (vec or mat only)`);
     return { path: tload(inp, t, bytesOf(inp)), firstTile: [inp.validRow, inp.validCol] };
   },
   TSTORE: (inp, t) => {
     requireDtypes(inp, ALL8);
+    const loc = inp.src?.loc ?? 'vec';
+    if (loc === 'acc') return { path: tstoreAcc(inp, t), firstTile: [inp.validRow, inp.validCol] };
+    if (loc !== 'vec') {
+      throw unsupported(`pto-isa A2/A3 model: TSTORE from a ${loc} tile is not modelled`, {
+        hint: 'modelled: vec (UB → GM) and acc (L0C → GM) sources',
+      });
+    }
     return { path: tstore(inp, t, bytesOf(inp)), firstTile: [inp.validRow, inp.validCol] };
   },
+  // first tile argument: dst
+  TMOV: (inp, t) => ({
+    path: tmov(inp, t),
+    firstTile: [inp.dst?.validRow ?? inp.validRow, inp.dst?.validCol ?? inp.validCol],
+    firstDtype: inp.dst?.dtype,
+  }),
+  TMATMUL_BIAS: madKernel,
+  TGEMV: madKernel,
+  TGEMV_ACC: madKernel,
+  TGEMV_BIAS: madKernel,
   TMATMUL: (inp, t) => ({
     path: tmatmul(inp, t),
     firstTile: [inp.validM ?? inp.validRow, inp.validN ?? inp.validCol],
