@@ -312,6 +312,10 @@ function addRunCommand(group: Command): void {
       '--hazards <mode>',
       'timed mode hazard checks: warn (default), strict (first one is an error), off',
     )
+    .option(
+      '--matrix-writes <list>',
+      'timed mode: Matrix Unit writes to Dst issued just before these instruction indices, e.g. 0,12',
+    )
     .action(
       action(
         (
@@ -325,6 +329,7 @@ function addRunCommand(group: Command): void {
             json?: boolean;
             timeline?: string | boolean;
             hazards?: string;
+            matrixWrites?: string;
           },
         ) => {
           const arch = parseArch(opts.arch);
@@ -359,9 +364,18 @@ function addRunCommand(group: Command): void {
           if (timeline !== undefined && timeline !== 'text' && timeline !== 'json')
             throw badInput(`--timeline ${timeline}: use text or json`);
           let timed: TimedResult | undefined;
-          if (timeline || opts.hazards) {
+          if (timeline || opts.hazards || opts.matrixWrites) {
             const hazards = parseHazardMode(opts.hazards ?? 'warn');
-            timed = runTimedProgram(m, words, { hazards, timeline: timeline !== undefined });
+            const matrixDstWrites = (opts.matrixWrites ?? '')
+              .split(',')
+              .filter((x) => x.trim() !== '')
+              .map((x) => {
+                const v = Number(x);
+                if (!Number.isInteger(v) || v < 0)
+                  throw badInput(`--matrix-writes: '${x}' is not an instruction index`);
+                return v;
+              });
+            timed = runTimedProgram(m, words, { hazards, timeline: timeline !== undefined, matrixDstWrites });
           } else m.run(words);
           const after = m.snapshot();
           const lregChanged: number[] = [];

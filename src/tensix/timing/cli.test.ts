@@ -91,3 +91,16 @@ test('run --hazards strict fails on the first hazard; warn lists it', async () =
   const bad = await cli(['tensix', 'run', f, '--hazards', 'loud']);
   assert.ok(bad.code !== undefined && bad.code !== 0);
 });
+
+test('run --matrix-writes marks Matrix Unit Dst writes for the 3-instruction rule', async () => {
+  const f = join(dir, 'mw.sfpu');
+  writeFileSync(f, 'TTI_NOP;\nTTI_SFPLOAD(1, 3, 0, 0);\n');
+  const r = await cli(['tensix', 'run', f, '--matrix-writes', '0']);
+  assert.match(r.out, /\[matrix-dst-too-close\] cycle 2, instruction 1/);
+  const ok = await cli(['tensix', 'run', f, '--matrix-writes', '1']);
+  assert.match(ok.out, /\[matrix-dst-too-close\]/); // 0 instructions between
+  const none = await cli(['tensix', 'run', f, '--hazards', 'warn']);
+  assert.match(none.out, /hazards: none/);
+  const bad = await cli(['tensix', 'run', f, '--matrix-writes', 'x']);
+  assert.ok(bad.code !== undefined && bad.code !== 0);
+});
