@@ -6,8 +6,7 @@
  * - unknown opcode, bits set outside the fields: UndefinedBehaviour (as ttsim's decoder);
  * - a mode bit the documents leave undefined: NonContractual (ttsim's category for reserved bits);
  * - a mode the documents call undefined: UndefinedBehaviour;
- * - what axsim does not model (SFPLOADMACRO's scheduled part, Blackhole SFPARECIP's exp mode):
- *   Unsupported.
+ * - what axsim does not model (SFPLOADMACRO's scheduled part): Unsupported.
  * Words with VD 12..15 on opcodes 0x72..0x99 (not SFPCONFIG/SFPLOADMACRO) become TEMPLATE records;
  * whether they execute or write LoadMacroConfig depends on LaneConfig at run time.
  */
@@ -251,11 +250,7 @@ export function predecode(d: DecodedInsn, arch: Arch, out: Int32Array, at: numbe
       set(Op.MUL24, mod1 & 8 ? vd : wreg(vd), vc, f.lreg_src_b!, f.lreg_src_a!, mod1);
       break;
     case 'SFPARECIP':
-      if (mod1 >= 2) {
-        throw unsupported(`SFPARECIP instr_mod1=${mod1} (ApproxExp) is not modelled`, {
-          hint: 'modes 0 (RECIP) and 1 (COND_RECIP) are',
-        });
-      }
+      // Mod1 0 RECIP, 1 COND_RECIP, anything else EXP (SFPARECIP.md's `default:`).
       set(Op.ARECIP, wreg(vd), f.lreg_c!, f.imm12_math!, 0, mod1);
       break;
     case 'SETRWC':

@@ -1,6 +1,7 @@
 /**
  * Blackhole-only arithmetic: SFPMUL24 and SFPARECIP (jasondavies/tt-isa-documentation BlackholeA0
- * SFPMUL24.md, SFPARECIP.md; ttsim agrees on the modes it implements, SFPU-NOTES.md C1).
+ * SFPMUL24.md, SFPARECIP.md; ttsim agrees on the modes it implements, SFPU-NOTES.md C1; it refuses
+ * SFPARECIP's Mod1 >= 1, so COND_RECIP and EXP follow the page).
  */
 import { LANES, type TensixState } from '../state.ts';
 
@@ -73,7 +74,44 @@ export function approxRecip(x: number): number {
   return 0;
 }
 
-/** SFPARECIP Mod1 0: VD = sign(x) * ApproxRecip(|x|); Mod1 1: only where LReg[VB] < 0, result without sign. */
+/**
+ * The 896-entry table of SFPARECIP's ApproxExp, one entry per BF16 input 0x3c80..0x3fff
+ * (2^-6 <= x < 2). Entry i is e^x for x = the BF16 value 0x3c80 + i, truncated to BF16 and taken
+ * relative to 0x3f80 (1.0) below 0x3f32 and to 0x4000 (2.0) from there on: i.e. the low 8 bits of
+ * trunc_bf16(e^x) - base (entries >= 128 carry into the exponent, giving 4.0..8.0). This reproduces
+ * all 896 entries listed in BlackholeA0 SFPARECIP.md (checked entry by entry in the tests; the
+ * nearest e^x comes to a truncation boundary is 1.3e-3 of a BF16 step, far above Math.exp's error).
+ */
+export const EXP_LUT: Uint8Array = (() => {
+  const t = new Uint8Array(896);
+  const view = new DataView(new ArrayBuffer(8));
+  for (let i = 0; i < 896; i++) {
+    const h = 0x3c80 + i;
+    view.setUint32(0, h << 16);
+    const x = view.getFloat32(0);
+    view.setFloat64(0, Math.exp(x));
+    const hi = view.getUint32(0); // sign 0, 11-bit exponent, top 20 mantissa bits
+    const bf16 = ((((hi >>> 20) - 1023 + 127) << 7) | ((hi >>> 13) & 0x7f)) >>> 0;
+    t[i] = bf16 - (h < 0x3f32 ? 0x3f80 : 0x4000);
+  }
+  return t;
+})();
+
+/** ApproxExp on a non-negative FP32 pattern (SFPARECIP.md); the low 16 bits of x pass through. */
+export function approxExp(x: number): number {
+  if (x < 0x00800000) return 0x3f800000;
+  const lo = x & 0xffff;
+  if (x < 0x3c800000) return (0x3f810000 | lo) >>> 0;
+  if (x < 0x3f320000) return (0x3f800000 | (EXP_LUT[(x >>> 16) - 0x3c80]! << 16) | lo) >>> 0;
+  if (x < 0x40000000) return (0x40000000 | (EXP_LUT[(x >>> 16) - 0x3c80]! << 16) | lo) >>> 0;
+  return (0x40800000 | lo) >>> 0;
+}
+
+/**
+ * SFPARECIP (SFPARECIP.md): Mod1 0 (RECIP): VD = sign(x) * ApproxRecip(|x|); Mod1 1 (COND_RECIP):
+ * only where LReg[VB] < 0, result without sign; any other Mod1 (EXP, the page's `default:`):
+ * VD = sign(x) * ApproxExp(|x|).
+ */
 export function sfparecip(
   st: TensixState,
   mask: number,
@@ -88,7 +126,9 @@ export function sfparecip(
     let x = L[vc * LANES + l]!;
     const s = x & 0x80000000;
     if (mod1 === 0) x = (s | approxRecip((x & 0x7fffffff) >>> 0)) >>> 0;
-    else if ((L[vb * LANES + l]! | 0) < 0) x = approxRecip((x & 0x7fffffff) >>> 0);
+    else if (mod1 === 1) {
+      if ((L[vb * LANES + l]! | 0) < 0) x = approxRecip((x & 0x7fffffff) >>> 0);
+    } else x = (s | approxExp((x & 0x7fffffff) >>> 0)) >>> 0;
     L[vd * LANES + l] = x;
   }
 }
