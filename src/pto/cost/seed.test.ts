@@ -102,3 +102,47 @@ test('axsim pto cost examples/pto/add.pto --model seed reports the 2575-cycle TA
   assert.equal(j.instructions.find((i) => i.op === 'TADD')?.cycles, 2575);
   assert.equal(j.total, 2575);
 });
+
+test('every binary tile-tile elementwise op is priced with the same formula; other families are outside the model', () => {
+  // 16x64: FP 14 + 19 + 256 + 2286 = 2575, INT 14 + 17 + 256 + 2286 = 2573
+  for (const op of ['TADD', 'TSUB', 'TMUL', 'TDIV', 'TMAX', 'TMIN', 'TREM', 'TFMOD', 'TPOW', 'TPRELU']) {
+    assert.equal(seedCost(inp({ op })).cycles, 2575, op);
+  }
+  for (const op of ['TAND', 'TOR', 'TXOR', 'TSHL', 'TSHR']) {
+    assert.equal(seedCost(inp({ op, dtype: 'i16' })).cycles, 2573, op);
+  }
+  for (const op of ['TADDS', 'TEXP', 'TADDC', 'TCMP', 'TSEL', 'TPARTADD', 'TROWSUM', 'TLOAD', 'TMATMUL']) {
+    assert.throws(
+      () => seedCost(inp({ op })),
+      (e: unknown) =>
+        e instanceof AxsimError && e.category === 'Unsupported' && /outside the seed model/.test(e.message),
+      op,
+    );
+  }
+});
+
+test('a program with TPRELU and TAND: both priced under seed, TADDS listed as not covered', () => {
+  const TI =
+    '!pto.tile_buf<loc=vec, dtype=i16, rows=16, cols=64, v_row=16, v_col=64, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+  const m = parsePtoAs(`func.func @k() {
+    %a = pto.alloc_tile : ${TB}
+    %b = pto.alloc_tile : ${TB}
+    %t = pto.alloc_tile : ${TB}
+    %c = pto.alloc_tile : ${TB}
+    %x = pto.alloc_tile : ${TI}
+    %y = pto.alloc_tile : ${TI}
+    %s = arith.constant 1.0 : f32
+    pto.tprelu ins(%a, %b, %t : ${TB}, ${TB}, ${TB}) outs(%c : ${TB})
+    pto.tand ins(%x, %y : ${TI}, ${TI}) outs(%x : ${TI})
+    pto.tadds ins(%a, %s : ${TB}, f32) outs(%c : ${TB})
+    return
+  }`);
+  verifyModule(m);
+  const r = costProgram(m, 'seed', 'a2a3', costFunction('seed', 'a2a3'));
+  assert.deepEqual(
+    r.instructions.map((i) => `${i.op}:${i.cycles}`),
+    ['TPRELU:2575', 'TAND:2573', 'TADDS:null'],
+  );
+  assert.equal(r.total, 2575 + 2573);
+  assert.match(r.instructions[2]!.note ?? '', /outside the seed model/);
+});

@@ -28,7 +28,15 @@ export const SEED_CONSTANTS = {
   maxRepeat: { value: 255, source: 'repeat field limit of one CCE vector instruction (PTO-NOTES §4.3)' },
 } as const satisfies Record<string, CostConstant>;
 
-/** Binary elementwise instructions (the TBinOp family the seed model describes). */
+/**
+ * The instructions spec 002's model prices: the binary tile-tile elementwise family (two source
+ * tiles and a destination of one element type, lane-wise, "compiled to CCE vector instructions"
+ * with the `…_BINARY` / `…_BINOP` constants). TPRELU belongs to it (a binary lane-wise tile-tile
+ * op; its tmp operand is scratch). Not in it: tile-scalar ops (TADDS…), unary ops (TEXP…), the
+ * ternary TADDC/TSUBC, TCMP/TSEL (mask results or operands) and TPARTADD/MAX/MIN (they combine
+ * tiles of different valid regions, which the model's single iteration domain does not describe):
+ * spec 002 gives no constants for those, so they are reported as outside the seed model.
+ */
 export const SEED_OPS: ReadonlySet<string> = new Set([
   'TADD',
   'TSUB',
@@ -44,6 +52,7 @@ export const SEED_OPS: ReadonlySet<string> = new Set([
   'TREM',
   'TFMOD',
   'TPOW',
+  'TPRELU',
 ]);
 
 const INT_TYPES = new Set(['i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64']);
@@ -56,7 +65,7 @@ export function seedRepeats(inp: CostInput): { repeats: number; path: string } {
   if (layout === 'CM') return { repeats: validCol * Math.ceil(validRow / epr), path: 'general (col-major)' };
   if (layout !== 'RM')
     throw unsupported(`seed model: layout ${layout} is not modelled`, {
-      hint: 'the seed model covers RowMajor and ColMajor vector tiles',
+      hint: 'spec 002 sends zigzag (boxed) tiles down the general path but gives no repeat count for them; RowMajor and ColMajor are modelled',
     });
   if (cols < epr && rows <= SEED_CONSTANTS.maxRepeat.value)
     return { repeats: validRow, path: 'small-tile (Bin1LNormModeSmall)' };
@@ -66,9 +75,10 @@ export function seedRepeats(inp: CostInput): { repeats: number; path: string } {
 
 export function seedCost(inp: CostInput): CostResult {
   if (!SEED_OPS.has(inp.op)) {
-    throw unsupported(`the seed model covers binary elementwise ops only, not ${inp.op}`, {
-      hint: 'use --model pto-isa or --model formula for other instructions',
-    });
+    throw unsupported(
+      `${inp.op} is outside the seed model (spec 002 prices the binary tile-tile elementwise family only)`,
+      { hint: 'use --model pto-isa or --model formula for other instructions' },
+    );
   }
   const { repeats: R, path } = seedRepeats(inp);
   if (R === 0) return { cycles: 0, pendingVectorTail: 0, terms: [], path };
