@@ -1,24 +1,10 @@
 /**
- * Helpers shared by the instruction families: operand bit access, the X/Y circular-buffer reads,
+ * Helpers shared by the instruction families: the X/Y circular-buffer reads,
  * write-enable masks, shuffles and indexed loads (corsix/amx RegisterFile.md).
  *
  * Operands travel as two unsigned 32-bit halves (lo = bits 0..31, hi = bits 32..63) so that the
  * executors never touch BigInt.
  */
-
-/** Bits [pos, pos+width) of the operand (width <= 32, field must not straddle bit 32 unless noted). */
-export function field(lo: number, hi: number, pos: number, width: number): number {
-  const mask = width >= 32 ? 0xffffffff : (1 << width) - 1;
-  if (pos >= 32) return ((hi >>> (pos - 32)) & mask) >>> 0;
-  if (pos + width <= 32) return ((lo >>> pos) & mask) >>> 0;
-  // straddles: low part from lo, high part from hi
-  const lowBits = 32 - pos;
-  return (((lo >>> pos) | (hi << lowBits)) & mask) >>> 0;
-}
-
-export function bit(lo: number, hi: number, pos: number): number {
-  return pos >= 32 ? (hi >>> (pos - 32)) & 1 : (lo >>> pos) & 1;
-}
 
 /**
  * Copies the 64 bytes at byte offset `off` (mod 512) of a 512-byte X/Y pool into dst[0..63],
@@ -83,9 +69,9 @@ export function writemask(en: Uint8Array, val: number, g: number, maskBits: numb
 const shuffleTmp = new Uint8Array(64);
 /**
  * Applies shuffle S0..S3 in place to a 64-byte vector of `eb`-byte lanes (RegisterFile.md
- * "Shuffles": S1 moves lane 1 to lane 2, S2 to lane 4, S3 to lane 8; S0 is the identity).
- * Destination lane d takes source lane ((d mod k) * n/k + floor(d / k)) for k = 2^s and n lanes,
- * except that for 8-lane vectors S3 acts as the identity (as the table there shows).
+ * "Shuffles": S0 is the identity, S1 moves lane 1 to lane 2, S2 to lane 4, S3 to lane 8). The
+ * source walks in steps of 64 >> s bytes, moving on by one lane each time it wraps; for 8-lane
+ * vectors this makes S3 the identity, as the table on that page shows.
  */
 export function shuffle(v: Uint8Array, s: number, eb: number): void {
   if (s === 0) return;
@@ -102,9 +88,10 @@ export function shuffle(v: Uint8Array, s: number, eb: number): void {
 
 const idxTmp = new Uint8Array(48);
 /**
- * Indexed load (RegisterFile.md "Indexed loads"): the low 64*ibits/ebits... bytes of `v` hold
- * packed `ibits`-bit indices; each selects an `ebits`-bit lane of `table` (64 bytes). The result
- * (64 bytes) replaces v. For 64-bit lanes with 4-bit indices only the low 3 index bits matter.
+ * Indexed load (RegisterFile.md "Indexed loads"): the first (512 / ebits) * ibits / 8 bytes of `v`
+ * hold packed `ibits`-bit indices, lane 0 in the lowest bits; each selects an `ebits`-bit lane of
+ * the 64-byte `table` at tableOff. The 64-byte result replaces v. Lane offsets wrap at 64 bytes, so
+ * for 64-bit lanes with 4-bit indices only the low 3 index bits matter.
  */
 export function indexedLoad(
   v: Uint8Array,
@@ -125,10 +112,4 @@ export function indexedLoad(
     const toff = (idx * eb) & 0x3f;
     for (let k = 0; k < eb; k++) v[lane * eb + k] = table[tableOff + toff + k]!;
   }
-}
-
-/** Sign-extends the low `bits` bits of v (bits <= 32). */
-export function sext(v: number, bits: number): number {
-  const s = 32 - bits;
-  return s === 0 ? v | 0 : (v << s) >> s;
 }

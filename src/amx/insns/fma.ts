@@ -10,7 +10,6 @@
  */
 import { loadXY, writemask } from '../common.ts';
 import {
-  F16_DEFAULT_NAN,
   F16_TO_F32_BITS,
   F16_TO_F64,
   F32_DEFAULT_NAN,
@@ -380,5 +379,3 @@ export function execFma16(s: AmxState, lo: number, hi: number, neg: boolean): vo
     }
   }
 }
-
-export { F16_DEFAULT_NAN };
