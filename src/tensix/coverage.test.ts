@@ -1,22 +1,66 @@
+/**
+ * Every instruction of the encoding table must be executed by the unit tests under insns/: this
+ * file loads those test files (their tests run here too), and testutil's `exec` counts each
+ * instruction word that ran to completion. An instruction that only appears in a comment, a
+ * name list or an error test does not count.
+ */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { ARCHES, instructionSet } from './encoding.ts';
+import { executed } from './testutil.ts';
 
-test('every instruction of the encoding table is exercised by a unit test under insns/', () => {
-  const dir = fileURLToPath(new URL('./insns/', import.meta.url));
-  const text = readdirSync(dir)
-    .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => readFileSync(dir + f, 'utf8'))
-    .join('\n');
+const dir = new URL('./insns/', import.meta.url);
+for (const f of readdirSync(dir)
+  .filter((f) => f.endsWith('.test.ts'))
+  .sort()) {
+  await import(new URL(f, dir).href);
+}
+
+/**
+ * Known gap: instructions whose insns/ tests run them on Wormhole only. Blackhole shares their
+ * semantics (SFPU-NOTES.md E lists no difference), but the tests should run them there too; remove
+ * a name when a Blackhole test executes it (the assertion below insists on that).
+ */
+const BLACKHOLE_NOT_YET = [
+  'SETRWC',
+  'INCRWC',
+  'SFPLOADI',
+  'SFPDIVP2',
+  'SFPEXEXP',
+  'SFPEXMAN',
+  'SFPIADD',
+  'SFPSETCC',
+  'SFPMOV',
+  'SFPABS',
+  'SFPOR',
+  'SFPNOT',
+  'SFPLZ',
+  'SFPSETEXP',
+  'SFPSETMAN',
+  'SFPSETSGN',
+  'SFPENCC',
+  'SFPCOMPC',
+  'SFPXOR',
+  'SFPCONFIG',
+  'SFPSWAP',
+  'SFPLOADMACRO',
+  'SFPLUTFP32',
+  'RMWCIB0',
+  'RMWCIB1',
+  'RMWCIB2',
+  'RMWCIB3',
+  'REPLAY',
+];
+
+test('every instruction of the encoding table is executed by a unit test under insns/, on each arch', () => {
   const missing: string[] = [];
   for (const arch of ARCHES) {
     for (const d of instructionSet(arch)) {
       // NOP and STALLWAIT have no functional effect; they are covered by the encoding tests.
       if (d.name === 'NOP' || d.name === 'STALLWAIT' || d.name === 'SFPNOP') continue;
-      if (!text.includes(`'${d.name}'`)) missing.push(`${arch} ${d.name}`);
+      if (!executed[arch].has(d.name)) missing.push(`${arch} ${d.name}`);
     }
   }
-  assert.deepEqual(missing, []);
+  assert.deepEqual(missing.sort(), BLACKHOLE_NOT_YET.map((n) => `blackhole ${n}`).sort());
 });

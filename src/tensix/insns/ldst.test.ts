@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AxsimError } from '../../errors.ts';
 import { TensixMachine } from '../index.ts';
-import { exec, getL, hex, machine, setL, w } from '../testutil.ts';
+import { exec, execOn, getL, hex, machine, setL, w } from '../testutil.ts';
 
 const LOAD = (f: Record<string, number>, arch: 'wormhole' | 'blackhole' = 'wormhole') =>
   w('SFPLOAD', f, arch);
@@ -179,11 +179,11 @@ test('REPLAY: load (with execute) then replay from the buffer', () => {
   const m = new TensixMachine('wormhole');
   m.state.lreg.fill(0, 0, 32);
   const inc = w('SFPIADD', { instr_mod1: 5, lreg_dest: 0, lreg_c: 0, imm12_math: 1 });
-  m.run([w('REPLAY', { start_idx: 3, len: 2, execute_while_loading: 1, load_mode: 1 }), inc, inc]);
+  execOn(m, [w('REPLAY', { start_idx: 3, len: 2, execute_while_loading: 1, load_mode: 1 }), inc, inc]);
   assert.equal(m.lreg(0)[0], 2);
-  m.run([w('REPLAY', { start_idx: 3, len: 2 }), w('REPLAY', { start_idx: 4, len: 1 })]);
+  execOn(m, [w('REPLAY', { start_idx: 3, len: 2 }), w('REPLAY', { start_idx: 4, len: 1 })]);
   assert.equal(m.lreg(0)[0], 5);
-  m.run([w('REPLAY', { start_idx: 0, len: 1, load_mode: 1 }), inc]); // load without execute
+  execOn(m, [w('REPLAY', { start_idx: 0, len: 1, load_mode: 1 }), inc]); // load without execute
   assert.equal(m.lreg(0)[0], 5);
 });
 
