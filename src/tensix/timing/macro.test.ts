@@ -30,8 +30,115 @@ function fillDst(m: TensixMachine, f: (i: number) => number = (i) => 0x40000000 
   for (let i = 0; i < v.length; i++) v[i] = f(i) >>> 0;
   m.writeDstRows(0, v, 'fp32');
 }
-/** What SFPLOAD puts in lane l from address `addr` (rows addr&~3 .. +3, even or odd columns). */
-function lanesAt(m: TensixMachine, addr: number): number[] {
+// What SFPLOAD (INT32) reads from the fillDst pattern: lane l <- Row (Addr & ~3) + l/8,
+// Col 2*(l & 7) + ((Addr >> 1) & 1) (SFPU-FORMAT.md addressing), i.e. 0x40000000 + 16*Row + Col:
+/** Addr 0: rows 0..3, even columns. */
+const AT_0 = [
+  0x40000000,
+  0x40000002,
+  0x40000004,
+  0x40000006,
+  0x40000008,
+  0x4000000a,
+  0x4000000c,
+  0x4000000e, // row 0, even columns
+  0x40000010,
+  0x40000012,
+  0x40000014,
+  0x40000016,
+  0x40000018,
+  0x4000001a,
+  0x4000001c,
+  0x4000001e, // row 1, even columns
+  0x40000020,
+  0x40000022,
+  0x40000024,
+  0x40000026,
+  0x40000028,
+  0x4000002a,
+  0x4000002c,
+  0x4000002e, // row 2, even columns
+  0x40000030,
+  0x40000032,
+  0x40000034,
+  0x40000036,
+  0x40000038,
+  0x4000003a,
+  0x4000003c,
+  0x4000003e, // row 3, even columns
+];
+/** Addr 2: rows 0..3, odd columns. */
+const AT_2 = [
+  0x40000001,
+  0x40000003,
+  0x40000005,
+  0x40000007,
+  0x40000009,
+  0x4000000b,
+  0x4000000d,
+  0x4000000f, // row 0, odd columns
+  0x40000011,
+  0x40000013,
+  0x40000015,
+  0x40000017,
+  0x40000019,
+  0x4000001b,
+  0x4000001d,
+  0x4000001f, // row 1, odd columns
+  0x40000021,
+  0x40000023,
+  0x40000025,
+  0x40000027,
+  0x40000029,
+  0x4000002b,
+  0x4000002d,
+  0x4000002f, // row 2, odd columns
+  0x40000031,
+  0x40000033,
+  0x40000035,
+  0x40000037,
+  0x40000039,
+  0x4000003b,
+  0x4000003d,
+  0x4000003f, // row 3, odd columns
+];
+/** Addr 4: rows 4..7, even columns. */
+const AT_4 = [
+  0x40000040,
+  0x40000042,
+  0x40000044,
+  0x40000046,
+  0x40000048,
+  0x4000004a,
+  0x4000004c,
+  0x4000004e, // row 4, even columns
+  0x40000050,
+  0x40000052,
+  0x40000054,
+  0x40000056,
+  0x40000058,
+  0x4000005a,
+  0x4000005c,
+  0x4000005e, // row 5, even columns
+  0x40000060,
+  0x40000062,
+  0x40000064,
+  0x40000066,
+  0x40000068,
+  0x4000006a,
+  0x4000006c,
+  0x4000006e, // row 6, even columns
+  0x40000070,
+  0x40000072,
+  0x40000074,
+  0x40000076,
+  0x40000078,
+  0x4000007a,
+  0x4000007c,
+  0x4000007e, // row 7, even columns
+];
+/** Observes Dst after a store: the 32 values at `addr`, by the same documented lane mapping. */
+function storedAt(m: TensixMachine, addr: number): number[] {
   const rows = m.readDstRows(addr & ~3, 4 * 16, 'int32');
   const odd = (addr >> 1) & 1;
   return Array.from({ length: 32 }, (_, l) => rows[(l >> 3) * 16 + 2 * (l & 7) + odd]!);
@@ -44,7 +151,7 @@ describe('SFPLOADMACRO: the SFPLOAD part', () => {
     it(`${arch}: VD = VDHi:VDLo and the address from Imm9`, () => {
       const m = machine(arch);
       fillDst(m);
-      const expected = lanesAt(m, 4); // Imm9 = 2 -> Imm10 = 4 | VDHi -> rows 4..7, even columns
+      const expected = AT_4; // Imm9 = 2 -> Imm10 = 4 | VDHi -> rows 4..7, even columns
       runSrc(m, loadMacro(0, 5, INT32, 0, 2));
       assert.deepEqual(lreg(m, 5), expected);
       assert.deepEqual(lreg(m, 1), new Array(32).fill(0));
@@ -83,7 +190,7 @@ describe('VB / VC / VD overrides (Sequence bits 7 and 6)', () => {
       it(`${arch}: bit7=${+b7} bit6=${+b6}`, () => {
         const m = machine(arch);
         fillDst(m);
-        const A = lanesAt(m, 0);
+        const A = AT_0;
         const src =
           'TTI_SFPIADD(0, 2, 13, 4);\n' +
           loadConst(0, C) +
@@ -109,7 +216,7 @@ describe('LReg[16] and the Store sub-unit', () => {
     it(`${arch}: a scheduled SFPNOT writes LReg[16], a scheduled SFPSTORE reads it`, () => {
       const m = machine(arch);
       fillDst(m);
-      const A = lanesAt(m, 0);
+      const A = AT_0;
       runSrc(
         m,
         notTemplate +
@@ -121,15 +228,15 @@ describe('LReg[16] and the Store sub-unit', () => {
       const notA = A.map((a) => ~a >>> 0);
       assert.deepEqual(lreg(m, 16), notA);
       assert.deepEqual(lreg(m, 1), A);
-      assert.deepEqual(lanesAt(m, 0), notA);
+      assert.deepEqual(storedAt(m, 0), notA);
     });
 
     it(`${arch}: the store goes to SFPLOADMACRO's address, no ADDR_MOD, despite RWC changes`, () => {
       const m = machine(arch);
       fillDst(m);
       m.setAddrMod(0, { incr: 2 });
-      const A = lanesAt(m, 0);
-      const odd = lanesAt(m, 2);
+      const A = AT_0;
+      const odd = AT_2;
       runSrc(
         m,
         notTemplate +
@@ -139,10 +246,10 @@ describe('LReg[16] and the Store sub-unit', () => {
           'TTI_INCRWC(0, 8, 0, 0);\nTTI_SFPNOP;\nTTI_SFPNOP;\nTTI_SFPNOP;\n',
       );
       assert.deepEqual(
-        lanesAt(m, 0),
+        storedAt(m, 0),
         A.map((a) => ~a >>> 0),
       );
-      assert.deepEqual(lanesAt(m, 2), odd);
+      assert.deepEqual(storedAt(m, 2), odd);
       // RWC: +2 by the load's ADDR_MOD, +8 by INCRWC, nothing by the store.
       assert.equal(m.state.rwcDst, 10);
     });
@@ -159,7 +266,7 @@ describe('LReg[16] and the Store sub-unit', () => {
             loadMacro(0, 1, INT32, 0, 0) +
             'TTI_SFPNOP;\nTTI_SFPNOP;\nTTI_SFPNOP;\n',
         );
-        assert.deepEqual(lanesAt(m, 0), new Array(32).fill(uses ? 0x007ffffe : 0));
+        assert.deepEqual(storedAt(m, 0), new Array(32).fill(uses ? 0x007ffffe : 0));
       });
     }
   }
@@ -170,7 +277,7 @@ describe('Sequence selectors', () => {
     it(`${arch}: 2 = SFPNOP, 3 = SFPSTORE (bit 7 keeps its VD = 0, clear sets VD), 1 = undefined`, () => {
       const m = machine(arch);
       fillDst(m);
-      const A = lanesAt(m, 0);
+      const A = AT_0;
       const D = 0x12345678;
       const r = runSrc(
         m,
@@ -180,7 +287,7 @@ describe('Sequence selectors', () => {
           loadMacro(0, 1, INT32, 0, 0) +
           'TTI_SFPNOP;\nTTI_SFPNOP;\n',
       );
-      assert.deepEqual(lanesAt(m, 0), new Array(32).fill(D)); // stored LReg[0]
+      assert.deepEqual(storedAt(m, 0), new Array(32).fill(D)); // stored LReg[0]
       assert.deepEqual(lreg(m, 1), A);
       assert.equal(scheduledOn(r, 'simple')[0]?.text, '[1] nop');
 
@@ -197,7 +304,7 @@ describe('Sequence selectors', () => {
       );
       // Simple: L1 = ~A at t+1; Store (VD = 1, bit 7 clear) at t+2 stores ~A, not D.
       assert.deepEqual(
-        lanesAt(m2, 0),
+        storedAt(m2, 0),
         A.map((a) => ~a >>> 0),
       );
 
@@ -295,7 +402,7 @@ describe('Forget any instruction scheduled at the same delay', () => {
     it(`${arch}: a later macro at the same remaining delay replaces the earlier one`, () => {
       const m = machine(arch);
       fillDst(m);
-      const A2 = lanesAt(m, 2);
+      const A2 = AT_2;
       // M0 at t: NOT -> L16, delay 2. At t+1 its counter is 1 when M1 schedules IADD -> L16 with
       // delay 1: the NOT is forgotten; the IADD runs at t+3: L16 = A2 + 1.
       const r = runSrc(
@@ -323,7 +430,7 @@ describe('Forget any instruction scheduled at the same delay', () => {
     it(`${arch}: a zero selector forgets nothing (spec 000 order)`, () => {
       const m = machine(arch);
       fillDst(m);
-      const A = lanesAt(m, 0);
+      const A = AT_0;
       const r = runSrc(
         m,
         templates +
