@@ -135,3 +135,76 @@ test('pto.tgather with an index tile and pto.tfillpad_expand', () => {
   const m = -2147483648;
   assert.deepEqual(Array.from(o2.data as Int32Array), [1, 2, 3, ...new Array(29).fill(m)]);
 });
+
+test('pto.tmatmul.mx (E8M0 scale tiles), pto.tmov.fp and pto.tstore_fp run through the fix-pipe model', () => {
+  const T = (loc: string, dt: string, r: number, c: number, bl: string, sl: string, fr = 512) =>
+    `!pto.tile_buf<loc=${loc}, dtype=${dt}, rows=${r}, cols=${c}, v_row=${r}, v_col=${c}, blayout=${bl}, slayout=${sl}, fractal=${fr}, pad=0>`;
+  const tiles: Record<string, [string, number, number, string]> = {
+    a: ['f8E4M3FN', 16, 64, T('left', 'f8E4M3FN', 16, 64, 'col_major', 'row_major')],
+    as: ['f8E8M0FNU', 16, 32, T('scaling', 'f8E8M0FNU', 16, 32, 'row_major', 'none_box')],
+    b: ['f8E4M3FN', 64, 16, T('right', 'f8E4M3FN', 64, 16, 'row_major', 'col_major')],
+    bs: ['f8E8M0FNU', 2, 16, T('scaling', 'f8E8M0FNU', 2, 16, 'row_major', 'none_box')],
+    fp: ['ui64', 1, 16, T('scaling', 'ui64', 1, 16, 'row_major', 'none_box')],
+    o: ['i8', 16, 16, T('vec', 'i8', 16, 16, 'row_major', 'none_box')],
+  };
+  const C = T('acc', 'f32', 16, 16, 'col_major', 'row_major', 1024);
+  const lines: string[] = [];
+  for (const [n, [e, r, c, t]] of Object.entries(tiles)) {
+    lines.push(
+      `%v${n} = pto.make_tensor_view %${n}, shape = [%c${r}, %c${c}], strides = [%c${c}, %c1] : !pto.tensor_view<?x?x${e}>`,
+      `%p${n} = pto.partition_view %v${n}, offsets = [%c0, %c0], sizes = [%c${r}, %c${c}] : !pto.tensor_view<?x?x${e}> -> !pto.partition_tensor_view<${r}x${c}x${e}>`,
+      `%t${n} = pto.alloc_tile : ${t}`,
+    );
+    if (n !== 'o')
+      lines.push(`pto.tload ins(%p${n} : !pto.partition_tensor_view<${r}x${c}x${e}>) outs(%t${n} : ${t})`);
+  }
+  const t = (n: string) => tiles[n]![3];
+  lines.push(
+    `%v2 = pto.make_tensor_view %o2, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xi8>`,
+    `%p2 = pto.partition_view %v2, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<?x?xi8> -> !pto.partition_tensor_view<16x16xi8>`,
+    `%acc = pto.alloc_tile : ${C}`,
+    `pto.tmatmul.mx ins(%ta, %tas, %tb, %tbs : ${t('a')}, ${t('as')}, ${t('b')}, ${t('bs')}) outs(%acc : ${C})`,
+    `pto.tmov.fp ins(%acc, %tfp : ${C}, ${t('fp')}) outs(%to : ${t('o')})`,
+    `pto.tstore ins(%to : ${t('o')}) outs(%po : !pto.partition_tensor_view<16x16xi8>)`,
+    `pto.tstore_fp ins(%acc, %tfp : ${C}, ${t('fp')}) outs(%p2 : !pto.partition_tensor_view<16x16xi8>)`,
+  );
+  const args = Object.entries(tiles)
+    .map(([n, [e]]) => `%${n}: !pto.ptr<${e}>`)
+    .concat('%o2: !pto.ptr<i8>')
+    .join(', ');
+  const consts = [0, 1, 2, 16, 32, 64].map((k) => `%c${k} = arith.constant ${k} : index`).join('\n ');
+  const src = `module {\n func.func @mx(${args}) {\n ${consts}\n ${lines.join('\n ')}\n return\n }\n}\n`;
+  const u1 = (shape: number[], v: number): NpyArray => ({
+    dtype: 'u1',
+    shape,
+    data: new Uint8Array(shape[0]! * shape[1]!).fill(v),
+  });
+  // quant words: m1 = top bits of the f32 scale (0.5 = 0x3f000000, 1 = 0x3f800000), bit 46 = signed range
+  const word = (bits: number) => (BigInt(bits) & 0xffffe000n) | (1n << 46n);
+  const fp: NpyArray = {
+    dtype: 'u8',
+    shape: [1, 16],
+    data: BigUint64Array.from({ length: 16 }, (_, i) => word(i === 1 ? 0x3f800000 : 0x3f000000)),
+  };
+  const o: NpyArray = { dtype: 'i1', shape: [16, 16], data: new Int8Array(256) };
+  const o2: NpyArray = { dtype: 'i1', shape: [16, 16], data: new Int8Array(256) };
+  // e4m3 0x38 = 1, 0x40 = 2; E8M0 127 = 1: every c(i, j) = 64 * 1 * 2 = 128
+  run(src, {
+    a: u1([16, 64], 0x38),
+    as: u1([16, 32], 127),
+    b: u1([64, 16], 0x40),
+    bs: u1([2, 16], 127),
+    fp,
+    o,
+    o2,
+  });
+  // tmov.fp picks the word by column: column 1 scales by 1 (128 -> 127), the others by 0.5 (64)
+  const O = Array.from(o.data as Int8Array);
+  assert.deepEqual(O.slice(0, 16), [64, 127, ...new Array(14).fill(64)]);
+  assert.deepEqual(O.slice(240), [64, 127, ...new Array(14).fill(64)]);
+  // tstore_fp from the ColMajor accumulator picks the word by row: row 1 is 127 throughout
+  const O2 = Array.from(o2.data as Int8Array);
+  assert.deepEqual(O2.slice(0, 16), new Array(16).fill(64));
+  assert.deepEqual(O2.slice(16, 32), new Array(16).fill(127));
+  assert.deepEqual(O2.slice(32, 48), new Array(16).fill(64));
+});

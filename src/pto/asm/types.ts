@@ -24,6 +24,8 @@ const MLIR_TO_DTYPE: Record<string, DType> = {
   f8e4m3: 'f8e4m3',
   f8E5M2: 'f8e5m2',
   f8e5m2: 'f8e5m2',
+  // MX block scales (E8M0 codes): part 1 keeps them as u8 tiles (src/pto/insns/mx.ts)
+  f8E8M0FNU: 'u8',
 };
 
 /** The axsim DType of an MLIR element type name, or undefined (index, i1, f64, …). */

@@ -803,13 +803,18 @@ class Verifier {
         break;
       case 'matmul': {
         const insn = sig.insn;
-        const [a, b] = insn === 'TMATMUL_ACC' || insn === 'TGEMV_ACC' ? [ins[1], ins[2]] : [ins[0], ins[1]];
+        const acc = insn === 'TMATMUL_ACC' || insn === 'TGEMV_ACC' || insn === 'TMATMUL_MX_ACC';
+        // MX forms interleave the scale tiles: (a, a_scale, b, b_scale) after the optional c_in
+        const mx = insn.startsWith('TMATMUL_MX');
+        const k = acc ? 1 : 0;
+        const [a, b] = mx ? [ins[k], ins[k + 2]] : [ins[k], ins[k + 1]];
         if (!a || !b) break;
         needLoc(a, ['left'], 'left operand');
         needLoc(b, ['right'], 'right operand');
         needLoc(out, ['acc'], 'destination');
-        if (insn === 'TMATMUL_ACC' || insn === 'TGEMV_ACC') needLoc(ins[0]!, ['acc'], 'accumulator input');
-        sameElem([a, b], 'left and right operands');
+        if (acc) needLoc(ins[0]!, ['acc'], 'accumulator input');
+        // MX accepts mixed fp8 pairs (e4m3 x e5m2, TMatmul.hpp isSupportedFp8Combo)
+        if (!mx) sameElem([a, b], 'left and right operands');
         const accE = e(out);
         const aE = e(a);
         const okAcc = /^(u|s)?i8$/.test(aE) ? accE === 'i32' : accE === 'f32';
@@ -841,7 +846,8 @@ class Verifier {
         const vt = viewT ?? view;
         if (vt && vt.kind === 'partition_tensor_view') {
           const te = e(tile);
-          if (vt.elem.name !== te) {
+          // tstore_fp converts through the fix-pipe (f32/i32 accumulator -> i8/u8/f16/i16 …)
+          if (vt.elem.name !== te && sig.insn !== 'TSTORE_FP') {
             this.err(
               pos,
               `${name}: type mismatch: view element ${vt.elem.name} vs tile element ${te}`,
