@@ -144,7 +144,7 @@ export function depsOf(code: Int32Array, o: number): Deps {
         reads = bit(vc);
         writes = bit(vd);
       } else {
-        reads = bit(vc) | (mod === 5 ? bit(vb) : 0) | (mod === 6 ? bit(vb) : 0);
+        reads = (mod === 5 ? bit(vc) : 0) | bit(vb); // SHFT_LREG: amount from VC; SHFT_IMM: from Imm12
         writes = bit(vd);
       }
       // BH bugs: modes 2-4 are not seen to read anything; 5-6 are thought to read VD, not VB.
