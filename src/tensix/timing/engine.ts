@@ -174,6 +174,14 @@ interface Exec {
   vd: number;
 }
 
+/**
+ * Order of execution within a cycle, by unit (load, simple, mad, round, store, issue). LReg writes
+ * of a multi-instruction cycle are held back, so this only decides Dst (Store before Load) and lane
+ * flags (Simple, the only sub-unit that sets them, last, so the others see the flags of the start
+ * of the cycle).
+ */
+const EXEC_RANK = [1, 4, 3, 2, 0, 1];
+
 /** WH SFPSHFT2 "Instruction scheduling": instructions not allowed on the cycle after modes 2-4. */
 const SHFT2_FORBIDDEN_NEXT = new Set([
   'SFPABS',
@@ -709,9 +717,9 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
             latency: regInfo.latency,
             vd: code[reg * STRIDE + S.VD]!,
           };
-          // keep the Store, Round, MAD, Simple, Load order
+          // keep the execution order (EXEC_RANK)
           let at = execs.length;
-          while (at > 0 && execs[at - 1]!.unit < u) at--;
+          while (at > 0 && EXEC_RANK[execs[at - 1]!.unit]! > EXEC_RANK[u]!) at--;
           execs.splice(at, 0, ex);
         }
       }
