@@ -469,7 +469,7 @@ describe('Sub-unit eligibility', () => {
         () =>
           runSrc(
             machine(arch),
-            'TTI_SFPNOT(0, 0, 12, 0);\n' + setSequence(0, 0, 0, 0, seqByte(4)) + loadMacro(0, 1, INT32, 0, 0),
+            `TTI_SFPNOT(0, 0, 12, 0);\n${setSequence(0, 0, 0, 0, seqByte(4))}${loadMacro(0, 1, INT32, 0, 0)}`,
           ),
         (e: unknown) =>
           e instanceof AxsimError && e.category === 'UndefinedBehaviour' && /Store sub-unit/.test(e.message),
