@@ -29,30 +29,40 @@ function throwsAt(
 const hexes = (w: Uint32Array) => [...w].map((x) => `0x${x.toString(16).padStart(8, '0')}`);
 
 describe('tt-llk macro forms', () => {
-  // tt-llk tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_relu.h (leaky ReLU body), verbatim.
-  // Expected words computed by hand from ckernel_ops.h: TT_OP(op, params) = (op << 24) + params.
-  const relu = `
-        TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);        // load from dest into lreg[0]
-        TTI_SFPSETCC(0, p_sfpu::LREG0, 0, 0);                                         // condition - if value in LREG0 is negative //will set cc result reg
-        TTI_SFPMUL(p_sfpu::LREG0, p_sfpu::LREG2, p_sfpu::LCONST_0, p_sfpu::LREG0, 0); // Multiply LREG0 * LREG2 (x * slope)
-        TTI_SFPENCC(0, 0, 0, 0);                                                      // clear cc result reg
-        TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);       // store from lreg0 into dest register
+  // Our own loop body in tt-llk's macro style: negative lanes are scaled by L2, then 1.0 is added
+  // to every lane (tt-llk's leaky ReLU, ckernel_sfpu_relu.h _calculate_lrelu_, has the same shape).
+  // Expected words by hand from ckernel_ops.h: TT_OP(op, params) = (op << 24) + params.
+  const scaleNeg = `
+        TTI_SFPLOAD(p_sfpu::LREG1, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 4); // x
+        TTI_SFPSETCC(0, p_sfpu::LREG1, 0, 0); // lanes where x < 0
+        TTI_SFPMUL(p_sfpu::LREG1, p_sfpu::LREG2, p_sfpu::LCONST_0, p_sfpu::LREG1, 0);
+        TTI_SFPENCC(0, 0, 0, 0); // every lane again
+        TTI_SFPADD(p_sfpu::LCONST_1, p_sfpu::LREG1, p_sfpu::LREG3, p_sfpu::LREG1, 0);
+        TTI_SFPSTORE(p_sfpu::LREG1, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 4);
 `;
-  it('assembles the ReLU kernel body on Wormhole', () => {
-    const r = assemble(relu, 'wormhole');
+  it('assembles a kernel body on Wormhole', () => {
+    const r = assemble(scaleNeg, 'wormhole');
     assert.deepEqual(hexes(r.words), [
-      '0x7000c000', // SFPLOAD: lreg_ind 0 <<20, mod0 0 <<16, addr_mode 3 <<14, addr 0
-      '0x7b000000', // SFPSETCC: all fields 0
-      '0x86002900', // SFPMUL: a=0 <<16, b=2 <<12, c=LCONST_0=9 <<8, d=0
+      '0x7010c004', // SFPLOAD: lreg_ind 1 <<20, mod0 0 <<16, addr_mode 3 <<14, addr 4
+      '0x7b000100', // SFPSETCC: lreg_c 1 <<8
+      '0x86012910', // SFPMUL: a=1 <<16, b=2 <<12, c=LCONST_0=9 <<8, d=1 <<4
       '0x8a000000',
-      '0x7200c000',
+      '0x850a1310', // SFPADD: a=LCONST_1=10 <<16, b=1 <<12, c=3 <<8, d=1 <<4
+      '0x7210c004',
     ]);
-    assert.deepEqual(r.lines, [2, 3, 4, 5, 6]);
+    assert.deepEqual(r.lines, [2, 3, 4, 5, 6, 7]);
     assert.deepEqual(r.warnings, []);
   });
   it('uses the Blackhole macro layout (sfpu_addr_mode << 13)', () => {
-    const r = assemble(relu, 'blackhole');
-    assert.deepEqual(hexes(r.words), ['0x70006000', '0x7b000000', '0x86002900', '0x8a000000', '0x72006000']);
+    const r = assemble(scaleNeg, 'blackhole');
+    assert.deepEqual(hexes(r.words), [
+      '0x70106004',
+      '0x7b000100',
+      '0x86012910',
+      '0x8a000000',
+      '0x850a1310',
+      '0x72106004',
+    ]);
   });
 
   it('assembles lines of ckernel_sfpu_exp.h, multi-line calls included', () => {
@@ -67,10 +77,10 @@ TTI_SFPSTORE(p_sfpu::LREG0, 0, ADDR_MOD_3, 0);
             4,
             0,
             3,
-            0);     // MACRO Sequence Register 1: LD, SWAP, STORE
-        TTI_SFPNOP; // NOP is necessary because the SWAP operation takes 2 cycles
-TTI_SFPSHFT2(p_sfpu::LREG2, p_sfpu::LREG14, p_sfpu::LREG4, 5); // SHFT2[6]
-TTI_SFPCONFIG(0, 14, 0); // SFPCONFIG Dest 14 = LREG[14]
+            0);     // a call split over lines
+        TTI_SFPNOP; // a trailing comment
+TTI_SFPSHFT2(p_sfpu::LREG2, p_sfpu::LREG14, p_sfpu::LREG4, 5);
+TTI_SFPCONFIG(0, 14, 0);
 `;
     const r = assemble(src, 'wormhole');
     assert.deepEqual(hexes(r.words), [
@@ -158,111 +168,101 @@ TTI_SFPLOADI(0, 0x8, TT_OP_SFPSWAP(0, 0, 14, 1) >> 16);
 });
 
 describe('kernel functions: for, if constexpr, dst_reg++', () => {
-  // tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_relu.h, _calculate_lrelu_, verbatim.
-  const lrelu = `template <bool APPROXIMATION_MODE>
-inline void _calculate_lrelu_(const int iterations, std::uint32_t slope)
+  // Our own kernel function in tt-llk's style (template line, call parameters, #pragma, a counted
+  // loop, dst_reg++): |x| * scale over `count` row groups.
+  const scaledAbs = `template <bool APPROX>
+inline void scaled_abs(const int count, std::uint32_t scale)
 {
-    TT_SFPLOADI(p_sfpu::LREG2, 10, slope & 0xFFFF);
-    TT_SFPLOADI(p_sfpu::LREG2, 8, slope >> 16);
-#pragma GCC unroll 8
-    for (int d = 0; d < iterations; d++)
+    TT_SFPLOADI(p_sfpu::LREG3, 10, scale & 0xFFFF);
+    TT_SFPLOADI(p_sfpu::LREG3, 8, scale >> 16);
+#pragma GCC unroll 4
+    for (int i = 0; i < count; i++)
     {
-        TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);        // load from dest into lreg[0]
-        TTI_SFPSETCC(0, p_sfpu::LREG0, 0, 0);                                         // condition - if value in LREG0 is negative //will set cc result reg
-        TTI_SFPMUL(p_sfpu::LREG0, p_sfpu::LREG2, p_sfpu::LCONST_0, p_sfpu::LREG0, 0); // Multiply LREG0 * LREG2 (x * slope)
-        TTI_SFPENCC(0, 0, 0, 0);                                                      // clear cc result reg
-        TTI_SFPSTORE(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);       // store from lreg0 into dest register
+        TTI_SFPLOAD(p_sfpu::LREG0, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);
+        TTI_SFPABS(0, p_sfpu::LREG0, p_sfpu::LREG1, 1); // float mode
+        TTI_SFPMUL(p_sfpu::LREG1, p_sfpu::LREG3, p_sfpu::LCONST_0, p_sfpu::LREG1, 0);
+        TTI_SFPNOP;
+        TTI_SFPSTORE(p_sfpu::LREG1, InstrModLoadStore::DEFAULT, ADDR_MOD_3, 0);
         sfpi::dst_reg++;
     }
 }`;
-  it('assembles the whole leaky-ReLU function given its parameters', () => {
-    const r = assemble(lrelu, 'wormhole', { defines: { iterations: 8, slope: 0x3dcccccd } });
-    // SFPLOADI: LREG2 << 20 | mod0 << 16 | imm16; dst_reg++ = TTI_INCRWC(0, 2, 0, 0) = 0x38 << 24 | 2 << 14
-    const body = ['0x7000c000', '0x7b000000', '0x86002900', '0x8a000000', '0x7200c000', '0x38008000'];
-    assert.deepEqual(hexes(r.words), ['0x712acccd', '0x71283dcc', ...Array(8).fill(body).flat()]);
+  it('assembles a whole kernel function given its parameters', () => {
+    const r = assemble(scaledAbs, 'wormhole', { defines: { count: 4, scale: 0x40490fdb } });
+    // SFPLOADI: LREG3 << 20 | mod0 << 16 | imm16; SFPABS: c 0 <<8, d 1 <<4, mod1 1;
+    // SFPMUL: a=1 <<16, b=3 <<12, c=9 <<8, d=1 <<4; dst_reg++ = TTI_INCRWC(0, 2, 0, 0) = 0x38 << 24 | 2 << 14
+    const body = ['0x7000c000', '0x7d000011', '0x86013910', '0x8f000000', '0x7210c000', '0x38008000'];
+    assert.deepEqual(hexes(r.words), ['0x713a0fdb', '0x71384049', ...Array(4).fill(body).flat()]);
     assert.deepEqual(r.lines.slice(0, 8), [4, 5, 9, 10, 11, 12, 13, 14]);
     assert.deepEqual(r.warnings, []);
-    throwsAt(
-      () => assemble(lrelu, 'wormhole', { defines: { slope: 1 } }),
-      7,
-      25,
-      "unknown name 'iterations'",
-    );
+    throwsAt(() => assemble(scaledAbs, 'wormhole', { defines: { scale: 1 } }), 7, 25, "unknown name 'count'");
   });
-  it('assembles _calculate_binary_left_shift_ (static_assert skipped, to_underlying)', () => {
-    // tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_shift.h, verbatim.
-    const src = `template <bool APPROXIMATION_MODE, int ITERATIONS, InstrModLoadStore INSTRUCTION_MODE, bool SIGN_MAGNITUDE_FORMAT>
-inline void _calculate_binary_left_shift_(const std::uint32_t dst_index_in0, const std::uint32_t dst_index_in1, const std::uint32_t dst_index_out)
+  it('assembles a kernel with static_assert (skipped), to_underlying and a constexpr choice', () => {
+    // Our own kernel (shifts x left by a per-lane amount; lanes with a negative amount get 0), in
+    // the style of tt-llk's ckernel_sfpu_shift.h _calculate_binary_left_shift_.
+    const src = `template <int ITERATIONS, InstrModLoadStore MODE, bool USE_2S_COMP>
+inline void masked_shift(const std::uint32_t in_tile, const std::uint32_t amount_tile, const std::uint32_t out_tile)
 {
-    static_assert(is_valid_instruction_mode(INSTRUCTION_MODE), "INSTRUCTION_MODE must be one of: INT32_2S_COMP, INT32, LO16.");
-
-    constexpr int sfpload_instr_mod = SIGN_MAGNITUDE_FORMAT ? INT32_2S_COMP : to_underlying(INSTRUCTION_MODE);
-
-    // SFPU microcode
+    static_assert(ITERATIONS > 0, "at least one row group");
+    constexpr int load_mode = USE_2S_COMP ? INT32_2S_COMP : to_underlying(MODE);
     for (int d = 0; d < ITERATIONS; d++)
     {
-        // size of each tile in Dest is 64 rows
-        constexpr std::uint32_t dst_tile_size = 64;
-        // load
-        TT_SFPLOAD(p_sfpu::LREG0, sfpload_instr_mod, ADDR_MOD_3, dst_index_in0 * dst_tile_size);
-        TT_SFPLOAD(p_sfpu::LREG1, sfpload_instr_mod, ADDR_MOD_3, dst_index_in1 * dst_tile_size);
-        // if (shift_amount < 0 OR shift_amount >= 32) -> result should be 0
-        TTI_SFPSETCC(0, p_sfpu::LREG1, p_sfpu::LREG0, 4);
-        TTI_SFPIADD(0xFE0, p_sfpu::LREG1, p_sfpu::LREG2, 1); // 0xFE0 = -32
+        constexpr std::uint32_t rows_per_tile = 64;
+        TT_SFPLOAD(p_sfpu::LREG0, load_mode, ADDR_MOD_3, in_tile * rows_per_tile);
+        TT_SFPLOAD(p_sfpu::LREG1, load_mode, ADDR_MOD_3, amount_tile * rows_per_tile);
+        TTI_SFPSETCC(0, p_sfpu::LREG1, p_sfpu::LREG0, 0); // amount < 0
+        TTI_SFPIADD((-32) & 0xFFF, p_sfpu::LREG1, p_sfpu::LREG2, 1);
         TTI_SFPCOMPC(0, p_sfpu::LREG0, p_sfpu::LREG0, 0);
         TTI_SFPMOV(0, p_sfpu::LCONST_0, p_sfpu::LREG0, 0);
         TTI_SFPENCC(0, p_sfpu::LREG0, p_sfpu::LREG0, 0);
-        // shift left
         TTI_SFPSHFT(0, p_sfpu::LREG1, p_sfpu::LREG0, 0);
-        // store result
-        TT_SFPSTORE(p_sfpu::LREG0, sfpload_instr_mod, ADDR_MOD_3, dst_index_out * dst_tile_size);
+        TT_SFPSTORE(p_sfpu::LREG0, load_mode, ADDR_MOD_3, out_tile * rows_per_tile);
         sfpi::dst_reg++;
     }
 }`;
     const defines = {
       ITERATIONS: 2,
-      INSTRUCTION_MODE: 4,
-      SIGN_MAGNITUDE_FORMAT: 0,
-      dst_index_in0: 0,
-      dst_index_in1: 1,
-      dst_index_out: 0,
+      MODE: 4,
+      USE_2S_COMP: 0,
+      in_tile: 0,
+      amount_tile: 1,
+      out_tile: 2,
     };
     const r = assemble(src, 'wormhole', { defines });
     const once = [
       '0x7004c000', // SFPLOAD L0, mod0 4 (INT32), ADDR_MOD_3, 0
       '0x7014c040', // SFPLOAD L1, ..., 1 * 64
-      '0x7b000104', // SFPSETCC lreg_c 1, mod1 4
+      '0x7b000100', // SFPSETCC lreg_c 1, mod1 0
       '0x79fe0121', // SFPIADD imm 0xfe0, c 1, d 2, mod1 1
       '0x8b000000',
       '0x7c000900', // SFPMOV c = LCONST_0 (9)
       '0x8a000000',
       '0x7a000100', // SFPSHFT c 1
-      '0x7204c000',
+      '0x7204c080', // SFPSTORE L0, mod0 4, ADDR_MOD_3, 2 * 64
       '0x38008000', // dst_reg++
     ];
     assert.deepEqual(hexes(r.words), [...once, ...once]);
   });
   it('turns sfpi lltt::record / lltt::replay into REPLAY words', () => {
-    // tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_reduce.h sum_columns<replay_buffer_length>(), verbatim;
+    // Our own transpose/replay sequence (tt-llk's ckernel_sfpu_reduce.h sum_columns uses the same calls);
     // lltt.h: replay(start, len) = TT_OP_REPLAY(start, len, 0, 0) = 0x04 << 24 | start << 14 | len << 4.
     const src = `lltt::record<lltt::Exec>(0, 6);
-template <std::uint32_t replay_buffer_length>
-inline void sum_columns()
+template <std::uint32_t n>
+inline void transpose_and_replay()
 {
-    TTI_SFPTRANSP(0, 0, 0, 0);             // Transpose: LREG0-3 → lanes 0-3, LREG4-7 → lanes 0-3 (overlapping)
-    lltt::replay(0, replay_buffer_length); // Column-wise sum within each lreg after transpose
-    TTI_SFPTRANSP(0, 0, 0, 0);             // Transpose back to original register layout
-    lltt::replay(0, replay_buffer_length); // Sum column sums within each face after transpose
+    TTI_SFPTRANSP(0, 0, 0, 0);
+    lltt::replay(2, n);
+    TTI_SFPTRANSP(0, 0, 0, 0);
+    lltt::replay(0, n - 2);
 }
 .word lltt::replay_insn(3, 2)`;
-    const r = assemble(src, 'wormhole', { defines: { replay_buffer_length: 6 } });
+    const r = assemble(src, 'wormhole', { defines: { n: 6 } });
     // record<Exec>: execute_while_loading 1 << 1, load_mode 1
     assert.deepEqual(hexes(r.words), [
       '0x04000063',
       '0x8c000000',
-      '0x04000060',
+      '0x04008060',
       '0x8c000000',
-      '0x04000060',
+      '0x04000040',
       '0x0400c020',
     ]);
     assert.equal(assemble('lltt::record(2, 1);', 'wormhole').words[0], 0x04008011);
@@ -274,105 +274,79 @@ inline void sum_columns()
     );
   });
   it('calls functions with template and call arguments, reads constant arrays, runs an entry', () => {
-    // The structure of tt_llk_wormhole_b0/common/inc/sfpu/ckernel_sfpu_reduce.h (column sum over a
-    // tile: load_face_data, sum_columns, perform_reduce_col_sum_avg), comments dropped.
-    const src = `constexpr std::uint32_t NUM_FACES                   = 4;
-constexpr std::uint32_t UPPER_FACE_ADDRS[NUM_FACES] = {0, 0, 16, 16};
-constexpr std::uint32_t LOWER_FACE_ADDRS[NUM_FACES] = {32, 32, 48, 48};
-constexpr std::uint32_t COLUMN_OFFSETS[NUM_FACES]   = {0, 2, 0, 2};
-constexpr std::uint32_t ROWS_PER_LOAD = 4;
-
-template <InstrModLoadStore INSTRUCTION_MODE>
-inline void load_face_data(std::uint32_t upper_face_addr, std::uint32_t lower_face_addr, std::uint32_t column_offset)
+    // Our own kernel: adds row-group pairs of two Dst regions through functions with template and
+    // call arguments, constant arrays and if constexpr (the features tt-llk's ckernel_sfpu_reduce.h uses).
+    const src = `constexpr std::uint32_t NUM_GROUPS = 2;
+constexpr std::uint32_t SRC_ADDRS[NUM_GROUPS] = {0, 8};
+constexpr std::uint32_t DST_ADDRS[NUM_GROUPS] = {32, 40};
+constexpr std::uint32_t COLS[NUM_GROUPS] = {0, 2};
+constexpr std::uint32_t STEP = 4;
+template <InstrModLoadStore MODE>
+inline void load_pair(std::uint32_t src, std::uint32_t col)
 {
-    TT_SFPLOAD(p_sfpu::LREG0, INSTRUCTION_MODE, ADDR_MOD_3, upper_face_addr + column_offset);
-    TT_SFPLOAD(p_sfpu::LREG1, INSTRUCTION_MODE, ADDR_MOD_3, upper_face_addr + column_offset + ROWS_PER_LOAD);
-    TT_SFPLOAD(p_sfpu::LREG2, INSTRUCTION_MODE, ADDR_MOD_3, upper_face_addr + column_offset + 2 * ROWS_PER_LOAD);
-    TT_SFPLOAD(p_sfpu::LREG3, INSTRUCTION_MODE, ADDR_MOD_3, upper_face_addr + column_offset + 3 * ROWS_PER_LOAD);
-    TT_SFPLOAD(p_sfpu::LREG4, INSTRUCTION_MODE, ADDR_MOD_3, lower_face_addr + column_offset);
-    TT_SFPLOAD(p_sfpu::LREG5, INSTRUCTION_MODE, ADDR_MOD_3, lower_face_addr + column_offset + ROWS_PER_LOAD);
-    TT_SFPLOAD(p_sfpu::LREG6, INSTRUCTION_MODE, ADDR_MOD_3, lower_face_addr + column_offset + 2 * ROWS_PER_LOAD);
-    TT_SFPLOAD(p_sfpu::LREG7, INSTRUCTION_MODE, ADDR_MOD_3, lower_face_addr + column_offset + 3 * ROWS_PER_LOAD);
+    TT_SFPLOAD(p_sfpu::LREG0, MODE, ADDR_MOD_3, src + col);
+    TT_SFPLOAD(p_sfpu::LREG1, MODE, ADDR_MOD_3, src + col + STEP);
 }
 
-template <std::uint32_t replay_buffer_length>
-inline void sum_columns()
+template <std::uint32_t len>
+inline void transpose_twice()
 {
     TTI_SFPTRANSP(0, 0, 0, 0);
-    lltt::replay(0, replay_buffer_length);
+    lltt::replay(0, len);
     TTI_SFPTRANSP(0, 0, 0, 0);
-    lltt::replay(0, replay_buffer_length);
 }
 
-template <PoolType pool_type, InstrModLoadStore INSTRUCTION_MODE>
-inline void perform_reduce_col_sum_avg()
+template <PoolType kind, InstrModLoadStore MODE>
+inline void add_pairs()
 {
-    constexpr bool is_integer_mode =
-        (INSTRUCTION_MODE == InstrModLoadStore::INT32 || INSTRUCTION_MODE == InstrModLoadStore::INT32_2S_COMP || INSTRUCTION_MODE == InstrModLoadStore::LO16);
-    for (std::uint32_t i = 0; i < NUM_FACES; i++)
+    constexpr bool integer = (MODE == InstrModLoadStore::INT32 || MODE == InstrModLoadStore::LO16);
+    for (std::uint32_t g = 0; g < NUM_GROUPS; g++)
     {
-        const std::uint32_t upper_face_addr = UPPER_FACE_ADDRS[i];
-        const std::uint32_t lower_face_addr = LOWER_FACE_ADDRS[i];
-        const std::uint32_t column_offset   = COLUMN_OFFSETS[i];
-        load_face_data<INSTRUCTION_MODE>(upper_face_addr, lower_face_addr, column_offset);
-        if constexpr (is_integer_mode)
+        const std::uint32_t col = COLS[g];
+        load_pair<MODE>(SRC_ADDRS[g], col);
+        if constexpr (integer)
         {
-            sum_columns<6>();
-            TTI_SFPIADD(0, p_sfpu::LREG4, p_sfpu::LREG0, 4);
+            transpose_twice<4>();
+            TTI_SFPIADD(0, p_sfpu::LREG1, p_sfpu::LREG0, 4);
         }
         else
         {
-            sum_columns<12>();
-            TTI_SFPADD(p_sfpu::LREG0, p_sfpu::LCONST_1, p_sfpu::LREG4, p_sfpu::LREG0, 0);
+            transpose_twice<8>();
+            TTI_SFPADD(p_sfpu::LREG0, p_sfpu::LCONST_1, p_sfpu::LREG1, p_sfpu::LREG0, 0);
             TTI_SFPNOP;
         }
-        if constexpr (pool_type == AVG)
+        if constexpr (kind == AVG)
         {
-            perform_float_average();
+            divide_by_count();
         }
-        TTI_SFPSTORE(p_sfpu::LREG0, INSTRUCTION_MODE, ADDR_MOD_3, upper_face_addr + column_offset);
+        TTI_SFPSTORE(p_sfpu::LREG0, MODE, ADDR_MOD_3, DST_ADDRS[g] + col);
     }
 }`;
-    // PoolType (llk_defs.h): SUM 0, AVG 1; pool_type and INSTRUCTION_MODE (FP32 = 3) are the entry's
-    // template arguments.
+    // PoolType (llk_defs.h): SUM 0, AVG 1; kind and MODE (FP32 = 3) are the entry's template arguments.
     const r = assemble(src, 'wormhole', {
-      entry: 'perform_reduce_col_sum_avg',
-      defines: { SUM: 0, AVG: 1, pool_type: 0, INSTRUCTION_MODE: 3 },
+      entry: 'add_pairs',
+      defines: { SUM: 0, AVG: 1, kind: 0, MODE: 3 },
     });
     // Expected from the macro definitions: SFPLOAD r, mod0 3, ADDR_MOD_3, addr = 0x7003c000 | r << 20 | addr;
-    // REPLAY(0, 12) = 0x040000c0; SFPADD(0, 10, 4, 0, 0) = 0x8500a400; SFPSTORE = 0x7203c000 | addr.
+    // REPLAY(0, 8) = 0x04000080; SFPADD(0, 10, 1, 0, 0) = 0x8500a100; SFPSTORE = 0x7203c000 | addr.
     const want: number[] = [];
-    [0, 1, 2, 3].forEach((i) => {
-      const up = [0, 0, 16, 16][i]! + [0, 2, 0, 2][i]!;
-      const lo = [32, 32, 48, 48][i]! + [0, 2, 0, 2][i]!;
-      for (let r = 0; r < 8; r++)
-        want.push((0x7003c000 | (r << 20) | ((r < 4 ? up : lo) + 4 * (r % 4))) >>> 0);
-      want.push(
-        0x8c000000,
-        0x040000c0,
-        0x8c000000,
-        0x040000c0,
-        0x8500a400,
-        0x8f000000,
-        (0x7203c000 | up) >>> 0,
-      );
+    [0, 1].forEach((g) => {
+      const col = [0, 2][g]!;
+      const src0 = [0, 8][g]! + col;
+      want.push((0x7003c000 | src0) >>> 0, (0x7013c000 | (src0 + 4)) >>> 0);
+      want.push(0x8c000000, 0x04000080, 0x8c000000, 0x8500a100, 0x8f000000);
+      want.push((0x7203c000 | ([32, 40][g]! + col)) >>> 0);
     });
     assert.deepEqual(hexes(r.words), hexes(Uint32Array.from(want)));
     // without an entry every function runs as it is read, so its parameters must be defined
-    throwsAt(
-      () => assemble(src, 'wormhole'),
-      10,
-      31,
-      "unknown name 'INSTRUCTION_MODE'",
-      /load_face_data runs as it is read/,
-    );
+    throwsAt(() => assemble(src, 'wormhole'), 9, 31, "unknown name 'MODE'", /load_pair runs as it is read/);
     assert.throws(
-      () => assemble(src, 'wormhole', { entry: 'perform_reduce' }),
+      () => assemble(src, 'wormhole', { entry: 'reduce' }),
       (e: unknown) =>
         e instanceof AxsimError &&
         e.category === 'BadInput' &&
-        e.message === "no function 'perform_reduce' in the source" &&
-        e.hint === 'the functions are: load_face_data, sum_columns, perform_reduce_col_sum_avg',
+        e.message === "no function 'reduce' in the source" &&
+        e.hint === 'the functions are: load_pair, transpose_twice, add_pairs',
     );
     throwsAt(
       () => assemble('constexpr int A[2] = {1, 2};\n.word A[2]', 'wormhole'),
