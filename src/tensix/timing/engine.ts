@@ -27,7 +27,7 @@ import { execRecord } from '../exec.ts';
 import { sfpload, sfpstore } from '../insns/ldst.ts';
 import { Op as OpImport, S as SImport, STRIDE as STRIDE_IMPORT } from '../ops.ts';
 import type { Program } from '../program.ts';
-import { IMM_ROW as IMM_ROW_IMPORT, LANES as LANES_IMPORT, type TensixState } from '../state.ts';
+import { IMM_ROW as IMM_ROW_IMPORT, LANES as LANES_IMPORT, LC, type TensixState } from '../state.ts';
 import { type Deps, depsOf } from './deps.ts';
 import { HAZARDS, type Hazard, type HazardId, type HazardMode, hazardError } from './hazards.ts';
 import { buildScheduled, KIND_INSTRUCTIONS as KIND_INSTRUCTIONS_IMPORT, type Scheduled } from './macro.ts';
@@ -42,6 +42,7 @@ const STRIDE = STRIDE_IMPORT;
 const LANES = LANES_IMPORT;
 const IMM_ROW = IMM_ROW_IMPORT;
 const KIND_INSTRUCTIONS = KIND_INSTRUCTIONS_IMPORT;
+const LC_DISABLE_BACKDOOR_LOAD = LC.DISABLE_BACKDOOR_LOAD;
 
 export interface TimedOptions {
   /** warn (default): report and continue as hardware would; strict: the first hazard throws; off. */
@@ -269,6 +270,8 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   let prevShft2Sched = false;
   let prevSwapSched = false;
   let curK = -1;
+  /** Cycle of the last SFPCONFIG that changed LaneConfig.DISABLE_BACKDOOR_LOAD. */
+  let backdoorFlip = -2;
   /** The cycle by which everything executed so far has its results visible. */
   let lastDone = 0;
   let stallNextPending = false; // previous cycle issued an instruction that stalls the next non-NOP
@@ -531,6 +534,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
           }
           if (prevShft2Mode >= 0 || prevSwapSched)
             follow(cycle, kk, info.name, info.unit, info.latency, info.deps.writes);
+          if (backdoorFlip === cycle - 1 && code[o + S.OP] === Op.TEMPLATE) backdoorNext(cycle, kk);
         }
         const latency = info.latency;
         if (cycle + latency > lastDone) lastDone = cycle + latency;
@@ -757,7 +761,11 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         const run = () => {
           if (op === Op.LOADMACRO) runLoadMacro(ex.k);
           else if (op === Op.PUSHC || op === Op.POPC) flagStack(ex.k, op);
-          else execRecord(st, code, o);
+          else if (op === Op.CONFIG) {
+            const before = st.laneConfig & LC_DISABLE_BACKDOOR_LOAD;
+            execRecord(st, code, o);
+            if ((st.laneConfig & LC_DISABLE_BACKDOOR_LOAD) !== before) backdoorFlip = cycle;
+          } else execRecord(st, code, o);
         };
         if (info.name === 'STALLWAIT') {
           stallwaitBlocked = true;
@@ -888,6 +896,8 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
       const early = (arch === 'wormhole' ? pendAll : ex.sched ? 0 : pendRegular) & ex.deps.reads;
       if (early !== 0) earlyRead(c, ex.k, ex.name, ex.sched !== undefined, early);
       if (prevShft2Mode >= 0 || prevSwapSched) follow(c, ex.k, ex.name, ex.unit, ex.latency, ex.deps.writes);
+      if (!ex.sched && backdoorFlip === c - 1 && code[ex.k * STRIDE + S.OP] === Op.TEMPLATE)
+        backdoorNext(c, ex.k);
       if (
         !ex.sched &&
         (ex.name === 'SFPLOAD' || ex.name === 'SFPLOADMACRO') &&
@@ -938,6 +948,15 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         `SFPSWAP on the Simple sub-unit while the MAD sub-unit executes ${mad.name}`,
       );
     }
+  }
+
+  function backdoorNext(c: number, kk: number): void {
+    report(
+      'config-backdoor-next',
+      c,
+      srcIndex(kk),
+      'an instruction with VD 12..15 right after an SFPCONFIG that changed LaneConfig.DISABLE_BACKDOOR_LOAD may see either value (template write or execution)',
+    );
   }
 
   function earlyRead(c: number, kk: number, name: string, sched: boolean, rows: number): void {

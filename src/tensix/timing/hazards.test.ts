@@ -178,6 +178,22 @@ describe('hazard: macro-pending-at-end', () => {
   });
 });
 
+describe('hazard: config-backdoor-next', () => {
+  for (const arch of ['wormhole', 'blackhole'] as const) {
+    it(`${arch}: a VD 12..15 instruction right after SFPCONFIG flips DISABLE_BACKDOOR_LOAD`, () => {
+      assert.deepEqual(ids(arch, 'TTI_SFPCONFIG(2, 15, 1);\nTTI_SFPNOT(0, 3, 13, 0);\n').ids, [
+        'config-backdoor-next',
+      ]);
+      assert.deepEqual(
+        ids(arch, 'TTI_SFPCONFIG(2, 15, 1);\nTTI_SFPNOP;\nTTI_SFPNOT(0, 3, 13, 0);\n').ids,
+        [],
+      );
+      // an SFPCONFIG that leaves the bit as it was
+      assert.deepEqual(ids(arch, 'TTI_SFPCONFIG(0, 15, 1);\nTTI_SFPNOT(0, 3, 13, 0);\n').ids, []);
+    });
+  }
+});
+
 describe('hazard modes', () => {
   it('strict throws on the first hazard with its id and instruction index; off reports nothing', () => {
     const src = madThen('', 'TTI_SFPMOV(0, 3, 4, 0);\n');

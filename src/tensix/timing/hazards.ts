@@ -43,6 +43,10 @@ export const HAZARDS = {
     what: 'SFPPOPC popped an empty flag stack; the size counter underflows',
     source: 'SFPPOPC.md; spec 003 flag stack',
   },
+  'config-backdoor-next': {
+    what: 'an instruction with VD 12..15 right after an SFPCONFIG that changed LaneConfig.DISABLE_BACKDOOR_LOAD: it may observe the old or the new value (axsim uses the new one)',
+    source: 'SFPCONFIG.md "Instruction scheduling" (both arches)',
+  },
   'macro-pending-at-end': {
     what: 'the program ended with SFPLOADMACRO-scheduled instructions that wait for further instructions (WaitForElapsedInstructions) and never executed',
     source: 'SFPLOADMACRO.md delay counting',
