@@ -12,6 +12,7 @@ import {
   verifyDiagnostics,
   verifyModule,
 } from '../pto/asm/index.ts';
+import { notRunnable } from '../pto/asm/runnable.ts';
 import {
   COST_MODELS,
   type CostArch,
@@ -62,6 +63,12 @@ export function addPtoCheckCommand(group: Command): Command {
           else {
             const ops = m.funcs.reduce((n, f) => n + f.body.length, 0);
             process.stdout.write(`${prog}: ok (${m.funcs.length} function(s), ${ops} top-level op(s))\n`);
+          }
+          // verified, but `axsim pto run` would refuse these: say so now
+          for (const n of notRunnable(m)) {
+            process.stdout.write(
+              `note: ${prog}:${n.pos.line}:${n.pos.col}: ${n.op} verifies but axsim cannot run it: ${n.reason}\n`,
+            );
           }
         },
       ),

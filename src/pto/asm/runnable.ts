@@ -1,0 +1,55 @@
+/**
+ * What `axsim pto check` reports beyond verification: ops that parse and verify but that the runner
+ * cannot execute. Today that is `pto.subset` (a strided alias of part of a tile: part 1's tiles have
+ * no sub-region views, see docs/pto-status.md) and any tile op whose instruction part 1 does not
+ * register (none at present; the list stays computed so a new mnemonic without a model shows up).
+ */
+import { OPS } from '../registry.ts';
+import type { Module, Pos } from './ast.ts';
+import { OP_SIGS } from './ops.ts';
+
+export interface NotRunnable {
+  pos: Pos;
+  op: string;
+  reason: string;
+}
+
+function mnemonicOf(node: { kind?: unknown; name?: unknown; mnemonic?: unknown }): string | undefined {
+  if (
+    (node.kind === 'dps' || node.kind === 'ssa') &&
+    typeof node.name === 'string' &&
+    node.name.startsWith('pto.')
+  )
+    return node.name.slice(4);
+  if (node.kind === 'asm' && typeof node.mnemonic === 'string') return node.mnemonic;
+  return undefined;
+}
+
+/** Every op of the module (nested regions included) that `axsim pto run` would refuse. */
+export function notRunnable(m: Module): NotRunnable[] {
+  const out: NotRunnable[] = [];
+  const visit = (x: unknown): void => {
+    if (Array.isArray(x)) {
+      for (const y of x) visit(y);
+      return;
+    }
+    if (x === null || typeof x !== 'object') return;
+    const node = x as { kind?: unknown; pos?: Pos; name?: unknown; mnemonic?: unknown };
+    if (node.pos && node.kind === 'pto.subset') {
+      out.push({
+        pos: node.pos,
+        op: 'pto.subset',
+        reason:
+          'sub-tile views (aliasing a strided part of a tile) are not modelled; allocate a separate tile',
+      });
+    }
+    const mn = node.pos ? mnemonicOf(node) : undefined;
+    const sig = mn === undefined ? undefined : OP_SIGS.get(mn);
+    if (sig && !OPS.has(sig.insn)) {
+      out.push({ pos: node.pos!, op: `pto.${mn}`, reason: `${sig.insn} has no functional model in axsim` });
+    }
+    for (const v of Object.values(x)) if (v !== null && typeof v === 'object') visit(v);
+  };
+  visit(m.funcs);
+  return out.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
+}
