@@ -96,6 +96,8 @@ const table: [string, OpFamily, string, ('T' | 'V')?, { attrsInIns?: boolean; ha
   ['tshls', 'scalar', 'T S'],
   ['tshrs', 'scalar', 'T S'],
   ['tlrelu', 'scalar', 'T S'],
+  // taxpy.md: dst += src · scalar (dst is also read)
+  ['taxpy', 'scalar', 'T S'],
   ['texpands', 'fill', 'S'],
   // PTOAS TCIOp: `ins($S attr-dict : type($S))` — {descending = …} sits inside ins(…)
   ['tci', 'fill', 'S', 'T', { attrsInIns: true }],
@@ -123,13 +125,23 @@ const table: [string, OpFamily, string, ('T' | 'V')?, { attrsInIns?: boolean; ha
   ['trowexpanddiv', 'rowexpand', 'T T'],
   ['trowexpandmax', 'rowexpand', 'T T'],
   ['trowexpandmin', 'rowexpand', 'T T'],
+  ['trowexpandexpdif', 'rowexpand', 'T T'],
   ['tcolexpand', 'colexpand', 'T'],
+  // pto-isa docs/isa/tile/ops/reduce-and-expand/tcolexpand*.md: ins(%src0, %src1 : …) outs(%dst : …)
+  ['tcolexpandadd', 'colexpand', 'T T'],
+  ['tcolexpandsub', 'colexpand', 'T T'],
+  ['tcolexpandmul', 'colexpand', 'T T'],
+  ['tcolexpanddiv', 'colexpand', 'T T'],
+  ['tcolexpandmax', 'colexpand', 'T T'],
+  ['tcolexpandmin', 'colexpand', 'T T'],
+  ['tcolexpandexpdif', 'colexpand', 'T T'],
   // layout
   ['ttrans', 'transpose', 'T T'],
   ['tfillpad', 'move', 'T'],
   ['tfillpad_expand', 'move', 'T'],
   ['textract', 'move', 'T S S'],
-  ['tgather', 'move', 'T T?'],
+  // PTOAS TGatherOp: index form ins(%src, %indices : …) or mask form ins(%src, {maskPattern = …} : …)
+  ['tgather', 'move', 'T T?', 'T', { attrsInIns: true }],
   ['tgatherb', 'move', 'T T'],
   ['tscatter', 'move', 'T T'],
   // cube

@@ -633,6 +633,9 @@ class Parser {
       oneOf('layout', words[0], ['nd', 'dn', 'nz']);
     } else if (ns === 'pto.pipe') {
       oneOf('pipe', words[0], PIPES);
+    } else if (ns === 'pto.mask_pattern') {
+      // PTOAS PTO_MaskPatternAttr (TGATHER's mask form)
+      oneOf('mask pattern', words[0], ['P0101', 'P1010', 'P0001', 'P0010', 'P0100', 'P1000', 'P1111']);
     } else {
       this.fail(
         t,
@@ -1528,13 +1531,23 @@ class Parser {
     let insAttrs: NamedAttr[] | undefined;
     let types: Type[] = [];
     if (!this.lx.eatPunct(')')) {
-      insUses.push(...this.valueList(`in ${name} ins`));
+      if (this.lx.peek().kind === 'value') {
+        insUses.push(this.expectValue(`in ${name} ins`));
+        while (this.lx.eatPunct(',')) {
+          // PTOAS TGatherOp's mask form: ins(%src, {maskPattern = #pto.mask_pattern<P0101>} : T)
+          if (this.lx.isPunct('{')) {
+            insAttrs = this.parseAttrDict();
+            break;
+          }
+          insUses.push(this.expectValue(`in ${name} ins`));
+        }
+      }
       if (insUses.length === 0)
         this.fail(
           this.lx.peek(),
           `expected an operand in ${name} ins(…), found ${this.describe(this.lx.peek())}`,
         );
-      if (this.lx.isPunct('{')) insAttrs = this.parseAttrDict();
+      if (!insAttrs && this.lx.isPunct('{')) insAttrs = this.parseAttrDict();
       this.expectPunct(':', 'before the ins types', `write ins(%a, %b : T, T)`);
       types = this.typeList(insUses.length, `${name} ins`);
       const c = this.lx.peek();

@@ -109,7 +109,7 @@ function printOp(op: Op, indent: string, out: string[]): void {
       const ins =
         op.ins.length === 0
           ? ''
-          : `${vs(op.ins.map((i) => i.use))}${op.insAttrs ? ` ${attrDict(op.insAttrs)}` : ''} : ${op.ins
+          : `${vs(op.ins.map((i) => i.use))}${op.insAttrs ? `${op.name === 'pto.tgather' ? ',' : ''} ${attrDict(op.insAttrs)}` : ''} : ${op.ins
               .map((i) => printType(i.type))
               .join(', ')}`;
       const outs = `${vs(op.outs.map((o) => o.use))} : ${op.outs.map((o) => printType(o.type)).join(', ')}`;

@@ -244,6 +244,9 @@ function execCall(
     attrs.indexRow = scalars[0];
     attrs.indexCol = scalars[1];
   }
+  // TGATHER's mask form: ins(%src, {maskPattern = #pto.mask_pattern<P0101>} : …)
+  const mp = attrWord(call.attrs, ['maskPattern']);
+  if (mp && def.attrs.some((a) => a.name === 'maskPattern')) attrs.maskPattern = mp.word;
   const desc = call.attrs.find((a) => a.name === 'descending');
   if (desc && def.attrs.some((a) => a.name === 'descending'))
     attrs.descending = desc.value.kind === 'bool' ? desc.value.value : attrWord([desc], ['descending'])?.word;

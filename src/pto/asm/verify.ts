@@ -659,8 +659,21 @@ class Verifier {
       TCI: ['descending'],
       TLOAD: ['pad_mode', 'init_out_buffer'],
       TSTORE: ['atomic'],
+      TGATHER: ['maskPattern'],
     };
     const ok = allowed[c.sig.insn] ?? [];
+    if (c.sig.insn === 'TGATHER' && c.op.kind === 'dps') {
+      // PTOAS TGatherOp: the index form and the mask form are mutually exclusive
+      const mask = c.attrs.some((a) => a.name === 'maskPattern');
+      const tiles = c.op.ins.length;
+      if (mask === (tiles === 2)) {
+        this.err(
+          c.op.pos,
+          `${c.name}: ${mask ? 'both an index tile and a maskPattern' : 'neither an index tile nor a maskPattern'}`,
+          'write ins(%src, %indices : S, I) or ins(%src, {maskPattern = #pto.mask_pattern<P0101>} : S)',
+        );
+      }
+    }
     for (const a of c.attrs) {
       if (!ok.includes(a.name) && a.name !== 'phase') {
         const near = nearestName(a.name, ok);
@@ -678,7 +691,7 @@ class Verifier {
     if (c.op.kind === 'dps' && c.op.insAttrs && !c.sig.attrsInIns) {
       this.err(
         c.op.pos,
-        `${c.name}: attributes inside ins(…) are only allowed on tcmp, tcmps and tcvt`,
+        `${c.name}: attributes inside ins(…) are only allowed on tcmp, tcmps, tcvt, tci and tgather`,
         'move the attribute dictionary after outs(…)',
       );
     }
@@ -723,7 +736,7 @@ class Verifier {
       }
     };
     const sameShape = (ts: Type[], what: string) => {
-      const shapes = ts.map((t) => tileShape(t)!);
+      const shapes = ts.map((t) => tileShape(t)).filter((s) => s !== undefined);
       const f = shapes[0];
       if (!f) return;
       if (shapes.some((s) => s.rows !== f.rows || s.cols !== f.cols)) {
@@ -752,10 +765,9 @@ class Verifier {
       case 'scalar':
       case 'select':
       case 'fill': {
-        const data =
-          sig.family === 'select' && sig.insn === 'TSEL'
-            ? [ins[1], ins[2], out].filter((t): t is Type => !!t)
-            : all;
+        // TSEL (mask, src0, src1) and TSELS (mask, src, scalar): the mask is a predicate tile of
+        // its own element type; the selected data and the destination agree
+        const data = sig.family === 'select' ? [ins[1], ins[2], out].filter((t): t is Type => !!t) : all;
         sameElem(sig.insn === 'TPRELU' ? [ins[0]!, ins[1]!, out] : data, 'sources and destination');
         sameShape(sig.insn === 'TPRELU' ? [ins[0]!, ins[1]!, out] : data, 'sources and destination');
         for (const t of all) needLoc(t, ['vec'], 'operand');
@@ -767,6 +779,7 @@ class Verifier {
         for (const t of all) needLoc(t, ['vec'], 'operand');
         break;
       case 'rowexpand':
+      case 'colexpand':
         sameElem(all, 'sources and destination');
         for (const t of all) needLoc(t, ['vec'], 'operand');
         break;
