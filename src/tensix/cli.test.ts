@@ -4,36 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
-import { registerTensix } from '../cli/tensix.ts';
 import { requireConformanceFile } from '../conformance/shared.ts';
 import { readNpy, writeNpy } from '../io/index.ts';
+import { runTensixCli } from './cli-testkit.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'axsim-tensix-cli-'));
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
-async function cli(args: string[]): Promise<{ out: string; code: number | undefined }> {
-  const p = new Command('axsim').exitOverride();
-  registerTensix(p);
-  let out = '';
-  const write = process.stdout.write.bind(process.stdout);
-  // The CLI writes strings; the test runner's own protocol goes through as Buffers.
-  process.stdout.write = ((s: string | Uint8Array, ...rest: unknown[]) => {
-    if (typeof s !== 'string') return (write as (...a: unknown[]) => boolean)(s, ...rest);
-    out += s;
-    return true;
-  }) as typeof process.stdout.write;
-  const before = process.exitCode;
-  process.exitCode = undefined;
-  try {
-    await p.parseAsync(['node', 'axsim', ...args]);
-  } finally {
-    process.stdout.write = write;
-  }
-  const code = process.exitCode as number | undefined;
-  process.exitCode = before;
-  return { out, code };
-}
+const cli = runTensixCli;
 
 test('tensix run: ReLU example over one FP32 tile gives max(x, 0) bit for bit', async () => {
   const x = new Float32Array(1024);

@@ -5,41 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
-import { registerTensix } from '../../cli/tensix.ts';
+import { runTensixCli } from '../cli-testkit.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'axsim-tensix-timing-cli-'));
 
-async function cli(args: string[]): Promise<{ out: string; err: string; code: number | undefined }> {
-  const p = new Command('axsim').exitOverride();
-  registerTensix(p);
-  let out = '';
-  let err = '';
-  const write = process.stdout.write.bind(process.stdout);
-  const ewrite = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string | Uint8Array, ...rest: unknown[]) => {
-    if (typeof s !== 'string') return (write as (...a: unknown[]) => boolean)(s, ...rest);
-    out += s;
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array, ...rest: unknown[]) => {
-    if (typeof s !== 'string') return (ewrite as (...a: unknown[]) => boolean)(s, ...rest);
-    err += s;
-    return true;
-  }) as typeof process.stderr.write;
-  const before = process.exitCode;
-  process.exitCode = undefined;
-  try {
-    await p.parseAsync(['node', 'axsim', ...args]);
-  } finally {
-    process.stdout.write = write;
-    process.stderr.write = ewrite;
-  }
-  const code = process.exitCode as number | undefined;
-  process.exitCode = before;
-  return { out, err, code };
-}
+const cli = runTensixCli;
 
 test('run --timeline text prints the pipeline table of the recip 7b macro kernel', async () => {
   const { out, code } = await cli([
