@@ -2,19 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AxsimError } from '../../errors.ts';
 import { ptoIsaCost } from './cce.ts';
+import { inp } from './fixtures.ts';
 import { bandwidthCycles } from './trace.ts';
-import type { CostInput } from './types.ts';
-
-const inp = (o: Partial<CostInput>): CostInput => ({
-  op: 'TADD',
-  dtype: 'f32',
-  rows: 16,
-  cols: 64,
-  validRow: 16,
-  validCol: 64,
-  layout: 'RM',
-  ...o,
-});
 
 // Expected values are the worked examples of shared/conformance/PTO-NOTES.md §4.
 

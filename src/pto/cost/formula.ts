@@ -8,6 +8,7 @@
  * returning a silently meaningless 0.
  */
 import { unsupported } from '../../errors.ts';
+import { BYTES } from './bytes.ts';
 import { A2A3_FORMULA_PARAMS, A5_FORMULA_PARAMS, FORMULA_PARAMS_SOURCE_A2A3 } from './formula-params.ts';
 import type { CostArch, CostConstant, CostInput, CostResult } from './types.ts';
 
@@ -60,18 +61,6 @@ const TRANSFER_PIPE: Record<string, Partial<Record<string, string>>> = {
     BiasTile: 'L1_TO_BT',
     ScalingTile: 'L1_TO_FB',
   },
-};
-
-const BYTES: Record<string, number> = {
-  i8: 1,
-  u8: 1,
-  f16: 2,
-  i16: 2,
-  u16: 2,
-  bf16: 2,
-  f32: 4,
-  i32: 4,
-  u32: 4,
 };
 
 /** C++ std::llround for the non-negative values the model produces (≤ 0 → 0). */

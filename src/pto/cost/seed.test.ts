@@ -4,19 +4,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AxsimError } from '../../errors.ts';
 import { parsePtoAs, verifyModule } from '../asm/index.ts';
+import { inp } from './fixtures.ts';
 import { costFunction, costProgram, SEED_CONSTANTS, seedCost } from './index.ts';
-import type { CostInput } from './types.ts';
-
-const inp = (o: Partial<CostInput>): CostInput => ({
-  op: 'TADD',
-  dtype: 'f32',
-  rows: 16,
-  cols: 64,
-  validRow: 16,
-  validCol: 64,
-  layout: 'RM',
-  ...o,
-});
 
 // Expected values are worked by hand from spec 002 "A2/A3 Throughput": 14 + C + 2R + (R-1)*18.
 

@@ -6,6 +6,7 @@
 
 import { unsupported } from '../../../errors.ts';
 import { f32BitsToFp16, f32ToBits } from '../../../numeric/index.ts';
+import { BYTES } from '../bytes.ts';
 import type { Trace } from '../trace.ts';
 import type { CostInput } from '../types.ts';
 import { madVariant, tloadMat, tmov, tstoreAcc } from './cube.ts';
@@ -21,19 +22,9 @@ export interface KernelInfo {
   firstDtype?: string;
 }
 
-export type Kernel = (inp: CostInput, t: Trace) => KernelInfo;
+export { BYTES };
 
-export const BYTES: Record<string, number> = {
-  i8: 1,
-  u8: 1,
-  f16: 2,
-  i16: 2,
-  u16: 2,
-  bf16: 2,
-  f32: 4,
-  i32: 4,
-  u32: 4,
-};
+export type Kernel = (inp: CostInput, t: Trace) => KernelInfo;
 
 export function bytesOf(inp: CostInput): number {
   const b = BYTES[inp.dtype];

@@ -4,6 +4,7 @@
  */
 import { unsupported } from '../../../errors.ts';
 import { f32BitsToFp16, f32ToBits } from '../../../numeric/index.ts';
+import { BYTES } from '../bytes.ts';
 import type { Trace } from '../trace.ts';
 import type { CostInput } from '../types.ts';
 import { binSInstr, type Geo, REPEAT_BYTE, REPEAT_MAX } from './elementwise.ts';
@@ -231,18 +232,6 @@ function castIntrinsics(src: string, dst: string, mode: string): { name: string;
 const NARROWING = new Set(['f16>u8', 'f16>i8', 'f32>i16', 'f16>i16', 'i64>i32', 'i32>i16']);
 /** sbitset1(0, SAT_MODE_BIT = 59) on a 32-bit int: x86 shifts by 59 mod 32 = 27. */
 const SAT_BIT_VALUE = 2 ** 27;
-const BYTES: Record<string, number> = {
-  i8: 1,
-  u8: 1,
-  f16: 2,
-  i16: 2,
-  u16: 2,
-  bf16: 2,
-  f32: 4,
-  i32: 4,
-  u32: 4,
-};
-
 export function tcvt(inp: CostInput, t: Trace): string {
   const src = inp.dtype;
   const dst = inp.dstDtype;
