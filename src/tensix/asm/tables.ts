@@ -4,7 +4,7 @@
  */
 import { type Arch, parseArch } from '../encoding.ts';
 import { BLACKHOLE_CONSTANTS, COMMON_CONSTANTS, WORMHOLE_CONSTANTS } from './constants.data.ts';
-import { BLACKHOLE_MACROS, WORMHOLE_MACROS } from './macros.data.ts';
+import { BLACKHOLE_MACROS, COMMON_MACROS, WORMHOLE_MACROS } from './macros.data.ts';
 
 export interface MacroArg {
   /** The macro's parameter name (as in ckernel_ops.h). */
@@ -63,7 +63,7 @@ function build(arch: Arch): ArchTables {
   // sfpi lltt.h: enum ExecBool : bool { NoExec, Exec }
   constants.set('lltt::NoExec', 0n);
   constants.set('lltt::Exec', 1n);
-  const macros = parseMacros(arch === 'wormhole' ? WORMHOLE_MACROS : BLACKHOLE_MACROS);
+  const macros = parseMacros(COMMON_MACROS + (arch === 'wormhole' ? WORMHOLE_MACROS : BLACKHOLE_MACROS));
   const macroByOpcode = new Map([...macros.values()].map((m) => [m.opcode, m]));
   if (macroByOpcode.size !== macros.size) throw new Error(`macro table (${arch}): an opcode appears twice`);
   return { macros, macroByOpcode, constants };
