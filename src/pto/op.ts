@@ -6,7 +6,7 @@
  */
 import { badInput, undefinedBehaviour, unsupported } from '../errors.ts';
 import { type Arith, anyArith, type ElemView, type Profile } from './arith.ts';
-import { DTYPE_INFO, type DType } from './dtype.ts';
+import { DTYPE_INFO, DTYPES, type DType } from './dtype.ts';
 import type { GlobalTensor, Tile } from './tile.ts';
 
 export type OperandKind = 'tile' | 'global';
@@ -89,21 +89,8 @@ export interface OpDef {
 
 // ------------------------------------------------------------------ dtype sets
 
-export const ALL: readonly DType[] = [
-  'f32',
-  'f16',
-  'bf16',
-  'i8',
-  'i16',
-  'i32',
-  'i64',
-  'u8',
-  'u16',
-  'u32',
-  'u64',
-  'f8e4m3',
-  'f8e5m2',
-];
+/** Every element type (dtype.ts `DTYPES`, in the same order). */
+export const ALL: readonly DType[] = DTYPES;
 export const INTS: readonly DType[] = ['i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64'];
 /** What the A2/A3 vector kernels accept for elementwise arithmetic (spec 002 TADD table). */
 export const A2A3_ELEM: readonly DType[] = ['f32', 'f16', 'bf16', 'i32', 'i16'];

@@ -5,6 +5,7 @@
  * element type first) and TAXPY (dst = dst + src*scalar). pto-isa ElementOp.h, ElementTileOp.h,
  * ElementTileScalarOp.h, TBinSOps.hpp.
  */
+import type { Arith } from '../arith.ts';
 import { ALL, type OpDef, type OperandSpec, per } from '../op.ts';
 import { requireSameTileType } from './binary.ts';
 import { ternaryLoop, unaryLoop } from './kernels.ts';
@@ -24,57 +25,52 @@ const T3IO: readonly OperandSpec[] = [
 const SCALAR = [{ name: 'scalar', kind: 'scalar' as const }];
 const all = per(ALL);
 
+/** TADDC / TSUBC: dst = src0 (+|-) src1 + src2 over one tile type. */
+function carry(name: string, sign: '+' | '-'): OpDef {
+  const f =
+    sign === '+'
+      ? (A: Arith<unknown>, a: unknown, b: unknown) => A.add(a, b)
+      : (A: Arith<unknown>, a: unknown, b: unknown) => A.sub(a, b);
+  return {
+    name,
+    family: 'ternary',
+    summary: `dst = src0 ${sign} src1 + src2`,
+    ref: `${REF}/elementwise-tile-tile/${name.toLowerCase()}.md`,
+    operands: T4,
+    attrs: [],
+    dtypes: all,
+    check: (ctx) => requireSameTileType(ctx, ['dst', 'src0', 'src1', 'src2']),
+    exec: (ctx) => ternaryLoop(ctx, 'src0', 'src1', 'src2', (A, a, b, c) => A.add(f(A, a, b), c)),
+  };
+}
+
+/** TADDSC / TSUBSC: dst = src0 (+|-) scalar + src1. */
+function scalarCarry(name: string, sign: '+' | '-'): OpDef {
+  const f =
+    sign === '+'
+      ? (A: Arith<unknown>, a: unknown, s: unknown) => A.add(a, s)
+      : (A: Arith<unknown>, a: unknown, s: unknown) => A.sub(a, s);
+  return {
+    name,
+    family: 'ternary',
+    summary: `dst = src0 ${sign} scalar + src1`,
+    ref: `${REF}/elementwise-tile-scalar/${name.toLowerCase()}.md`,
+    operands: T3IO.map((o) => (o.name === 'dst' ? { ...o, inout: false } : o)),
+    attrs: SCALAR,
+    dtypes: all,
+    check: (ctx) => requireSameTileType(ctx, ['dst', 'src0', 'src1']),
+    exec: (ctx) => {
+      const s = ctx.scalar;
+      ternaryLoop(ctx, 'src0', 'src1', 'src1', (A, a, b) => A.add(f(A, a, s), b));
+    },
+  };
+}
+
 export const TERNARY_OPS: readonly OpDef[] = [
-  {
-    name: 'TADDC',
-    family: 'ternary',
-    summary: 'dst = src0 + src1 + src2',
-    ref: `${REF}/elementwise-tile-tile/taddc.md`,
-    operands: T4,
-    attrs: [],
-    dtypes: all,
-    check: (ctx) => requireSameTileType(ctx, ['dst', 'src0', 'src1', 'src2']),
-    exec: (ctx) => ternaryLoop(ctx, 'src0', 'src1', 'src2', (A, a, b, c) => A.add(A.add(a, b), c)),
-  },
-  {
-    name: 'TSUBC',
-    family: 'ternary',
-    summary: 'dst = src0 - src1 + src2',
-    ref: `${REF}/elementwise-tile-tile/tsubc.md`,
-    operands: T4,
-    attrs: [],
-    dtypes: all,
-    check: (ctx) => requireSameTileType(ctx, ['dst', 'src0', 'src1', 'src2']),
-    exec: (ctx) => ternaryLoop(ctx, 'src0', 'src1', 'src2', (A, a, b, c) => A.add(A.sub(a, b), c)),
-  },
-  {
-    name: 'TADDSC',
-    family: 'ternary',
-    summary: 'dst = src0 + scalar + src1',
-    ref: `${REF}/elementwise-tile-scalar/taddsc.md`,
-    operands: T3IO.map((o) => (o.name === 'dst' ? { ...o, inout: false } : o)),
-    attrs: SCALAR,
-    dtypes: all,
-    check: (ctx) => requireSameTileType(ctx, ['dst', 'src0', 'src1']),
-    exec: (ctx) => {
-      const s = ctx.scalar;
-      ternaryLoop(ctx, 'src0', 'src1', 'src1', (A, a, b) => A.add(A.add(a, s), b));
-    },
-  },
-  {
-    name: 'TSUBSC',
-    family: 'ternary',
-    summary: 'dst = src0 - scalar + src1',
-    ref: `${REF}/elementwise-tile-scalar/tsubsc.md`,
-    operands: T3IO.map((o) => (o.name === 'dst' ? { ...o, inout: false } : o)),
-    attrs: SCALAR,
-    dtypes: all,
-    check: (ctx) => requireSameTileType(ctx, ['dst', 'src0', 'src1']),
-    exec: (ctx) => {
-      const s = ctx.scalar;
-      ternaryLoop(ctx, 'src0', 'src1', 'src1', (A, a, b) => A.add(A.sub(a, s), b));
-    },
-  },
+  carry('TADDC', '+'),
+  carry('TSUBC', '-'),
+  scalarCarry('TADDSC', '+'),
+  scalarCarry('TSUBSC', '-'),
   {
     name: 'TFUSEDMULADD',
     family: 'ternary',
