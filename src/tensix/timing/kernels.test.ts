@@ -186,3 +186,41 @@ describe('spec 000: fast reciprocal, 1 row per cycle with SFPLOADMACRO vs >= 3 s
     assert.ok(rs.cycles - rm.cycles >= 8);
   });
 });
+
+describe('wh_reduce_col_max (no DISABLE form): column maxima of a tile', () => {
+  /** SFPSWAP's order (SFPSWAP.md): sign-magnitude, -Inf < … < -0 < +0 < … < +Inf. */
+  const greater = (a: number, b: number) => {
+    const sa = a >>> 31;
+    const sb = b >>> 31;
+    if (sa !== sb) return sa === 0;
+    const ma = a & 0x7fffffff;
+    const mb = b & 0x7fffffff;
+    return sa === 0 ? ma > mb : ma < mb;
+  };
+  // finite normals, ±0 and ±Inf (FP32 loads flush denormals; NaNs are left out of this check)
+  const elem = fc.oneof(
+    fc.constantFrom(0, 0x80000000, 0x7f800000, 0xff800000),
+    fc.integer({ min: 0x00800000, max: 0x7f7fffff }),
+    fc.integer({ min: 0x80800000, max: 0xff7fffff }),
+  );
+  it('row 0 of faces 0 and 1 holds each column maximum; no hazard', () => {
+    const { m, prog } = compile('wh_reduce_col_max.sfpu', 'wormhole');
+    fc.assert(
+      fc.property(fc.array(elem, { minLength: 1024, maxLength: 1024 }), (tile) => {
+        m.reset();
+        m.configure({ sfpuFp32: true });
+        m.writeDstTile(0, tile, 'fp32');
+        const r = runTimed(m.state, prog, { hazards: 'strict' });
+        assert.equal(r.discarded, 0);
+        const out = m.readDstTile(0, 'fp32');
+        for (let c = 0; c < 32; c++) {
+          let mx = tile[c]! >>> 0;
+          for (let row = 1; row < 32; row++)
+            if (greater(tile[row * 32 + c]! >>> 0, mx)) mx = tile[row * 32 + c]! >>> 0;
+          assert.equal(out[c], mx, `column ${c}`);
+        }
+      }),
+      { numRuns: 30, seed: 9 },
+    );
+  });
+});
