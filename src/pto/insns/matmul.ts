@@ -8,7 +8,7 @@
  */
 import { anyArith } from '../arith.ts';
 import type { DType } from '../dtype.ts';
-import { type ExecCtx, type OpDef, off, per, reject } from '../op.ts';
+import { type ExecCtx, type OpDef, type OperandSpec, off, per, reject } from '../op.ts';
 
 const fr = Math.fround;
 
@@ -195,55 +195,34 @@ function matmul(ctx: ExecCtx): void {
 
 const MM = ['i8', 'f16', 'bf16', 'f32', 'i16', 'f8e4m3', 'f8e5m2'] as const;
 
+const REF = 'pto-isa docs/isa/tile/ops/matrix-and-matrix-vector';
+const C_OUT: OperandSpec = { name: 'c', kind: 'tile', out: true };
+const A_B: readonly OperandSpec[] = [
+  { name: 'a', kind: 'tile' },
+  { name: 'b', kind: 'tile' },
+];
+
+function mm(name: string, summary: string, page: string, operands: readonly OperandSpec[]): OpDef {
+  return {
+    name,
+    family: 'matmul',
+    summary,
+    ref: `${REF}/${page}.md`,
+    operands,
+    attrs: [],
+    primary: 'a',
+    dtypes: per([...MM], { a2a3: ['i8', 'f16', 'bf16', 'f32'], a5: ['i8', 'f16', 'bf16', 'f32'] }),
+    check: (ctx) => check(ctx, 'c'),
+    exec: matmul,
+  };
+}
+
 export const MATMUL_OPS: readonly OpDef[] = [
-  {
-    name: 'TMATMUL',
-    family: 'matmul',
-    summary: 'c = a x b (M = a.validRow, K = a.validCol, N = b.validCol)',
-    ref: 'pto-isa docs/isa/tile/ops/matrix-and-matrix-vector/tmatmul.md',
-    operands: [
-      { name: 'c', kind: 'tile', out: true },
-      { name: 'a', kind: 'tile' },
-      { name: 'b', kind: 'tile' },
-    ],
-    attrs: [],
-    primary: 'a',
-    dtypes: per([...MM], { a2a3: ['i8', 'f16', 'bf16', 'f32'], a5: ['i8', 'f16', 'bf16', 'f32'] }),
-    check: (ctx) => check(ctx, 'c'),
-    exec: matmul,
-  },
-  {
-    name: 'TMATMUL_ACC',
-    family: 'matmul',
-    summary: 'c = cin + a x b',
-    ref: 'pto-isa docs/isa/tile/ops/matrix-and-matrix-vector/tmatmul_acc.md',
-    operands: [
-      { name: 'c', kind: 'tile', out: true },
-      { name: 'cin', kind: 'tile' },
-      { name: 'a', kind: 'tile' },
-      { name: 'b', kind: 'tile' },
-    ],
-    attrs: [],
-    primary: 'a',
-    dtypes: per([...MM], { a2a3: ['i8', 'f16', 'bf16', 'f32'], a5: ['i8', 'f16', 'bf16', 'f32'] }),
-    check: (ctx) => check(ctx, 'c'),
-    exec: matmul,
-  },
-  {
-    name: 'TMATMUL_BIAS',
-    family: 'matmul',
-    summary: 'c = a x b + bias[0, c]',
-    ref: 'pto-isa docs/isa/tile/ops/matrix-and-matrix-vector/tmatmul_bias.md',
-    operands: [
-      { name: 'c', kind: 'tile', out: true },
-      { name: 'a', kind: 'tile' },
-      { name: 'b', kind: 'tile' },
-      { name: 'bias', kind: 'tile' },
-    ],
-    attrs: [],
-    primary: 'a',
-    dtypes: per([...MM], { a2a3: ['i8', 'f16', 'bf16', 'f32'], a5: ['i8', 'f16', 'bf16', 'f32'] }),
-    check: (ctx) => check(ctx, 'c'),
-    exec: matmul,
-  },
+  mm('TMATMUL', 'c = a x b (M = a.validRow, K = a.validCol, N = b.validCol)', 'tmatmul', [C_OUT, ...A_B]),
+  mm('TMATMUL_ACC', 'c = cin + a x b', 'tmatmul-acc', [C_OUT, { name: 'cin', kind: 'tile' }, ...A_B]),
+  mm('TMATMUL_BIAS', 'c = a x b + bias[0, c]', 'tmatmul-bias', [
+    C_OUT,
+    ...A_B,
+    { name: 'bias', kind: 'tile' },
+  ]),
 ];
