@@ -115,3 +115,43 @@ test('TROWSUM f32 64x128 static into a col-major column: the group-reduce shortc
   // a dynamic valid shape takes the general path instead
   assert.notEqual(ptoIsaCost({ ...base, dstColMajor: true, dstStaticValidCol: 1, dstCols: 1 }).cycles, 255);
 });
+
+test('TROWEXPAND static broadcast [16,1] → [16,8] f32: one vbrcb of 16/8 = 2 repeats', () => {
+  const col = (rows: number, cols: number, blayout: string, vRow = rows, vCol = cols) => ({
+    loc: 'vec',
+    dtype: 'f32',
+    rows,
+    cols,
+    validRow: rows,
+    validCol: cols,
+    blayout,
+    slayout: 'none_box',
+    fractal: 512,
+    vRow,
+    vCol,
+  });
+  const base = inp({ op: 'TROWEXPAND', rows: 16, cols: 8, validRow: 16, validCol: 8 });
+  const r = ptoIsaCost({ ...base, src: col(16, 1, 'col_major'), dst: col(16, 8, 'row_major') });
+  // vbrcb costs head 0 + slope 0 and leaves its 18-cycle tail pending, so the trace sums to 0 and
+  // the fitted estimate is substituted: round(1.7596 · 16 · 8 + 33.4) = round(258.63) = 259
+  assert.deepEqual(r.terms, [{ name: 'vbrcb', cycles: 0, args: [1, 8, 2] }]);
+  assert.equal(r.pendingVectorTail, 18);
+  assert.equal(r.cycles, 259);
+  assert.match(r.path, /static broadcast/);
+  // a row-major [1, 4096] source into [4096, 8]: 512 repeats in chunks of 254, 254, 4
+  const big = inp({ op: 'TROWEXPAND', rows: 4096, cols: 8, validRow: 4096, validCol: 8 });
+  const b = ptoIsaCost({ ...big, src: col(1, 4096, 'row_major'), dst: col(4096, 8, 'row_major') });
+  assert.deepEqual(
+    b.terms.map((x) => x.args![2]),
+    [254, 254, 4],
+  );
+  // a dynamic valid shape, or a destination wider than one block, takes the per-row vector_dup path
+  const dyn = ptoIsaCost({ ...base, src: col(16, 1, 'col_major'), dst: col(16, 8, 'row_major', 16, -1) });
+  assert.ok(dyn.terms.some((x) => x.name === 'vector_dup'));
+  const wide = inp({ op: 'TROWEXPAND', rows: 16, cols: 16, validRow: 16, validCol: 16 });
+  assert.ok(
+    ptoIsaCost({ ...wide, src: col(16, 1, 'col_major'), dst: col(16, 16, 'row_major') }).terms.some(
+      (x) => x.name === 'vector_dup',
+    ),
+  );
+});

@@ -81,6 +81,7 @@ function factsOf(v: TileValue): TileFacts {
     blayout: t.blayout,
     slayout: t.slayout,
     fractal: t.fractal,
+    vRow: t.vRow,
     vCol: t.vCol,
   };
 }
@@ -144,8 +145,12 @@ export function costInputOf(call: TileCall, ins: RtValue[], out: TileValue | Vie
     inp.src1Valid = `${tiles[1].validRow}x${tiles[1].validCol}`;
     if (tiles[1].type.blayout === 'col_major') inp.src1ColMajor = true;
   }
-  if (fam === 'rowexpand' && insn === 'TROWEXPAND' && tiles[0])
+  if (fam === 'rowexpand' && insn === 'TROWEXPAND' && tiles[0] && out.kind === 'tile') {
     inp.srcValid = `${tiles[0].validRow}x${tiles[0].validCol}`;
+    // the static shapes choose TRowExpandBrcb
+    inp.src = factsOf(tiles[0]);
+    inp.dst = factsOf(out);
+  }
   // where the tiles live and how they are laid out chooses the cube-side copy paths
   if (insn === 'TMOV' && out.kind === 'tile' && tiles[0]) {
     inp.dst = factsOf(out);

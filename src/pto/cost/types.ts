@@ -28,7 +28,8 @@ export interface TileFacts {
   slayout: string;
   /** Fractal size in bytes (`fractal=`). */
   fractal: number;
-  /** Static valid column count (`v_col=`), -1 when dynamic. */
+  /** Static valid row / column counts (`v_row=` / `v_col=`), -1 when dynamic. */
+  vRow?: number;
   vCol: number;
 }
 

@@ -13,7 +13,14 @@ import { madVariant, tloadMat, tmov, tstoreAcc } from './cube.ts';
 import { type BinIssue, binaryInstr, binSInstr, type Geo, type UnIssue, unaryInstr } from './elementwise.ts';
 import { tload, tmatmul, tstore } from './memory.ts';
 import { tcmp, tcmps, tcvt, tdivs, tsel, tsels, ttrans } from './misc.ts';
-import { colReduce, rowExpand, rowExpandBinary, rowReduce } from './reduce.ts';
+import {
+  colReduce,
+  rowExpand,
+  rowExpandBinary,
+  rowExpandBrcb,
+  rowExpandBrcbApplies,
+  rowReduce,
+} from './reduce.ts';
 
 export interface KernelInfo {
   path: string;
@@ -188,7 +195,9 @@ export const KERNELS: Record<string, Kernel> = {
   TCOLMIN: colRed(),
   TROWEXPAND: (inp, t) => {
     requireDtypes(inp, ALL8);
-    return { path: rowExpand(inp, t, bytesOf(inp)), firstTile: [inp.validRow, inp.validCol] };
+    const b = bytesOf(inp);
+    const path = rowExpandBrcbApplies(inp, b) ? rowExpandBrcb(inp, t) : rowExpand(inp, t, b);
+    return { path, firstTile: [inp.validRow, inp.validCol] };
   },
   TROWEXPANDADD: rowExpBin('vadd', F_I),
   TROWEXPANDSUB: rowExpBin('vsub', F_I),

@@ -294,6 +294,33 @@ export function colReduce(inp: CostInput, t: Trace, bytes: number): string {
 }
 
 /** TROWEXPAND: one count-mode vector_dup per valid row (B82B16Trait packs 8-bit pairs). */
+/**
+ * TROWEXPAND's compile-time broadcast (TRowExpandBrcb): b16/b32 tiles whose valid shapes are
+ * static and full, a one-row row-major [1, M] or one-column col-major [M, 1] source and an
+ * [M, 32 B] destination. `vbrcb` copies one element to one 32-byte block, 8 per repeat, in
+ * chunks of at most 254 repeats (keeping the source offset 32-byte aligned).
+ */
+export function rowExpandBrcbApplies(inp: CostInput, bytes: number): boolean {
+  const s = inp.src;
+  const d = inp.dst;
+  if (!s || !d || (bytes !== 2 && bytes !== 4)) return false;
+  const full = (x: NonNullable<CostInput['src']>) => x.vRow === x.rows && x.vCol === x.cols;
+  if (!full(s) || !full(d)) return false;
+  const epb = BLOCK_BYTES / bytes;
+  if (d.cols !== epb) return false;
+  return s.blayout === 'row_major' ? s.rows === 1 && s.cols === d.rows : s.cols === 1 && s.rows === d.rows;
+}
+
+export function rowExpandBrcb(inp: CostInput, t: Trace): string {
+  const s = inp.src!;
+  const repeat = Math.floor((s.rows * s.cols) / 8);
+  const loop = Math.floor(repeat / 254);
+  const remain = repeat % 254;
+  for (let i = 0; i < loop; i++) t.vec('vbrcb', 254, [1, 8, 254]);
+  if (remain > 0) t.vec('vbrcb', remain, [1, 8, remain]);
+  return 'static broadcast (vbrcb)';
+}
+
 export function rowExpand(inp: CostInput, t: Trace, bytes: number): string {
   const vc = bytes === 1 ? Math.ceil(inp.validCol / 2) : inp.validCol;
   t.ctl('set_mask_count');
