@@ -10,7 +10,7 @@
  * - latency / IPC: VectorUnit.md instruction table (IPC and Latency columns), per arch.
  * - stalls: each instruction page's "Instruction scheduling" section.
  */
-import type { Arch } from '../encoding.ts';
+import { type Arch, instructionSet } from '../encoding.ts';
 
 export const UNITS = ['load', 'simple', 'mad', 'round', 'store'] as const;
 export type Unit = (typeof UNITS)[number];
@@ -120,6 +120,17 @@ function build(arch: Arch): Map<string, TimingEntry> {
     'issue',
     'not a Vector Unit instruction: one issue slot of the thread (REPLAY.md, STALLWAIT.md)',
   );
+  // Any other non-SFPU instruction of the encoding table (e.g. RMWCIB): one issue slot.
+  for (const d of instructionSet(arch)) {
+    if (d.unit !== 'sfpu' && !m.has(d.name)) {
+      m.set(d.name, {
+        unit: 'issue',
+        latency: 1,
+        ipc: '1',
+        source: `encoding table unit '${d.unit}' (${d.doc}): not a Vector Unit instruction, one issue slot`,
+      });
+    }
+  }
   return m;
 }
 
