@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AxsimError } from '../../errors.ts';
 import type { NpyArray } from '../../io/index.ts';
+import { readTile } from '../index.ts';
 import { parsePtoAs, printModule, runProgram, verifyModule } from './index.ts';
 
 // Programs that reach TSELS, TGATHER (index and mask forms), TSCATTER, TCOLEXPAND*, TROWEXPANDEXPDIF
@@ -198,5 +199,35 @@ test('pto.tcolexpandadd / pto.trowexpandexpdif / pto.taxpy reach the simulator',
   );
   for (const [i, v] of (d.o.data as Float32Array).entries()) {
     assert.equal(v, 3 + i * 0.5, `axpy ${i}`);
+  }
+});
+
+test('pto.trowexpand static broadcast: a row-major [1, M] source fills row r of an [M, 32 B] destination with element r', () => {
+  const T = (dt: string, r: number, c: number, bl = 'row_major') =>
+    `!pto.tile_buf<loc=vec, dtype=${dt}, rows=${r}, cols=${c}, v_row=${r}, v_col=${c}, blayout=${bl}, slayout=none_box, fractal=512, pad=0>`;
+  for (const [dt, npy, cols] of [
+    ['f32', 'f4', 8],
+    ['f16', 'f2', 16],
+  ] as const) {
+    for (const [st, shape] of [
+      [T(dt, 1, 16), [1, 16]],
+      [T(dt, 16, 1, 'col_major'), [16, 1]],
+    ] as const) {
+      const m = parsePtoAs(
+        `func.func @k(%x: ${st}, %y: ${T(dt, 16, cols)}) {\n  pto.trowexpand ins(%x : ${st}) outs(%y : ${T(dt, 16, cols)})\n  return\n}`,
+      );
+      verifyModule(m);
+      // values 1..16 (f16 bit patterns: 1.0 = 0x3c00 … 8.0 = 0x4800; 9..16 = 0x4880 + k·0x80)
+      const f16 = [0x3c00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800];
+      const data =
+        npy === 'f4'
+          ? Float32Array.from({ length: 16 }, (_, i) => i + 1)
+          : Uint16Array.from({ length: 16 }, (_, i) => (i < 8 ? f16[i]! : 0x4880 + (i - 8) * 0x80));
+      const r = runProgram(m, { x: { dtype: npy, shape: [...shape], data } });
+      const rows = readTile(r.tiles.y!);
+      rows.forEach((row, i) => {
+        assert.deepEqual(row, Array(cols).fill(i + 1), `${dt} ${shape} row ${i}`);
+      });
+    }
   }
 });

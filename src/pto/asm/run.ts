@@ -260,5 +260,31 @@ function execCall(
   }
   const sat = attrWord(call.attrs, ['sat', 'satMode']);
   if (sat) attrs.satMode = sat.word.toUpperCase();
+  if (insn === 'TROWEXPAND' && ins[0]?.kind === 'tile' && out.kind === 'tile') {
+    const bcast = rowBroadcastSource(ins[0], out);
+    if (bcast) operands.src = bcast;
+  }
   execute(insn, operands, attrs, { profile });
+}
+
+/**
+ * TROWEXPAND's static broadcast (pto-isa a2a3/TRowExpand.hpp, `TRowExpandBrcb`): with b16/b32
+ * elements, static full valid shapes, a one-row row-major source [1, M] and an [M, 32 B]
+ * destination, the source's M contiguous elements are the per-row values (vbrcb copies element r
+ * to row r's block). Read as the equivalent col-major [M, 1] column over the same bytes.
+ */
+function rowBroadcastSource(src: TileValue, dst: TileValue): Tile | undefined {
+  const s = src.type;
+  const d = dst.type;
+  const t = src.handle as Tile;
+  const size = t.bytes.length / (s.rows * s.cols);
+  const full = (x: TileBufType) => x.vRow === x.rows && x.vCol === x.cols;
+  if (s.blayout !== 'row_major' || s.slayout !== 'none_box' || s.rows !== 1 || s.rows === d.rows)
+    return undefined;
+  if ((size !== 2 && size !== 4) || !full(s) || !full(d) || s.cols !== d.rows || d.cols * size !== 32)
+    return undefined;
+  return new Tile(
+    { ...t.spec(), rows: s.cols, cols: 1, validRow: s.cols, validCol: 1, blayout: 'col' },
+    t.bytes,
+  );
 }
