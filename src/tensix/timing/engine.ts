@@ -117,6 +117,8 @@ interface Info {
   /** Regular SFPSWAP (both arches) or Blackhole SFPSHFT2 modes 2-4: the next non-SFPNOP stalls. */
   stallNext: boolean;
   shft2Two: boolean;
+  /** Wormhole SFPSHFT2 mode 2-4: its mode (the next cycle's rules), else -1. */
+  whShft2Mode: number;
   /** Can take the single-instruction path (no SFPLOADMACRO, STALLWAIT or SFPCONFIG). */
   simple: boolean;
   /** 1: SFPPUSHC (a push), 2: SFPPOPC (a pop), 0: neither (flag-stack hazard checks). */
@@ -155,6 +157,7 @@ function analyse(prog: Program, arch: Arch): Info[] {
       // A backdoor template write does not execute, so it cannot cause a stall.
       stallNext: op !== Op.TEMPLATE && (name === 'SFPSWAP' || (arch === 'blackhole' && shft2Two)),
       shft2Two,
+      whShft2Mode: arch === 'wormhole' && shft2Two ? mod : -1,
       simple: op !== Op.LOADMACRO && name !== 'STALLWAIT' && name !== 'SFPCONFIG',
       flagOp: op === Op.PUSHC ? 1 : op === Op.POPC ? 2 : 0,
     };
@@ -260,6 +263,14 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   const saved = new Uint32Array(17 * LANES);
   const rwcSave = new Uint32Array(8);
 
+  const wh = arch === 'wormhole';
+  const checks = mode !== 'off';
+  /** Frontend cycles with nothing emitted before the record after k (REPLAY recording), wrap included. */
+  const gapAfter = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    gapAfter[i] =
+      i + 1 < n ? Math.max(0, prog.sourceIndex[i + 1]! - prog.sourceIndex[i]! - 1) : prog.sourceIndex[0]!;
+  }
   let cycle = 0;
   let k = reps === 0 ? n : 0;
   let rep = 0;
@@ -506,7 +517,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
             cycle++;
             continue;
           }
-          if (arch === 'blackhole' && (pmStall & info.deps.stallReads) !== 0) {
+          if (!wh && (pmStall & info.deps.stallReads) !== 0) {
             stallNextPending = false;
             stallCycles++;
             cycle++;
@@ -524,12 +535,10 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         if (info.unit !== U.ISSUE) busy[info.unit]!++;
         k++;
         if (k === n && ++rep < reps) k = 0;
-        if (k < n)
-          gap =
-            k === 0 ? prog.sourceIndex[0]! : Math.max(0, prog.sourceIndex[k]! - prog.sourceIndex[kk]! - 1);
-        if (mode !== 'off') {
+        if (k < n) gap = gapAfter[kk]!;
+        if (checks) {
           if (pmAll !== 0) {
-            const early = (arch === 'wormhole' ? pmAll : pmStall) & info.deps.reads;
+            const early = (wh ? pmAll : pmStall) & info.deps.reads;
             if (early !== 0) earlyRead(cycle, kk, info.name, false, early);
           }
           if (prevShft2Mode >= 0 || prevSwapSched)
@@ -540,7 +549,9 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         if (cycle + latency > lastDone) lastDone = cycle + latency;
         const w = info.deps.writes;
         if (pending.length > 0 && w !== 0) supersedeRow(w, info.unit, cycle + latency);
-        if (info.flagOp !== 0) flagStack(kk, info.flagOp === 1 ? Op.PUSHC : Op.POPC);
+        const fo = info.flagOp;
+        if (fo !== 0 && (fo === 1 ? st.stackSize >= 8 : st.stackSize === 0))
+          flagStack(kk, fo === 1 ? Op.PUSHC : Op.POPC);
         else if (latency > 1) {
           addInflight(w, cycle + latency, info.madFamily);
           const nx = k < n && gap === 0 ? infos[k]! : undefined;
@@ -556,7 +567,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
             defer(w, cycle + latency, info.madFamily);
           }
         } else execRecord(st, code, o);
-        prevShft2Mode = arch === 'wormhole' && info.shft2Two ? code[o + S.MOD]! : -1;
+        prevShft2Mode = info.whShft2Mode;
         prevShft2Sched = false;
         prevSwapSched = false;
         cycle++;
