@@ -270,3 +270,35 @@ test('examples/pto/matmul.pto under pto-isa: every instruction priced, 13 + 13 +
   );
   assert.equal(p.total, 69);
 });
+
+test('TSTORE from mat tiles: copy_cbuf_to_gm of 32-byte bursts on L1→GM (32 GB/s)', () => {
+  // ND f16 16x32: 16 bursts of 32·2/32 = 2 blocks = 1024 B; 1024·1.85e9 / (32·2^30) = 55.13 → 55
+  const nd = ptoIsaCost(
+    base({
+      op: 'TSTORE',
+      src: tile('mat', 'f16', 16, 32, 'row_major', 'none_box'),
+      gmShape: [16, 32],
+      gmStrides: [32, 1],
+    }),
+  );
+  assert.deepEqual(nd.terms, [{ name: 'copy_cbuf_to_gm', cycles: 55, args: [0, 16, 2, 0, 0] }]);
+  // DN f32 16x8 into a DN view [16, 8] with column stride 16: 8 bursts of 16·4/32 = 2 blocks = 512 B → 27
+  const dn = ptoIsaCost(
+    base({
+      op: 'TSTORE',
+      dtype: 'f32',
+      src: tile('mat', 'f32', 16, 8, 'col_major', 'none_box'),
+      gmShape: [16, 8],
+      gmStrides: [1, 16],
+    }),
+  );
+  assert.deepEqual(dn.terms, [{ name: 'copy_cbuf_to_gm', cycles: 27, args: [0, 8, 2, 0, 0] }]);
+  // an NZ mat tile needs an NZ tensor, which a 2-D strided view is not
+  assert.throws(
+    () =>
+      ptoIsaCost(
+        base({ op: 'TSTORE', src: tile('mat', 'f16', 16, 32, ...NZ), gmShape: [16, 32], gmStrides: [32, 1] }),
+      ),
+    isUnsupported,
+  );
+});

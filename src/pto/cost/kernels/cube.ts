@@ -132,6 +132,40 @@ export function tloadMat(inp: CostInput, t: Trace): string {
   });
 }
 
+/**
+ * TSTORE from a mat (L1) tile: TStoreMat, one `copy_cbuf_to_gm` of 32-byte bursts (ND tiles: one
+ * burst per row; DN tiles: one per column). CheckStaticForVecAndMat requires the view's layout to
+ * match the tile's, except for one-row / one-column tiles.
+ */
+export function tstoreMat(inp: CostInput, t: Trace): string {
+  const tile = inp.src!;
+  const b = size(tile, 'TSTORE');
+  const tl = tileLayout(tile);
+  const g = gm2d(inp);
+  const vector = tile.rows === 1 || tile.cols === 1;
+  const copy = (nBurst: number, lenBurst: number, srcStride: number, dstStride: number) =>
+    t.mem('copy_cbuf_to_gm', 'L1_TO_GM', u16(nBurst) * u16(lenBurst) * 32, [
+      0,
+      u16(nBurst),
+      u16(lenBurst),
+      u16(srcStride),
+      u16(dstStride),
+    ]);
+  if (tl === 'ND' && (g.layout === 'ND' || vector)) {
+    // TStoreMat2GmNd2Nd: gShape3 bursts of validCol·sizeof bytes
+    copy(g.r, (tile.validCol * b) >> 5, ((tile.cols - tile.validCol) * b) >> 5, ((g.s3 - g.c) * b) >> 5);
+    return 'L1 → GM ND burst copy';
+  }
+  if (tl === 'DN' && (g.layout === 'DN' || vector)) {
+    // TStoreMat2GmDn2Dn: gShape4 bursts of validRow·sizeof bytes
+    copy(g.c, (tile.validRow * b) >> 5, ((tile.rows - g.r) * b) >> 5, ((g.s4 - g.r) * b) >> 5);
+    return 'L1 → GM DN burst copy';
+  }
+  throw unsupported(`pto-isa A2/A3 model: TSTORE of a ${tl} mat tile to a ${g.layout} view`, {
+    hint: 'the A2/A3 kernel stores ND tiles to ND views and DN tiles to DN views (NZ tiles need an NZ tensor)',
+  });
+}
+
 /** GetCastPreQuantMode: f32 → f16 is F322F16 (1), f32 → bf16 is F322BF16 (16), else NoQuant. */
 function castQuant(src: string, dst: string): number {
   if (src !== 'f32') return 0;

@@ -9,7 +9,7 @@ import { f32BitsToFp16, f32ToBits } from '../../../numeric/index.ts';
 import { BYTES } from '../bytes.ts';
 import type { Trace } from '../trace.ts';
 import type { CostInput } from '../types.ts';
-import { madVariant, tloadMat, tmov, tstoreAcc } from './cube.ts';
+import { madVariant, tloadMat, tmov, tstoreAcc, tstoreMat } from './cube.ts';
 import { type BinIssue, binaryInstr, binSInstr, type Geo, type UnIssue, unaryInstr } from './elementwise.ts';
 import { tload, tmatmul, tstore } from './memory.ts';
 import { tcmp, tcmps, tcvt, tdivs, tsel, tsels, ttrans } from './misc.ts';
@@ -214,9 +214,10 @@ export const KERNELS: Record<string, Kernel> = {
     requireDtypes(inp, ALL8);
     const loc = inp.src?.loc ?? 'vec';
     if (loc === 'acc') return { path: tstoreAcc(inp, t), firstTile: [inp.validRow, inp.validCol] };
+    if (loc === 'mat') return { path: tstoreMat(inp, t), firstTile: [inp.validRow, inp.validCol] };
     if (loc !== 'vec') {
-      throw unsupported(`pto-isa A2/A3 model: TSTORE from a ${loc} tile is not modelled`, {
-        hint: 'modelled: vec (UB → GM) and acc (L0C → GM) sources',
+      throw unsupported(`pto-isa A2/A3 model: TSTORE from a ${loc} tile`, {
+        hint: 'the A2/A3 kernel stores vec, mat and acc tiles',
       });
     }
     return { path: tstore(inp, t, bytesOf(inp)), firstTile: [inp.validRow, inp.validCol] };
