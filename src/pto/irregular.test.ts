@@ -473,3 +473,30 @@ test('TSTORE_FP: i32 accumulator -> f16 (VDEQF16); a ColMajor source takes the q
     (e) => cat(e, 'UndefinedBehaviour'),
   );
 });
+
+test('TSCATTER mask form: selected columns take the source read linearly (wrapping at src.cols), others 0', () => {
+  const src = createTile(
+    { dtype: 'f32', rows: 2, cols: 8, validRow: 2, validCol: 4 },
+    grid(2, 8, (r, c) => 8 * r + c + 1),
+  );
+  const dst = createTile({ dtype: 'f32', rows: 2, cols: 8 }, new Array(16).fill(-1));
+  execute('TSCATTER', { dst, src }, { maskPattern: 'P0101' });
+  // the read position runs along src's physical row (8 columns), so row 1 of dst gets src(0, 4..7)
+  assert.deepEqual(readTile(dst), [
+    [1, 0, 2, 0, 3, 0, 4, 0],
+    [5, 0, 6, 0, 7, 0, 8, 0],
+  ]);
+  const d2 = createTile({ dtype: 'f32', rows: 4, cols: 8 }, new Array(32).fill(-1));
+  execute('TSCATTER', { dst: d2, src }, { maskPattern: 'P1010', axis: 'col' }); // rows with r % 2 == 1
+  assert.deepEqual(readTile(d2), [
+    new Array(8).fill(0),
+    [1, 2, 3, 4, 5, 6, 7, 8],
+    new Array(8).fill(0),
+    [9, 10, 11, 12, 13, 14, 15, 16],
+  ]);
+  const i8 = createTile({ dtype: 'i8', rows: 1, cols: 32 });
+  assert.throws(
+    () => execute('TSCATTER', { dst: i8, src: i8 }, { maskPattern: 'P0101' }),
+    (e) => cat(e, 'Unsupported'),
+  );
+});

@@ -22,6 +22,7 @@ import { anyArith } from '../arith.ts';
 import type { DType } from '../dtype.ts';
 import { ALL, copyElem, type ExecCtx, INTS, type OpDef, off, reject } from '../op.ts';
 import type { Tile } from '../tile.ts';
+import { copyRegion } from './copy.ts';
 
 const REF = 'pto-isa docs/isa/tile/ops/irregular-and-complex';
 
@@ -137,7 +138,11 @@ function tgatherb(ctx: ExecCtx): void {
 function tscatter(ctx: ExecCtx): void {
   const d = ctx.tiles.dst!;
   const s = ctx.tiles.src!;
-  const ix = ctx.tiles.indexes!;
+  const ix = ctx.tiles.indexes;
+  if (!ix) {
+    scatterMask(ctx);
+    return;
+  }
   for (let i = 0; i < ix.validRow; i++) {
     for (let j = 0; j < ix.validCol; j++) {
       const k = readIndex(ix, off(ix, i, j), ctx.profile);
@@ -146,6 +151,60 @@ function tscatter(ctx: ExecCtx): void {
       if (at >= d.numel)
         outside(ctx, `index ${k} at (${i}, ${j}) is outside the ${d.numel}-element destination`);
       copyElem(s, off(s, i, j), d, at);
+    }
+  }
+}
+
+/**
+ * TSCATTER mask form (TScatter.hpp TSCATTER_IMPL<maskPattern, axis>): P1111 is TMOV; the row axis
+ * walks dst's valid columns of rows < src.validRow, filling selected columns from the source read
+ * linearly (wrapping at src.cols) and the others with 0; the col axis fills selected dst rows from
+ * consecutive source rows and zeroes the others. Elements convert like the C++ static_cast.
+ */
+function scatterMask(ctx: ExecCtx): void {
+  const d = ctx.tiles.dst!;
+  const s = ctx.tiles.src!;
+  const pattern = String(ctx.attrs.maskPattern ?? 'P1111');
+  if (pattern === 'P1111') {
+    copyRegion(ctx.profile, s, d, s.validRow, s.validCol);
+    return;
+  }
+  const S = anyArith(s.dtype, ctx.profile);
+  const D = anyArith(d.dtype, ctx.profile);
+  const sv = S.view(s.bytes);
+  const dv = D.view(d.bytes);
+  const put = (o: number, so: number): void => {
+    if (s.dtype === d.dtype) copyElem(s, so, d, o);
+    else D.store(dv, o, D.fromF64(S.toF64(S.load(sv, so))));
+  };
+  const zero = (o: number): void => {
+    d.bytes.fill(0, o * d.elemBytes, (o + 1) * d.elemBytes);
+  };
+  if (ctx.attrs.axis === 'col') {
+    let sr = 0;
+    for (let r = 0; r < d.validRow; r++) {
+      const keep = selected(pattern, r);
+      for (let c = 0; c < d.validCol; c++) {
+        if (keep) put(off(d, r, c), off(s, sr, c));
+        else zero(off(d, r, c));
+      }
+      if (keep) sr++;
+    }
+    return;
+  }
+  let sr = 0;
+  let sc = 0;
+  for (let r = 0; r < s.validRow; r++) {
+    for (let c = 0; c < d.validCol; c++) {
+      if (!selected(pattern, c)) {
+        zero(off(d, r, c));
+        continue;
+      }
+      put(off(d, r, c), off(s, sr, sc));
+      if (++sc === s.cols) {
+        sc = 0;
+        sr++;
+      }
     }
   }
 }
@@ -225,20 +284,41 @@ export const GATHER_OPS: readonly OpDef[] = [
   {
     name: 'TSCATTER',
     family: 'irregular',
-    summary: 'dst.flat[indexes(i,j)] = src(i,j) over the index valid region',
+    summary: 'dst.flat[indexes(i,j)] = src(i,j) over the index valid region; or a mask-pattern spread',
     ref: `${REF}/tscatter.md`,
     operands: [
       { name: 'dst', kind: 'tile', out: true },
       { name: 'src', kind: 'tile' },
-      { name: 'indexes', kind: 'tile' },
+      { name: 'indexes', kind: 'tile', optional: true },
     ],
-    attrs: [],
+    attrs: [
+      { name: 'maskPattern', kind: 'pattern', optional: true, values: MASK_PATTERNS },
+      { name: 'axis', kind: 'pattern', optional: true, values: ['row', 'col'] },
+    ],
     primary: 'src',
     dtypes: { cpu: ALL, a2a3: SCATTER_TYPES, a5: SCATTER_TYPES },
     check: (ctx) => {
       const d = ctx.tiles.dst!;
       const s = ctx.tiles.src!;
-      const ix = ctx.tiles.indexes!;
+      const ix = ctx.tiles.indexes;
+      if (!ix) {
+        const p = ctx.attrs.maskPattern ?? 'P1111';
+        if (!(MASK_PATTERNS as readonly unknown[]).includes(p))
+          reject(
+            'TSCATTER',
+            s.dtype,
+            `unknown maskPattern '${String(p)}' (${MASK_PATTERNS.join(' ')})`,
+            ctx.profile,
+          );
+        if (p === 'P1111') return; // TMOV
+        if (s.elemBytes !== d.elemBytes || (s.elemBytes !== 2 && s.elemBytes !== 4))
+          reject('TSCATTER', s.dtype, 'the mask form needs 16- or 32-bit elements of one size', ctx.profile);
+        if (d.loc !== 'vec' || s.loc !== 'vec' || d.blayout !== 'row' || s.blayout !== 'row')
+          reject('TSCATTER', s.dtype, 'the mask form needs RowMajor vec tiles', ctx.profile);
+        return;
+      }
+      if (ctx.attrs.maskPattern !== undefined)
+        reject('TSCATTER', s.dtype, 'give either an index tile or a maskPattern, not both', ctx.profile);
       if (!INTS.includes(ix.dtype))
         reject('TSCATTER', s.dtype, `indexes must be an integer tile, not ${ix.dtype}`, ctx.profile);
       if (d.dtype !== s.dtype)
