@@ -79,6 +79,27 @@ function encodeFloat(d: DType, x: number, mode: PtoRoundMode, sat: boolean): num
   return code >>> 0;
 }
 
+/**
+ * An integer value converted to an integer type of at most 32 bits, modulo 2^width (exact for any
+ * finite integer-valued double: the bit operations take it modulo 2^32 first).
+ */
+export function wrapInt32(d: DType, v: number): number {
+  switch (d) {
+    case 'i8':
+      return (v << 24) >> 24;
+    case 'u8':
+      return v & 0xff;
+    case 'i16':
+      return (v << 16) >> 16;
+    case 'u16':
+      return v & 0xffff;
+    case 'i32':
+      return v | 0;
+    default:
+      return v >>> 0;
+  }
+}
+
 export function tcvtIsa(ctx: ExecCtx, mode: PtoRoundMode, sat: boolean): void {
   const src = ctx.tiles.src!;
   const dst = ctx.tiles.dst!;
@@ -91,11 +112,27 @@ export function tcvtIsa(ctx: ExecCtx, mode: PtoRoundMode, sat: boolean): void {
   const lo = dInfo.signed ? -(1n << (w - 1n)) : 0n;
   const hi = dInfo.signed ? (1n << (w - 1n)) - 1n : (1n << w) - 1n;
   const sInt = !DTYPE_INFO[src.dtype].float;
+  const small = !dInfo.float && !D.big && !S.big;
+  const loN = Number(lo);
+  const hiN = Number(hi);
   for (let i = 0; i < dst.validRow; i++) {
     for (let j = 0; j < dst.validCol; j++) {
       const v = S.load(sv, off(src, i, j));
       const o = off(dst, i, j);
-      if (!dInfo.float) {
+      if (small) {
+        // <= 32-bit integer destination from a <= 32-bit source: Number arithmetic, no bigint
+        let r: number;
+        if (sInt) r = v as number;
+        else {
+          const x = S.toF64(v);
+          r = Number.isNaN(x) ? 0 : Number.isFinite(x) ? roundInt(x, mode) : x > 0 ? hiN : loN;
+        }
+        D.store(
+          dv,
+          o,
+          sat || Math.abs(r) > 2 ** 64 ? Math.min(Math.max(r, loN), hiN) : wrapInt32(dst.dtype, r),
+        );
+      } else if (!dInfo.float) {
         let n: bigint;
         if (sInt) n = typeof v === 'bigint' ? v : BigInt(v as number);
         else {

@@ -16,7 +16,7 @@ import { DTYPE_INFO, type DType } from '../dtype.ts';
 import { cvt64, mxEncodeHi } from '../hostcast.ts';
 import { ALL, type ExecCtx, type OpDef, off, type PtoRoundMode, per, ROUND_MODES, reject } from '../op.ts';
 import { TCVT_PAIRS } from '../support.ts';
-import { tcvtIsa } from './convert-isa.ts';
+import { tcvtIsa, wrapInt32 } from './convert-isa.ts';
 
 const F32_MAX = bitsToF32(0x7f7fffff);
 
@@ -107,24 +107,6 @@ function nanHiWord(d: DType, bytes: Uint8Array, o: number): number {
   const h = bytes[o]! | (bytes[o + 1]! << 8);
   const man = d === 'f16' ? (h & 0x3ff) << 13 : (h & 0x7f) << 16;
   return (((h & 0x8000) << 16) | 0x7ff00000 | ((man | 0x400000) >>> 3)) >>> 0;
-}
-
-/** An integer value (|v| < 2^32) converted to an integer type of at most 32 bits, modulo 2^width. */
-function wrapInt32(d: DType, v: number): number {
-  switch (d) {
-    case 'i8':
-      return (v << 24) >> 24;
-    case 'u8':
-      return v & 0xff;
-    case 'i16':
-      return (v << 16) >> 16;
-    case 'u16':
-      return v & 0xffff;
-    case 'i32':
-      return v | 0;
-    default:
-      return v >>> 0;
-  }
 }
 
 function isFloatLike(d: DType): boolean {
