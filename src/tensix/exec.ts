@@ -20,9 +20,94 @@ import { incrwc, rmwcib, setc16, setrwc } from './insns/rwc.ts';
 import { sfpswap } from './insns/swap.ts';
 import { STRIDE } from './ops.ts';
 import { AUX_TEN2932, type Program, predecode } from './program.ts';
-import { LC, type TensixState } from './state.ts';
+import { LANES, LC, LC_GROUP, LC_SPLIT, type TensixState } from './state.ts';
 
 const scratch = new Int32Array(STRIDE);
+/** RWC state saved around the per-group runs of a load/store (execSplit). */
+const rwcSave = new Int32Array(8);
+
+function saveRwc(st: TensixState): void {
+  rwcSave[0] = st.rwcDst;
+  rwcSave[1] = st.rwcDstCr;
+  rwcSave[2] = st.rwcSrcA;
+  rwcSave[3] = st.rwcSrcACr;
+  rwcSave[4] = st.rwcSrcB;
+  rwcSave[5] = st.rwcSrcBCr;
+  rwcSave[6] = st.extraAddrModBit;
+  rwcSave[7] = st.rwcSp;
+}
+function loadRwc(st: TensixState): void {
+  st.rwcDst = rwcSave[0]!;
+  st.rwcDstCr = rwcSave[1]!;
+  st.rwcSrcA = rwcSave[2]!;
+  st.rwcSrcACr = rwcSave[3]!;
+  st.rwcSrcB = rwcSave[4]!;
+  st.rwcSrcBCr = rwcSave[5]!;
+  st.extraAddrModBit = rwcSave[6]!;
+  st.rwcSp = rwcSave[7]!;
+}
+
+/**
+ * Runs a record while lanes hold different LaneConfig values (LC_SPLIT). Only SFPLOAD, SFPSTORE,
+ * SFPLOADMACRO, SFPSWAP and SFPMOV read LaneConfig bits per lane (the documents'
+ * `LaneConfig[Lane].X`); they run once per group of lanes sharing a value, with that value as
+ * `laneConfig` and the group as `groupMask`; the RWC side effects of a load/store happen once (each
+ * group computes the same address from the same RWCs). Every other instruction depends on
+ * LaneConfig only through ROW_MASK (`LaneConfig[Lane & 7]`, folded into the lane mask here) and
+ * the TEN-2932 check. SFPCONFIG writes the per-lane state itself; a template record stores the
+ * word in the lanes without DISABLE_BACKDOOR_LOAD and executes it in the others.
+ */
+function execSplit(st: TensixState, code: Int32Array, o: number, subset: number): void {
+  const op = code[o]!;
+  const C = st.laneCfgLanes;
+  if (op === 33) {
+    sfpconfig(st, code[o + 1]!, code[o + 5]!, code[o + 6]!);
+    return;
+  }
+  if (op === 40) {
+    const word = code[o + 6]! >>> 0;
+    let exe = 0;
+    for (let l = 0; l < LANES; l++) if (C[l]! & LC.DISABLE_BACKDOOR_LOAD) exe |= 1 << l;
+    exe &= subset;
+    if (subset & ~exe) templateLoad(st, subset & ~exe, code[o + 5]!, word);
+    if (exe === 0) return;
+    predecode(decode(word, st.arch), st.arch, scratch, 0);
+    code = scratch;
+    o = 0;
+    subset = exe;
+  }
+  const saved = st.laneConfig;
+  const en = st.enabledMask() & subset;
+  const op2 = code[o]!;
+  try {
+    if (op2 !== 1 && op2 !== 2 && op2 !== 44 && op2 !== 34 && op2 !== 16) {
+      let any = 0;
+      for (let l = 0; l < LANES; l++) if ((subset >>> l) & 1) any |= C[l]!;
+      st.laneConfig = LC_GROUP | (any & LC.ENABLE_DEST_INDEX);
+      st.groupMask = en;
+      execRecord(st, code, o);
+      return;
+    }
+    const rwc = op2 !== 34 && op2 !== 16;
+    if (rwc) saveRwc(st);
+    let after = false;
+    let todo = subset;
+    while (todo !== 0) {
+      const v = C[31 - Math.clz32(todo & -todo)]!;
+      let g = 0;
+      for (let l = 0; l < LANES; l++) if ((todo >>> l) & 1 && C[l] === v) g |= 1 << l;
+      todo &= ~g;
+      st.laneConfig = (v & ~(15 << LC.ROW_MASK_SHIFT)) | LC_GROUP;
+      st.groupMask = en & g;
+      if (after) loadRwc(st);
+      execRecord(st, code, o);
+      after = rwc;
+    }
+  } finally {
+    st.laneConfig = saved;
+    st.groupMask = -1;
+  }
+}
 
 /**
  * Executes the record at offset `o` of `code`. Cases and slot offsets are numeric literals (the
@@ -33,7 +118,12 @@ export function execRecord(st: TensixState, code: Int32Array, o: number): void {
   const lc = st.laneConfig;
   let mask = st.useLaneFlags ? st.laneFlags : -1;
   if (lc !== 0) {
+    if (lc & LC_SPLIT) {
+      execSplit(st, code, o, -1);
+      return;
+    }
     if (lc & 0xf000) mask = st.enabledMask();
+    if (lc & LC_GROUP) mask &= st.groupMask;
     if (lc & LC.ENABLE_DEST_INDEX && code[o + 7]! & AUX_TEN2932) {
       throw undefinedBehaviour(
         'erratum TEN-2932: with LaneConfig.ENABLE_DEST_INDEX set, this instruction writes an undefined value to LReg[4..7]',
@@ -53,7 +143,8 @@ export function execRecord(st: TensixState, code: Int32Array, o: number): void {
     case 44: {
       // LOADMACRO
       const macro = code[o + 7]!;
-      const seq = st.lmSequence[macro]!;
+      let seq = st.lmSequence[macro]!;
+      if (st.lmSplit) for (let l = 0; l < LANES; l++) seq |= st.lmLanes[(4 + macro) * LANES + l]!;
       if ((seq & 0x07070707) !== 0) {
         throw unsupported(
           `SFPLOADMACRO macro ${macro} schedules instructions (Sequence[${macro}] = 0x${(seq >>> 0).toString(16)}); their scheduling belongs to the timing model`,
@@ -213,7 +304,7 @@ export function execRecord(st: TensixState, code: Int32Array, o: number): void {
         execRecord(st, scratch, 0);
         return;
       }
-      templateLoad(st, mask, code[o + 5]!, word);
+      templateLoad(st, -1, code[o + 5]!, word);
       return;
     }
     case 41: // SETRWC

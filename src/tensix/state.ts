@@ -47,6 +47,18 @@ export const LC = {
   ROW_MASK_SHIFT: 12,
 } as const;
 
+/**
+ * Marker bits above LaneConfig's 18 bits in `TensixState.laneConfig`. LC_SPLIT: the lanes hold
+ * different LaneConfig values (the truth is then `laneCfgLanes`; the low 18 bits are lane 0's).
+ * LC_GROUP: set by the execution core while it runs one group of lanes that share a LaneConfig
+ * value (exec.ts `execSplit`); the record's lane mask is then ANDed with `groupMask`.
+ */
+export const LC_SPLIT = 1 << 18;
+export const LC_GROUP = 1 << 19;
+export const LC_BITS = 0x3ffff;
+/** Rows of `lmLanes`: InstructionTemplate[0..3], Sequence[0..3], Misc. */
+export const LM_ROWS = 9;
+
 /** Per-generation constants: thread-config register indices (ttsim data/{wh,bh}/tensix_regs.json). */
 export interface ArchParams {
   arch: Arch;
@@ -128,12 +140,26 @@ export class TensixState {
   readonly stackEn = new Uint8Array(8);
   /** The 4-bit size counter; entries in use = min(stackSize, 8). */
   stackSize = 0;
-  /** LaneConfig (one copy for all lanes). */
+  /**
+   * LaneConfig (SFPCONFIG.md; one per lane in the documents). While every lane holds the same value
+   * it is this number (the common case, which the fast paths test for 0); when lanes differ,
+   * `LC_SPLIT` is set, the low 18 bits are lane 0's and `laneCfgLanes[lane]` holds each lane's.
+   */
   laneConfig = 0;
-  /** LoadMacroConfig: InstructionTemplate[4], Sequence[4], Misc (12 bits). */
+  readonly laneCfgLanes = new Uint32Array(LANES);
+  /** Lane mask for the group being run (valid while `laneConfig` has LC_GROUP). */
+  groupMask = -1;
+  /**
+   * LoadMacroConfig: InstructionTemplate[4], Sequence[4], Misc (12 bits), one per lane in the
+   * documents. While all lanes agree (`lmSplit` 0) these three fields are the value; otherwise
+   * `lmLanes[k * 32 + lane]` (k: templates 0-3, sequences 4-7, misc 8) holds each lane's and the
+   * three fields mirror lane 0.
+   */
   readonly lmTemplates = new Uint32Array(4);
   readonly lmSequence = new Uint32Array(4);
   lmMisc = 0;
+  readonly lmLanes = new Uint32Array(LM_ROWS * LANES);
+  lmSplit = 0;
   /**
    * Hidden state behind Wormhole's SFPSHFT2 SUBVEC_SHFLSHR1 bug: the VC value seen by the latest
    * SUBVEC_SHFLROR1(_AND_COPY4) (WormholeB0 SFPSHFT2.md).
@@ -184,9 +210,13 @@ export class TensixState {
     this.stackEn.fill(0);
     this.stackSize = 0;
     this.laneConfig = 0;
+    this.laneCfgLanes.fill(0);
+    this.groupMask = -1;
     this.lmTemplates.fill(0);
     this.lmSequence.fill(0);
     this.lmMisc = 0;
+    this.lmLanes.fill(0);
+    this.lmSplit = 0;
     this.prng.fill(0);
     this.shflVc0.fill(0);
     this.dst.fill(0);
@@ -231,13 +261,30 @@ export class TensixState {
 
   /** The lanes enabled for ordinary instructions (VectorUnit.md IsLaneEnabled), bit l = lane l. */
   enabledMask(): number {
-    const rowMask = (this.laneConfig >>> LC.ROW_MASK_SHIFT) & 15;
     let m = this.useLaneFlags ? this.laneFlags : -1;
+    if (this.laneConfig & LC_SPLIT) {
+      // VectorUnit.md: lane l is disabled when LaneConfig[l & 7].ROW_MASK has bit (l / 8).
+      const lc = this.laneCfgLanes;
+      for (let l = 0; l < LANES; l++) if ((lc[l & 7]! >>> (LC.ROW_MASK_SHIFT + (l >> 3))) & 1) m &= ~(1 << l);
+      return m;
+    }
+    const rowMask = (this.laneConfig >>> LC.ROW_MASK_SHIFT) & 15;
     if (rowMask) {
       // ROW_MASK bit r disables grid row r (lanes 8r..8r+7).
       for (let r = 0; r < 4; r++) if ((rowMask >> r) & 1) m &= ~(0xff << (8 * r));
     }
     return m;
+  }
+
+  /** LaneConfig of one lane (18 bits). */
+  laneConfigOf(lane: number): number {
+    return this.laneConfig & LC_SPLIT ? this.laneCfgLanes[lane]! : this.laneConfig & LC_BITS;
+  }
+
+  /** LoadMacroConfig of one lane: k 0-3 InstructionTemplate[k], 4-7 Sequence[k - 4], 8 Misc. */
+  loadMacroOf(k: number, lane: number): number {
+    if (this.lmSplit) return this.lmLanes[k * LANES + lane]!;
+    return k < 4 ? this.lmTemplates[k]! : k < 8 ? this.lmSequence[k - 4]! : this.lmMisc;
   }
 
   /** Reads ADDR_MOD_DST_SEC[i] as [DestIncr, DestCR, DestClear, DestCToCR]. */
@@ -291,6 +338,8 @@ export class TensixState {
       stackEn: this.stackEn.slice(),
       stackSize: this.stackSize,
       laneConfig: this.laneConfig,
+      laneCfgLanes: this.laneCfgLanes.slice(),
+      lmLanes: this.lmSplit ? this.lmLanes.slice() : undefined,
       lmTemplates: this.lmTemplates.slice(),
       lmSequence: this.lmSequence.slice(),
       lmMisc: this.lmMisc,
@@ -322,9 +371,13 @@ export class TensixState {
     this.stackEn.set(s.stackEn);
     this.stackSize = s.stackSize;
     this.laneConfig = s.laneConfig;
+    if (s.laneCfgLanes) this.laneCfgLanes.set(s.laneCfgLanes);
+    this.groupMask = -1;
     this.lmTemplates.set(s.lmTemplates);
     this.lmSequence.set(s.lmSequence);
     this.lmMisc = s.lmMisc;
+    this.lmSplit = s.lmLanes ? 1 : 0;
+    if (s.lmLanes) this.lmLanes.set(s.lmLanes);
     this.prng.set(s.prng);
     this.shflVc0.set(s.shflVc0);
     this.dst.set(s.dst);
@@ -353,7 +406,11 @@ export interface TensixSnapshot {
   stackFlags: Uint32Array;
   stackEn: Uint8Array;
   stackSize: number;
+  /** LaneConfig; with LC_SPLIT set, `laneCfgLanes` holds each lane's value. */
   laneConfig: number;
+  laneCfgLanes?: Uint32Array;
+  /** Per-lane LoadMacroConfig rows (see `TensixState.lmLanes`), present only when lanes differ. */
+  lmLanes?: Uint32Array;
   lmTemplates: Uint32Array;
   lmSequence: Uint32Array;
   lmMisc: number;

@@ -3,7 +3,7 @@
  * SFPMOV (tt-isa-documentation WormholeB0 pages of the same names). SFPMOV's FROM_SPECIAL mode
  * reads LoadMacroConfig, the PRNG (advancing it) or LaneConfig.
  */
-import { LANES, stepPrng, type TensixState } from '../state.ts';
+import { LANES, LC_BITS, stepPrng, type TensixState } from '../state.ts';
 
 /** SFPEXEXP: VD = exponent (minus 127 unless Mod1 bit 0); bit 1 sets LaneFlags = VD < 0, bit 3 inverts. */
 export function sfpexexp(
@@ -127,14 +127,13 @@ export function sfpmov(st: TensixState, mask: number, vd: number, vc: number, mo
     if (!((mask >>> l) & 1)) continue;
     let x: number;
     if (mod1 & 8) {
-      if (vc < 4) x = st.lmTemplates[vc]!;
-      else if (vc < 8) x = st.lmSequence[vc - 4]!;
-      else if (vc === 8) x = st.lmMisc;
+      if (vc <= 8) x = st.loadMacroOf(vc, l);
       else if (vc === 9) {
         x = st.prng[l]!;
         st.prng[l] = stepPrng(x);
-      } else if (vc === 15) x = st.laneConfig;
-      else x = 0;
+      } else if (vc === 15) {
+        x = st.laneConfig & LC_BITS; // when lanes differ, exec.ts runs each group with its own value
+      } else x = 0;
     } else {
       x = L[vc * LANES + l]!;
       if (mod1 & 1) x ^= 0x80000000;

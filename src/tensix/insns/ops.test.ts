@@ -233,7 +233,7 @@ test('Blackhole SFPMUL24 (C1) and SFPARECIP (C1); the reciprocal table matches S
   assert.deepEqual(h(getL(st, 6).slice(0, 2)), h([0x3eff0000, 0xc0000000]));
 });
 
-test('SFPCONFIG: LReg[11..14], LoadMacroConfig, LaneConfig; one-copy limits are Unsupported', () => {
+test('SFPCONFIG: LReg[11..14], LoadMacroConfig, LaneConfig, per-lane LoadMacroConfig', () => {
   const st = machine();
   setL(st, 0, 0x3e800000);
   exec(st, [
@@ -264,17 +264,20 @@ test('SFPCONFIG: LReg[11..14], LoadMacroConfig, LaneConfig; one-copy limits are 
     Array.from(st.lreg.subarray(14 * 32, 14 * 32 + 10)),
     [1, 2, 0xbeb08ff9, 0xbeb08ff9, 0xbeb08ff9, 0xbeb08ff9, 0xbeb08ff9, 0xbeb08ff9, 1, 2],
   );
-  assert.throws(
-    () => exec(st, [w('SFPCONFIG', { config_dest: 5 })]),
-    (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported',
-  );
-  // SFPMOV FROM_SPECIAL reads the configuration back
+  // Sequence[1] is per lane too: lanes whose lane&7 flag is set take LReg[0][lane & 7], the others
+  // keep 0xbeef; SFPMOV FROM_SPECIAL reads each lane's value back
+  exec(st, [w('SFPCONFIG', { config_dest: 5 })]);
+  assert.equal(st.lmSplit, 1);
   st.useLaneFlags = 0;
   exec(st, [
     w('SFPMOV', { instr_mod1: 8, lreg_dest: 1, lreg_c: 5 }),
     w('SFPMOV', { instr_mod1: 8, lreg_dest: 2, lreg_c: 8 }),
   ]);
-  assert.deepEqual([getL(st, 1)[0], getL(st, 2)[0]], [0xbeef, 0x523]);
+  assert.deepEqual(getL(st, 1).slice(0, 10), [1, 2, 0xbeef, 0xbeef, 0xbeef, 0xbeef, 0xbeef, 0xbeef, 1, 2]);
+  assert.deepEqual([getL(st, 2)[0], getL(st, 2)[31]], [0x523, 0x523]);
+  // one value in every lane again: back to the shared copy
+  exec(st, [w('SFPCONFIG', { config_dest: 5, instr_mod1: 1, imm16_math: 0x1234 })]);
+  assert.deepEqual([st.lmSplit, st.lmSequence[1]], [0, 0x1234]);
 });
 
 test('backdoor template load (VD 12..15), DISABLE_BACKDOOR_LOAD, and the TEN-2932 erratum', () => {
@@ -282,19 +285,18 @@ test('backdoor template load (VD 12..15), DISABLE_BACKDOOR_LOAD, and the TEN-293
   const tmpl = 0x840fffd3; // SFPMAD with VD = 13 and a mod1 that would be refused if executed
   exec(st, [tmpl]);
   assert.equal(hex(st.lmTemplates[1]!), hex(tmpl));
+  // LaneEnabled does not gate the template write (it sits inside the execute branch of the models)
   st.useLaneFlags = 1;
   st.laneFlags = 0xffff;
-  assert.throws(
-    () => exec(st, [0x840123d0]),
-    (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported',
-  );
+  exec(st, [0x840123d0]);
+  assert.deepEqual([hex(st.lmTemplates[1]!), st.lmSplit], [hex(0x840123d0), 0]);
   // with DISABLE_BACKDOOR_LOAD the word executes; a MAD into VD 13 writes nothing
   st.useLaneFlags = 0;
   st.laneConfig = 2;
   const before = st.lreg.slice();
   exec(st, [0x840123d0]);
   assert.deepEqual(st.lreg.subarray(0, 17 * 32), before.subarray(0, 17 * 32));
-  assert.equal(hex(st.lmTemplates[1]!), hex(tmpl));
+  assert.equal(hex(st.lmTemplates[1]!), hex(0x840123d0));
   // ENABLE_DEST_INDEX: results written to LReg[4..7] are undefined (ttsim: erratum TEN-2932)
   st.laneConfig = 4;
   exec(st, [w('SFPMAD', { lreg_dest: 1, lreg_src_a: 10, lreg_src_b: 10, lreg_src_c: 9 })]);

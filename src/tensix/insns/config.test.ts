@@ -1,0 +1,115 @@
+/**
+ * Per-lane LaneConfig and LoadMacroConfig (SFPCONFIG.md: lane l takes part when the Imm16 mask bit
+ * and the LaneFlags of lane l & 7 allow it, and receives LReg[0][l & 7] or Imm16). Expected values
+ * are worked by hand from SFPCONFIG.md, VectorUnit.md (ROW_MASK of LaneConfig[Lane & 7]),
+ * SFPLOAD.md, SFPSTORE.md, SFPSWAP.md, SFPMOV.md and SFPMAD.md (backdoor branch).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AxsimError } from '../../errors.ts';
+import type { TensixState } from '../state.ts';
+import { LC_SPLIT } from '../state.ts';
+import { exec, getL, hex, machine, setL, w } from '../testutil.ts';
+
+/** SFPCONFIG LaneConfig := value (Imm16) in the lanes whose lane & 7 is in `lanes8` (via LaneFlags). */
+function setLaneConfig(st: TensixState, lanes8: number, value: number): void {
+  const [use, flags] = [st.useLaneFlags, st.laneFlags];
+  st.useLaneFlags = 1;
+  st.laneFlags = lanes8;
+  exec(st, [w('SFPCONFIG', { config_dest: 15, instr_mod1: 1, imm16_math: value })]);
+  st.useLaneFlags = use;
+  st.laneFlags = flags;
+}
+
+test('LaneConfig per lane: SFPCONFIG with some lanes, SFPMOV reads each lane back, uniform again', () => {
+  const st = machine();
+  setLaneConfig(st, 0b0000_0101, 0x104);
+  assert.ok(st.laneConfig & LC_SPLIT);
+  assert.deepEqual(
+    [st.laneConfigOf(0), st.laneConfigOf(1), st.laneConfigOf(2), st.laneConfigOf(26)],
+    [0x104, 0, 0x104, 0x104],
+  );
+  exec(st, [w('SFPMOV', { instr_mod1: 8, lreg_dest: 1, lreg_c: 15 })]);
+  assert.deepEqual(getL(st, 1).slice(0, 10), [0x104, 0, 0x104, 0, 0, 0, 0, 0, 0x104, 0]);
+  // LaneConfig from LReg[0] lanes 0..7, in all lanes (values differ between lanes), then OR (Mod1 2)
+  setL(st, 0, [0, 0x1, 0, 0, 0, 0, 0, 0x2]);
+  exec(st, [
+    w('SFPCONFIG', { config_dest: 15 }),
+    w('SFPCONFIG', { config_dest: 15, instr_mod1: 3, imm16_math: 0x100 }),
+  ]);
+  assert.deepEqual([st.laneConfigOf(0), st.laneConfigOf(9), st.laneConfigOf(31)], [0x100, 0x101, 0x102]);
+  // the same value everywhere: back to one shared LaneConfig (no LC_SPLIT)
+  exec(st, [w('SFPCONFIG', { config_dest: 15, instr_mod1: 1, imm16_math: 0 })]);
+  assert.equal(st.laneConfig, 0);
+});
+
+test('ROW_MASK is read from LaneConfig[Lane & 7]: only lane 8 is disabled', () => {
+  const st = machine();
+  setLaneConfig(st, 0b1, 0x2000); // lanes 0, 8, 16, 24 get ROW_MASK = 0b0010 (grid row 1)
+  setL(st, 1, 5);
+  exec(st, [w('SFPLOADI', { lreg_ind: 1, instr_mod0: 2, imm16: 9 })]);
+  const l1 = getL(st, 1);
+  assert.deepEqual([l1[0], l1[8], l1[9], l1[16], l1[24]], [9, 5, 9, 9, 9]);
+  assert.equal(l1.filter((v) => v === 9).length, 31);
+});
+
+test('SFPSWAP with EXCHANGE_SRCB_SRCC in lanes 1, 9, 17, 25 only; SFPLOAD with BLOCK_SFPU_RD_FROM_DEST in some lanes, ADDR_MOD once', () => {
+  const st = machine();
+  setLaneConfig(st, 0b10, 0x100);
+  setL(st, 1, 0x3f800000); // VD = 1.0
+  setL(st, 2, 0x40000000); // VC = 2.0
+  exec(st, [w('SFPSWAP', { instr_mod1: 1, lreg_dest: 1, lreg_src_c: 2 })]); // VD gets the min ...
+  const [d, c] = [getL(st, 1), getL(st, 2)];
+  assert.deepEqual(
+    h([d[0]!, c[0]!, d[1]!, c[1]!, d[25]!]),
+    h([0x3f800000, 0x40000000, 0x40000000, 0x3f800000, 0x40000000]),
+  );
+  // ... except where EXCHANGE_SRCB_SRCC inverts the comparison
+  st.reset();
+  st.useLaneFlags = 0;
+  setLaneConfig(st, 0b100, 0x20); // BLOCK_SFPU_RD_FROM_DEST in lanes 2, 10, 18, 26
+  st.setAddrMod(1, 2, 0, 0, 0);
+  setL(st, 3, 0x77);
+  exec(st, [w('SFPLOAD', { lreg_ind: 3, instr_mod0: 4, sfpu_addr_mode: 1, dest_reg_addr: 0 })]);
+  const l3 = getL(st, 3);
+  assert.deepEqual([l3[0], l3[2], l3[10], l3[11]], [0, 0x77, 0x77, 0]);
+  assert.equal(st.rwcDst, 2); // two groups ran, the RWC advanced once
+});
+
+test('SFPSTORE with DEST_WR_COL_EXCHANGE in lanes 0, 8, 16, 24: those lanes write the odd column', () => {
+  const st = machine();
+  setLaneConfig(st, 0b1, 0x80);
+  setL(st, 0, 0x3f800000);
+  exec(st, [w('SFPSTORE', { lreg_ind: 0, instr_mod0: 4, dest_reg_addr: 0 })]);
+  // FP32 1.0 shuffled: high half 0x007f (sign, mantissa hi, exponent), at row 0 columns 0..15
+  assert.deepEqual([st.dst[0], st.dst[1], st.dst[2], st.dst[3]], [0, 0x007f, 0x007f, 0]);
+});
+
+test('backdoor: lanes with DISABLE_BACKDOOR_LOAD execute, the others store the template (per-lane LoadMacroConfig)', () => {
+  const st = machine();
+  setLaneConfig(st, 0b1000, 0x2); // lanes 3, 11, 19, 27
+  const word = 0x840123d0; // SFPMAD with VD = 13: a template load for slot 1, or a MAD writing nothing
+  exec(st, [word]);
+  assert.equal(st.lmSplit, 1);
+  assert.deepEqual(
+    [st.loadMacroOf(1, 0), st.loadMacroOf(1, 3), st.loadMacroOf(1, 11), st.loadMacroOf(1, 12)].map(hex),
+    [word, 0, 0, word].map(hex),
+  );
+  assert.equal(st.lmTemplates[1], word); // the shared fields mirror lane 0
+  exec(st, [w('SFPMOV', { instr_mod1: 8, lreg_dest: 2, lreg_c: 1 })]);
+  assert.deepEqual(getL(st, 2).slice(0, 4).map(hex), [word, word, word, 0].map(hex));
+  // snapshot/restore keeps the per-lane state
+  const snap = st.snapshot();
+  st.reset();
+  st.restore(snap);
+  assert.deepEqual([st.lmSplit, st.loadMacroOf(1, 3), st.laneConfigOf(3)], [1, 0, 2]);
+  // a macro some lane would schedule is still the timing model's
+  setL(st, 0, 0x4);
+  exec(st, [w('SFPCONFIG', { config_dest: 4 })]);
+  assert.throws(
+    () => exec(st, [w('SFPLOADMACRO', { lreg_ind: 0, instr_mod0: 0, sfpu_addr_mode: 0, dest_reg_addr: 0 })]),
+    (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported',
+  );
+});
+
+const h = (xs: number[]) => xs.map(hex);
