@@ -500,3 +500,14 @@ test('TSCATTER mask form: selected columns take the source read linearly (wrappi
     (e) => cat(e, 'Unsupported'),
   );
 });
+
+test('TSEL (cpu) takes the stream bits from each mask element low byte, also for u64 masks', () => {
+  // TSel.hpp: bit = (selMask[k] >> bitIdx) & 1, bitIdx 0..7: only the low byte of each element
+  const mask = createTile({ dtype: 'u64', rows: 1, cols: 4, validCol: 1 }, [0x8000000000000005n, 0n, 0n, 0n]);
+  const src0 = createTile({ dtype: 'f32', rows: 1, cols: 8 }, new Array(8).fill(1));
+  const src1 = createTile({ dtype: 'f32', rows: 1, cols: 8 }, new Array(8).fill(2));
+  const dst = createTile({ dtype: 'f32', rows: 1, cols: 8 });
+  execute('TSEL', { dst, mask, src0, src1 });
+  // low byte 0x05: bits 0 and 2 set
+  assert.deepEqual(readTile(dst), [[1, 2, 1, 2, 2, 2, 2, 2]]);
+});

@@ -145,8 +145,6 @@ function tsel(ctx: ExecCtx): void {
   const m = ctx.tiles.mask!;
   const s0 = ctx.tiles.src0!;
   const s1 = ctx.tiles.src1!;
-  const M = anyArith(m.dtype, ctx.profile);
-  const mv = M.view(m.bytes);
   let mr = 0;
   let mc = 0;
   let bitIdx = 0;
@@ -155,8 +153,8 @@ function tsel(ctx: ExecCtx): void {
       // TSel.hpp indexes src0/src1 with the dst tile's offsets (one tile type)
       const o = off(d, i, j);
       const mo = m.offset(mr, mc);
-      const maskWord = mo < m.numel || !ctx.zeroOutOfBounds ? M.toF64(M.load(mv, off(m, mr, mc))) : 0;
-      const bit = Number(maskWord) >>> bitIdx;
+      // TSel.hpp: (selMask[maskIdx] >> bitIdx) & 1 with bitIdx < 8 reads the element's low byte
+      const bit = mo < m.numel || !ctx.zeroOutOfBounds ? maskBit(m, off(m, mr, mc), bitIdx) : 0;
       bitIdx++;
       if (bitIdx === 8) {
         bitIdx = 0;
