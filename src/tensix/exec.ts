@@ -4,7 +4,7 @@
  * Dispatch is a switch on a small integer; every instruction body is a monomorphic function over
  * typed arrays with no per-lane allocation.
  */
-import { AxsimError, undefinedBehaviour, unsupported } from '../errors.ts';
+import { AxsimError, badInput, undefinedBehaviour, unsupported } from '../errors.ts';
 import { byOpcode, decode } from './encoding.ts';
 import { sfparecip, sfpmul24 } from './insns/bh.ts';
 import { sfpconfig, templateLoad } from './insns/config.ts';
@@ -330,7 +330,7 @@ export function execRecord(st: TensixState, code: Int32Array, o: number): void {
  * instructions before it.
  */
 export function run(st: TensixState, prog: Program, reps = 1): void {
-  if (prog.arch !== st.arch) throw unsupported(`program compiled for ${prog.arch}, machine is ${st.arch}`);
+  if (prog.arch !== st.arch) throw badInput(`program compiled for ${prog.arch}, machine is ${st.arch}`);
   const code = prog.code;
   const end = prog.length * STRIDE;
   let o = 0;

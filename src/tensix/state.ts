@@ -7,16 +7,19 @@
  * - `lreg` holds LReg[0..16] (17 × 32 lanes) plus one extra row, `SINK`, that never appears in any
  *   view: instructions whose documented write is dropped (VD 8..11) are pre-decoded to write there,
  *   so the hot loops need no per-lane check.
- * - LaneFlags is one u32 (bit l = lane l). UseLaneFlagsForLaneEnable, the flag stack, LaneConfig and
- *   LoadMacroConfig are per lane in the documents, but every instruction changes them uniformly
- *   across lanes except SFPCONFIG with differing lanes; like ttsim, axsim keeps one copy and
- *   reports that SFPCONFIG case as Unsupported.
+ * - LaneFlags is one u32 (bit l = lane l). UseLaneFlagsForLaneEnable and the flag stack are per
+ *   lane in the documents but every instruction changes them uniformly, so one copy is exact.
+ *   LaneConfig and LoadMacroConfig can differ between lanes (SFPCONFIG with some lanes or with
+ *   differing LReg[0] lanes, template loads with mixed DISABLE_BACKDOOR_LOAD): they are one shared
+ *   value while the lanes agree (the fast paths test only that) and per-lane arrays otherwise
+ *   (`laneCfgLanes` with LC_SPLIT, `lmLanes` with `lmSplit`).
  * - The flag stack keeps the documented 8 entries and a 4-bit size counter (spec 003: pushing past
  *   8 overwrites earlier entries, the counter wraps at 16, popping at 0 underflows to 15).
  * - Dst is the raw DstBits[1024][16] (u16) storage; the 16- and 32-bit views are functions of it.
  * - The thread configuration registers that SETC16 writes are kept whole (`threadCfg`); ADDR_MOD
  *   slots, ADDR_MOD_SET_Base and DEST_TARGET_REG_CFG_MATH_Offset are read from there.
  */
+import { badInput } from '../errors.ts';
 import type { Arch } from './encoding.ts';
 
 export const LANES = 32;
@@ -363,7 +366,7 @@ export class TensixState {
   }
 
   restore(s: TensixSnapshot): void {
-    if (s.arch !== this.arch) throw new Error(`snapshot is for ${s.arch}, machine is ${this.arch}`);
+    if (s.arch !== this.arch) throw badInput(`snapshot is for ${s.arch}, machine is ${this.arch}`);
     this.lreg.set(s.lreg);
     this.laneFlags = s.laneFlags | 0;
     this.useLaneFlags = s.useLaneFlags;

@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AxsimError } from '../../errors.ts';
+import { run } from '../exec.ts';
+import { compile } from '../program.ts';
 import type { TensixState } from '../state.ts';
 import { LC_SPLIT } from '../state.ts';
 import { exec, getL, hex, machine, setL, w } from '../testutil.ts';
@@ -113,3 +115,11 @@ test('backdoor: lanes with DISABLE_BACKDOOR_LOAD execute, the others store the t
 });
 
 const h = (xs: number[]) => xs.map(hex);
+
+test('a snapshot or a program of the other generation is BadInput', () => {
+  const wh = machine('wormhole');
+  const bh = machine('blackhole');
+  const isBadInput = (e: unknown) => e instanceof AxsimError && e.category === 'BadInput';
+  assert.throws(() => bh.restore(wh.snapshot()), isBadInput);
+  assert.throws(() => run(bh, compile([w('SFPNOP')], 'wormhole')), isBadInput);
+});
