@@ -85,6 +85,7 @@ function execSplit(st: TensixState, code: Int32Array, o: number, subset: number)
       for (let l = 0; l < LANES; l++) if ((subset >>> l) & 1) any |= C[l]!;
       st.laneConfig = LC_GROUP | (any & LC.ENABLE_DEST_INDEX);
       st.groupMask = en;
+      st.groupLanes = subset;
       execRecord(st, code, o);
       return;
     }
@@ -99,6 +100,7 @@ function execSplit(st: TensixState, code: Int32Array, o: number, subset: number)
       todo &= ~g;
       st.laneConfig = (v & ~(15 << LC.ROW_MASK_SHIFT)) | LC_GROUP;
       st.groupMask = en & g;
+      st.groupLanes = g;
       if (after) loadRwc(st);
       execRecord(st, code, o);
       after = rwc;
@@ -106,6 +108,7 @@ function execSplit(st: TensixState, code: Int32Array, o: number, subset: number)
   } finally {
     st.laneConfig = saved;
     st.groupMask = -1;
+    st.groupLanes = -1;
   }
 }
 

@@ -153,6 +153,11 @@ export class TensixState {
   /** Lane mask for the group being run (valid while `laneConfig` has LC_GROUP). */
   groupMask = -1;
   /**
+   * The lanes of that group before LaneEnabled (-1 outside a group): what the modes that ignore
+   * LaneEnabled (MOD0_FMT_INT32_ALL, SFPMOV Mod1 2) use instead of all lanes.
+   */
+  groupLanes = -1;
+  /**
    * LoadMacroConfig: InstructionTemplate[4], Sequence[4], Misc (12 bits), one per lane in the
    * documents. While all lanes agree (`lmSplit` 0) these three fields are the value; otherwise
    * `lmLanes[k * 32 + lane]` (k: templates 0-3, sequences 4-7, misc 8) holds each lane's and the
@@ -215,6 +220,7 @@ export class TensixState {
     this.laneConfig = 0;
     this.laneCfgLanes.fill(0);
     this.groupMask = -1;
+    this.groupLanes = -1;
     this.lmTemplates.fill(0);
     this.lmSequence.fill(0);
     this.lmMisc = 0;
@@ -376,6 +382,7 @@ export class TensixState {
     this.laneConfig = s.laneConfig;
     if (s.laneCfgLanes) this.laneCfgLanes.set(s.laneCfgLanes);
     this.groupMask = -1;
+    this.groupLanes = -1;
     this.lmTemplates.set(s.lmTemplates);
     this.lmSequence.set(s.lmSequence);
     this.lmMisc = s.lmMisc;

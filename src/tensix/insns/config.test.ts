@@ -78,6 +78,18 @@ test('SFPSWAP with EXCHANGE_SRCB_SRCC in lanes 1, 9, 17, 25 only; SFPLOAD with B
   assert.equal(st.rwcDst, 2); // two groups ran, the RWC advanced once
 });
 
+test("MOD0_FMT_INT32_ALL ignores LaneEnabled but not a lane's BLOCK_SFPU_RD_FROM_DEST", () => {
+  const st = machine();
+  setLaneConfig(st, 0b100, 0x20); // lanes 2, 10, 18, 26 may not read Dst
+  setL(st, 3, 0x77);
+  st.useLaneFlags = 1;
+  st.laneFlags = 0b1; // only lane 0 enabled: INT32_ALL loads every lane regardless (SFPLOAD.md)
+  exec(st, [w('SFPLOAD', { lreg_ind: 3, instr_mod0: 10, dest_reg_addr: 0 })]);
+  const l3 = getL(st, 3);
+  assert.deepEqual([l3[0], l3[1], l3[2], l3[9], l3[10], l3[31]], [0, 0, 0x77, 0, 0x77, 0]);
+  assert.equal(l3.filter((v) => v === 0x77).length, 4);
+});
+
 test('SFPSTORE with DEST_WR_COL_EXCHANGE in lanes 0, 8, 16, 24: those lanes write the odd column', () => {
   const st = machine();
   setLaneConfig(st, 0b1, 0x80);

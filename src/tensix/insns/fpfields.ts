@@ -122,7 +122,7 @@ export function sfpsetsgn(
  */
 export function sfpmov(st: TensixState, mask: number, vd: number, vc: number, mod1: number): void {
   const L = st.lreg;
-  if (mod1 === 2) mask = -1;
+  if (mod1 === 2) mask = st.groupLanes; // every lane (of the LaneConfig group, exec.ts)
   for (let l = 0; l < LANES; l++) {
     if (!((mask >>> l) & 1)) continue;
     let x: number;

@@ -124,7 +124,7 @@ export function sfpload(
     const base = vd * LANES;
     const rowBase = addr & ~3;
     const colOdd = (addr >> 1) & 1 || lc & LC.DEST_RD_COL_EXCHANGE ? 1 : 0;
-    if (mod0 === MOD0.INT32_ALL) mask = -1;
+    if (mod0 === MOD0.INT32_ALL) mask = st.groupLanes; // every lane (of the group), enabled or not
     const wh = st.arch === 'wormhole';
     for (let l = 0; l < LANES; l++) {
       if (!((mask >>> l) & 1)) continue;
@@ -232,7 +232,7 @@ export function sfpstore(
     const base = vd * LANES;
     const rowBase = addr & ~3;
     const colOdd = (addr >> 1) & 1 || lc & LC.DEST_WR_COL_EXCHANGE ? 1 : 0;
-    if (mod0 === MOD0.INT32_ALL) mask = -1;
+    if (mod0 === MOD0.INT32_ALL) mask = st.groupLanes; // every lane (of the group), enabled or not
     const wh = st.arch === 'wormhole';
     for (let l = 0; l < LANES; l++) {
       if (!((mask >>> l) & 1)) continue;
