@@ -60,12 +60,17 @@ export interface ViewType {
   elem: ScalarType;
 }
 
-/** `memref<16x16xf16[, #pto.address_space<vec>]>`. */
+/**
+ * `memref<16x16xf16[, strided<[s0, s1], offset: o>][, #pto.address_space<vec>]>`. A memref in
+ * `gm` is a global tensor (a view over a pointer argument's array); the others are tile buffers.
+ */
 export interface MemRefType {
   kind: 'memref';
   shape: number[];
   elem: ScalarType;
   space: string | undefined;
+  /** MLIR strided layout: element strides and offset, -1 = `?`. */
+  layout?: { strides: number[]; offset: number };
 }
 
 export type Type = ScalarType | TileType | TileBufType | PtrType | ViewType | MemRefType;
@@ -309,6 +314,20 @@ export interface ReshapeOp extends OpBase {
   type: Type;
 }
 
+/** An index operand written as an SSA value or an integer literal. */
+export type IndexOperand = { use: Use } | { value: number };
+
+/** `%v = memref.subview %src[offsets] [sizes] [strides] : memref<…> to memref<…>` (MLIR memref). */
+export interface SubviewOp extends OpBase {
+  kind: 'memref.subview';
+  source: Use;
+  offsets: IndexOperand[];
+  sizes: IndexOperand[];
+  strides: IndexOperand[];
+  sourceType: Type;
+  type: Type;
+}
+
 /** `memref.alloc() : memref<…>`. */
 export interface MemrefAllocOp extends OpBase {
   kind: 'memref.alloc';
@@ -355,6 +374,7 @@ export type Op =
   | AllocTileOp
   | SubsetOp
   | MemrefAllocOp
+  | SubviewOp
   | QueryOp
   | ReshapeOp
   | SyncOp

@@ -295,6 +295,47 @@ class Exec {
         def(op.results[0]!, { kind: 'view', arg: p.arg, elem: p.elem, shape, strides, offset: 0 });
         return undefined;
       }
+      case 'memref.subview': {
+        const s = this.get(op.source);
+        if (s.kind !== 'view') throw badInput('memref.subview: the source is not a gm memref');
+        const val = (x: (typeof op.offsets)[number]) => ('use' in x ? this.int(x.use) : x.value);
+        const offs = op.offsets.map(val);
+        const sizes = op.sizes.map(val);
+        const steps = op.strides.map(val);
+        for (let i = 0; i < s.shape.length; i++) {
+          const o = offs[i]!;
+          const n = sizes[i]!;
+          const st = steps[i]!;
+          if (o < 0 || n < 0 || st < 1 || (n > 0 && o + (n - 1) * st >= s.shape[i]!)) {
+            throw badInput(
+              `memref.subview: dimension ${i}: offset ${o}, size ${n}, stride ${st} leave the source's ${s.shape[i]}`,
+              { hint: 'keep the subview inside the source memref (strides ≥ 1)' },
+            );
+          }
+        }
+        const t = op.type;
+        if (t.kind === 'memref') {
+          t.shape.forEach((d, i) => {
+            if (d >= 0 && sizes[i] !== d) {
+              throw badInput(
+                `memref.subview: size ${sizes[i]} of dimension ${i} disagrees with the result type's ${d}`,
+                {
+                  hint: `make the sizes match ${printType(t)}`,
+                },
+              );
+            }
+          });
+        }
+        def(op.results[0]!, {
+          kind: 'view',
+          arg: s.arg,
+          elem: s.elem,
+          shape: sizes,
+          strides: s.strides.map((x, i) => x * steps[i]!),
+          offset: s.offset + offs.reduce((a, o, i) => a + o * s.strides[i]!, 0),
+        });
+        return undefined;
+      }
       case 'pto.partition_view': {
         const s = this.get(op.source);
         if (s.kind !== 'view') throw badInput('pto.partition_view: the source is not a tensor view');
@@ -652,7 +693,34 @@ export function execFunc(
   for (const a of f.args) {
     const t = a.type;
     if (t.kind === 'ptr') ex.env.set(a.use.name, { kind: 'ptr', arg: a.use.name, elem: t.elem.name });
-    else if (t.kind === 'scalar') {
+    else if (t.kind === 'memref' && t.space === 'gm') {
+      // a global memref argument: a view over the argument's array, row-major unless its strided
+      // layout gives static strides (and offset)
+      const shape = t.shape;
+      if (shape.some((d) => d < 0)) {
+        throw unsupported(`argument %${a.use.name}: gm memrefs with dynamic dims cannot be bound`, {
+          hint: 'give the memref a static shape',
+        });
+      }
+      const rowMajor = shape.map((_, i) => shape.slice(i + 1).reduce((x, y) => x * y, 1));
+      const lay = t.layout;
+      if (lay && (lay.strides.some((x) => x < 0) || lay.offset < 0)) {
+        throw unsupported(
+          `argument %${a.use.name}: a strided layout with dynamic strides or offset cannot be bound`,
+          {
+            hint: 'bind a memref with static strides, or take a memref.subview of a static one',
+          },
+        );
+      }
+      ex.env.set(a.use.name, {
+        kind: 'view',
+        arg: a.use.name,
+        elem: t.elem.name,
+        shape: [...shape],
+        strides: lay ? [...lay.strides] : rowMajor,
+        offset: lay ? lay.offset : 0,
+      });
+    } else if (t.kind === 'scalar') {
       const v = opts.scalars?.[a.use.name] ?? 0;
       ex.env.set(
         a.use.name,

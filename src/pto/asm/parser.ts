@@ -15,6 +15,7 @@ import {
   BLAYOUTS,
   type Func,
   type FuncArg,
+  type IndexOperand,
   type Module,
   type NamedAttr,
   type Op,
@@ -151,6 +152,7 @@ const OTHER_OPS = [
   'scf.while',
   'scf.condition',
   'memref.alloc',
+  'memref.subview',
   'affine.apply',
   ...ARITH_BINARY.map((n) => `arith.${n}`),
   ...ARITH_CASTS.map((n) => `arith.${n}`),
@@ -342,6 +344,47 @@ class Parser {
     const { dims } = this.lx.scanDims();
     const e = this.scalarFromIdent(this.lx.next());
     let space: string | undefined;
+    let layout: { strides: number[]; offset: number } | undefined;
+    const sizeOrDyn = (context: string): number => {
+      const t = this.lx.peek();
+      if (t.kind === 'punct' && t.text === '?') {
+        this.lx.next();
+        return -1;
+      }
+      return this.expectInt(context, false).value;
+    };
+    if (this.lx.peek().kind === 'punct' && this.lx.peek().text === ',') {
+      const save = this.lx.peek();
+      this.lx.next();
+      const k = this.lx.peek();
+      if (k.kind === 'ident' && k.text === 'strided') {
+        // MLIR strided layout: strided<[s0, s1, …], offset: o> (`?` = dynamic)
+        this.lx.next();
+        this.expectPunct('<', "after 'strided'");
+        this.expectPunct('[', 'to open the strides');
+        const strides: number[] = [];
+        if (!this.lx.eatPunct(']')) {
+          strides.push(sizeOrDyn('as a stride'));
+          while (this.lx.eatPunct(',')) strides.push(sizeOrDyn('as a stride'));
+          this.expectPunct(']', 'to close the strides');
+        }
+        if (strides.length !== dims.length) {
+          this.fail(
+            save,
+            `memref: ${dims.length} dims but ${strides.length} strides`,
+            'give one stride per dim',
+          );
+        }
+        let offset = 0;
+        if (this.lx.eatPunct(',')) {
+          this.expectKeyword('offset', 'in strided<…>');
+          this.expectPunct(':', "after 'offset'");
+          offset = sizeOrDyn('as the offset');
+        }
+        this.expectPunct('>', 'to close strided<…>');
+        layout = { strides, offset };
+      } else this.lx.reset(save);
+    }
     if (this.lx.eatPunct(',')) {
       const h = this.lx.next();
       if (h.kind !== 'hash' || h.text !== 'pto.address_space') {
@@ -361,7 +404,9 @@ class Parser {
       this.expectPunct('>', 'to close #pto.address_space<…>');
     }
     this.expectPunct('>', 'to close memref<…>');
-    return { kind: 'memref', shape: dims, elem: e, space };
+    return layout
+      ? { kind: 'memref', shape: dims, elem: e, space, layout }
+      : { kind: 'memref', shape: dims, elem: e, space };
   }
 
   private parseTile(t: Token): Type {
@@ -855,6 +900,29 @@ class Parser {
       const ty = this.parseType();
       if (ty.kind !== 'memref') this.fail(nt, 'memref.alloc must produce a memref type', 'write : memref<…>');
       return { kind: 'memref.alloc', pos, results, type: ty };
+    }
+    if (name === 'memref.subview') {
+      oneResult(name);
+      const source = this.expectValue('as the subview source');
+      const list = (what: string): IndexOperand[] => {
+        this.expectPunct('[', `to open the subview ${what}`);
+        const out: IndexOperand[] = [];
+        if (this.lx.eatPunct(']')) return out;
+        do {
+          if (this.lx.peek().kind === 'value') out.push({ use: this.expectValue(`in the subview ${what}`) });
+          else out.push({ value: this.expectInt(`in the subview ${what}`, false).value });
+        } while (this.lx.eatPunct(','));
+        this.expectPunct(']', `to close the subview ${what}`, `write [%a, 0] [16, 16] [1, 1]`);
+        return out;
+      };
+      const offsets = list('offsets');
+      const sizes = list('sizes');
+      const strides = list('strides');
+      this.expectPunct(':', 'before the source memref type');
+      const sourceType = this.parseType();
+      this.expectKeyword('to', 'between the subview source and result types');
+      const type = this.parseType();
+      return { kind: 'memref.subview', pos, results, source, offsets, sizes, strides, sourceType, type };
     }
     if (name.startsWith('pto.')) return this.parsePto(name.slice(4), nt, pos, results, oneResult, noResults);
     if (/^t[a-z_.]+$/.test(name) && OP_SIGS.has(name)) return this.parseAsmForm(name, nt, pos, results);

@@ -43,10 +43,15 @@ export function printType(t: Type): string {
     case 'tensor_view':
     case 'partition_tensor_view':
       return `!pto.${t.kind}<${t.shape.map((d) => `${d < 0 ? '?' : d}x`).join('')}${t.elem.name}>`;
-    case 'memref':
-      return `memref<${t.shape.map((d) => `${d < 0 ? '?' : d}x`).join('')}${t.elem.name}${
+    case 'memref': {
+      const dyn = (d: number) => (d < 0 ? '?' : String(d));
+      const layout = t.layout
+        ? `, strided<[${t.layout.strides.map(dyn).join(', ')}], offset: ${dyn(t.layout.offset)}>`
+        : '';
+      return `memref<${t.shape.map((d) => `${dyn(d)}x`).join('')}${t.elem.name}${layout}${
         t.space ? `, #pto.address_space<${t.space}>` : ''
       }>`;
+    }
   }
 }
 
@@ -251,6 +256,16 @@ function printOp(op: Op, indent: string, out: string[]): void {
     case 'memref.alloc':
       line(`memref.alloc() : ${printType(op.type)}`);
       return;
+    case 'memref.subview': {
+      const list = (xs: typeof op.offsets) =>
+        `[${xs.map((x) => ('use' in x ? v(x.use) : String(x.value))).join(', ')}]`;
+      line(
+        `memref.subview ${v(op.source)}${list(op.offsets)} ${list(op.sizes)} ${list(op.strides)} : ${printType(
+          op.sourceType,
+        )} to ${printType(op.type)}`,
+      );
+      return;
+    }
     case 'pto.query':
       line(`${op.name}${op.attrs ? ` ${attrDict(op.attrs)}` : ''}`);
       return;

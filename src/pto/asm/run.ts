@@ -126,7 +126,8 @@ export function runProgram(
   const scalars: Record<string, number> = {};
   for (const a of f.args) {
     const v = args[a.use.name];
-    if (a.type.kind === 'ptr') {
+    if (a.type.kind === 'ptr' || (a.type.kind === 'memref' && a.type.space === 'gm')) {
+      // pointers and gm memrefs are global memory: bound to arrays
       if (v === undefined || typeof v === 'number') {
         throw badInput(`pointer argument %${a.use.name} needs an array`, {
           hint: `pass --arg ${a.use.name}=FILE.npy`,

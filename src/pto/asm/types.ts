@@ -33,8 +33,18 @@ export function dtypeOfName(name: string): DType | undefined {
   return MLIR_TO_DTYPE[name];
 }
 
+/** A memref in the `gm` address space: a global tensor, not a tile buffer. */
+export function isGlobalMemref(t: Type): boolean {
+  return t.kind === 'memref' && t.space === 'gm';
+}
+
 export function isTileLike(t: Type): boolean {
-  return t.kind === 'tile_buf' || t.kind === 'tile' || t.kind === 'memref';
+  return t.kind === 'tile_buf' || t.kind === 'tile' || (t.kind === 'memref' && !isGlobalMemref(t));
+}
+
+/** What TLOAD reads and TSTORE writes: a partition view or a `gm` memref. */
+export function isViewLike(t: Type): boolean {
+  return t.kind === 'partition_tensor_view' || isGlobalMemref(t);
 }
 
 /** Element type of a tile, view, memref or pointer; the type itself for scalars. */

@@ -11,7 +11,17 @@ import { attrWord, type TileCall, tileCall } from './call.ts';
 import { CMP_MODES, ROUND_MODES } from './parser.ts';
 import { printType } from './printer.ts';
 import { profileSupport } from './support.ts';
-import { dtypeOfName, elemOf, isFloatType, isIntType, isTileLike, tileShape, typesEqual } from './types.ts';
+import {
+  dtypeOfName,
+  elemOf,
+  isFloatType,
+  isGlobalMemref,
+  isIntType,
+  isTileLike,
+  isViewLike,
+  tileShape,
+  typesEqual,
+} from './types.ts';
 
 export type Profile = 'cpu' | 'a2a3' | 'a5';
 
@@ -352,6 +362,67 @@ class Verifier {
       case 'section':
         this.region(op.body, 'section');
         return;
+      case 'memref.subview': {
+        const st = this.use(op.source, 'memref.subview');
+        const rt = op.type;
+        const idx = (xs: typeof op.offsets) => {
+          for (const x of xs) if ('use' in x) this.use(x.use, 'memref.subview', INDEX);
+        };
+        idx(op.offsets);
+        idx(op.sizes);
+        idx(op.strides);
+        if (st && !typesEqual(st, op.sourceType)) {
+          this.err(
+            op.source.pos,
+            `memref.subview: type mismatch: %${op.source.name} has type ${printType(st)} but is used as ${printType(op.sourceType)}`,
+            'write the source type as defined',
+          );
+        } else if (op.sourceType.kind !== 'memref' || !isGlobalMemref(op.sourceType)) {
+          this.err(
+            op.pos,
+            'memref.subview: the source must be a gm memref',
+            'take subviews of global memrefs',
+          );
+        } else if (
+          rt.kind !== 'memref' ||
+          rt.space !== op.sourceType.space ||
+          rt.elem.name !== op.sourceType.elem.name
+        ) {
+          this.err(
+            op.pos,
+            `memref.subview: the result ${printType(rt)} must be a memref of the source's element type and address space`,
+            `write to memref<…x${op.sourceType.elem.name}, strided<[…], offset: ?>, #pto.address_space<gm>>`,
+          );
+        } else {
+          const rank = op.sourceType.shape.length;
+          if (op.offsets.length !== rank || op.sizes.length !== rank || op.strides.length !== rank) {
+            this.err(
+              op.pos,
+              `memref.subview: a rank-${rank} source needs ${rank} offsets, sizes and strides`,
+              'give one of each per source dim',
+            );
+          } else if (rt.shape.length !== rank) {
+            this.err(
+              op.pos,
+              `memref.subview: the result must have rank ${rank}`,
+              'rank-reducing subviews are not supported',
+            );
+          } else {
+            op.sizes.forEach((x, i) => {
+              const d = rt.shape[i]!;
+              if ('value' in x && d >= 0 && d !== x.value) {
+                this.err(
+                  op.pos,
+                  `memref.subview: size ${x.value} of dim ${i} disagrees with the result type's ${d}`,
+                  'make the result shape equal the static sizes',
+                );
+              }
+            });
+          }
+        }
+        this.define(op.results[0]!, rt, 'memref.subview');
+        return;
+      }
       case 'memref.alloc':
         this.define(op.results[0]!, op.type, 'memref.alloc');
         return;
@@ -612,14 +683,13 @@ class Verifier {
           return;
         }
         if (!t) return;
-        const ok =
-          k === 'S' ? t.kind === 'scalar' : k === 'V' ? t.kind === 'partition_tensor_view' : isTileLike(t);
+        const ok = k === 'S' ? t.kind === 'scalar' : k === 'V' ? isViewLike(t) : isTileLike(t);
         if (!ok) {
           const want =
             k === 'S'
               ? 'a scalar'
               : k === 'V'
-                ? 'a !pto.partition_tensor_view'
+                ? 'a !pto.partition_tensor_view or a gm memref'
                 : 'a tile (!pto.tile_buf / memref / !pto.tile)';
           this.err(
             inp.pos,
@@ -630,7 +700,7 @@ class Verifier {
       });
     }
     if (outType) {
-      const ok = sig.out === 'V' ? outType.kind === 'partition_tensor_view' : isTileLike(outType);
+      const ok = sig.out === 'V' ? isViewLike(outType) : isTileLike(outType);
       if (!ok) {
         this.err(
           c.out.use.pos,
@@ -857,7 +927,7 @@ class Verifier {
         const viewT = sig.family === 'load' ? c.ins[0]?.type : out;
         if (!tile) break;
         const vt = viewT ?? view;
-        if (vt && vt.kind === 'partition_tensor_view') {
+        if (vt && (vt.kind === 'partition_tensor_view' || (vt.kind === 'memref' && isGlobalMemref(vt)))) {
           const te = e(tile);
           // tstore_fp converts through the fix-pipe (f32/i32 accumulator -> i8/u8/f16/i16 …)
           if (vt.elem.name !== te && sig.insn !== 'TSTORE_FP') {
