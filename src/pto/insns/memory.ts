@@ -11,7 +11,7 @@ import { undefinedBehaviour } from '../../errors.ts';
 import { anyArith, type Profile } from '../arith.ts';
 import { DTYPE_INFO, type DType } from '../dtype.ts';
 import { ALL, type OpDef, off, per, reject } from '../op.ts';
-import type { GlobalTensor, PadValue } from '../tile.ts';
+import type { GlobalTensor, PadValue, Tile } from '../tile.ts';
 import { copyRegion } from './copy.ts';
 
 /** Raw little-endian bytes of one pad element. */
@@ -53,6 +53,22 @@ export function gOff(g: GlobalTensor, r: number, c: number): number {
   return o;
 }
 
+/**
+ * Rows of the tile's valid region are contiguous runs in both buffers when the global view is ND
+ * with unit column stride (offsetOf(r, c) = offsetOf(r, 0) + c) and the tile is RowMajor without
+ * boxes (offset r*cols + c): then TLOAD / TSTORE copy whole rows. Returns the byte offset of row r in
+ * g, or -1 when the row needs the per-element path (which also reports accesses out of bounds).
+ */
+function rowRun(t: Tile, g: GlobalTensor, r: number): number {
+  const go = g.offsetOf(r, 0);
+  const n = t.elemBytes;
+  return go < 0 || (go + t.validCol) * n > g.bytes.length ? -1 : go * n;
+}
+
+function rowsContiguous(t: Tile, g: GlobalTensor): boolean {
+  return g.layout === 'ND' && g.stride[4] === 1 && t.blayout === 'row' && t.slayout === 'none';
+}
+
 /** Copies n raw bytes (no subarray views: this runs once per element). */
 function copyBytes(src: Uint8Array, s: number, dst: Uint8Array, d: number, n: number): void {
   for (let k = 0; k < n; k++) dst[d + k] = src[s + k]!;
@@ -81,13 +97,20 @@ export const MEMORY_OPS: readonly OpDef[] = [
       const g = ctx.globals.gm!;
       const pad = padBytes(t.dtype, t.pad, ctx.profile);
       const n = t.elemBytes;
-      for (let i = 0; i < t.numel; i++) copyBytes(pad, 0, t.bytes, i * n, n);
+      if (pad.every((b) => b === pad[0])) t.bytes.fill(pad[0]!);
+      else for (let i = 0; i < t.numel; i++) copyBytes(pad, 0, t.bytes, i * n, n);
       const same = g.dtype === t.dtype;
       const G = anyArith(g.dtype, ctx.profile);
       const T = anyArith(t.dtype, ctx.profile);
       const gv = G.view(g.bytes.subarray(0, Math.floor(g.bytes.length / n) * n));
       const tv = T.view(t.bytes);
+      const rows = same && rowsContiguous(t, g);
       for (let r = 0; r < t.validRow; r++) {
+        const run = rows ? rowRun(t, g, r) : -1;
+        if (run >= 0) {
+          t.bytes.set(g.bytes.subarray(run, run + t.validCol * n), r * t.cols * n);
+          continue;
+        }
         for (let c = 0; c < t.validCol; c++) {
           const go = gOff(g, r, c);
           const o = off(t, r, c);
@@ -119,7 +142,14 @@ export const MEMORY_OPS: readonly OpDef[] = [
       const t = ctx.tiles.tile!;
       const g = ctx.globals.gm!;
       const n = t.elemBytes;
+      const rows = rowsContiguous(t, g);
       for (let r = 0; r < t.validRow; r++) {
+        const run = rows ? rowRun(t, g, r) : -1;
+        if (run >= 0) {
+          // one view per row (not per element); the row lies inside both buffers
+          g.bytes.set(t.bytes.subarray(r * t.cols * n, (r * t.cols + t.validCol) * n), run);
+          continue;
+        }
         for (let c = 0; c < t.validCol; c++)
           copyBytes(t.bytes, off(t, r, c) * n, g.bytes, gOff(g, r, c) * n, n);
       }
