@@ -5,8 +5,18 @@
 // TExtract.hpp, TMatmul.hpp), never from running axsim.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { AxsimError } from '../errors.ts';
-import { createTile, execute, GlobalTensor, readBits, readTile, type TileSpec } from './index.ts';
+import {
+  createTile,
+  execute,
+  GlobalTensor,
+  OPS,
+  readBits,
+  readTile,
+  type Tile,
+  type TileSpec,
+} from './index.ts';
 
 const cat = (e: unknown, category: string): boolean => e instanceof AxsimError && e.category === category;
 const grid = (rows: number, cols: number, f: (r: number, c: number) => number): number[] =>
@@ -510,4 +520,90 @@ test('TSEL (cpu) takes the stream bits from each mask element low byte, also for
   execute('TSEL', { dst, mask, src0, src1 });
   // low byte 0x05: bits 0 and 2 set
   assert.deepEqual(readTile(dst), [[1, 2, 1, 2, 2, 2, 2, 2]]);
+});
+
+test('the new instructions with random operands and attributes: a result or an AxsimError, never Internal', () => {
+  const names = [
+    'TPARTADD',
+    'TPARTMAX',
+    'TCI',
+    'TGATHER',
+    'TGATHERB',
+    'TSCATTER',
+    'TFILLPAD',
+    'TFILLPAD_EXPAND',
+    'TEXTRACT',
+    'TGEMV_BIAS',
+    'TMATMUL_MX_ACC',
+    'TSTORE_FP',
+    'TMOV_FP',
+  ];
+  const dtypes = ['f32', 'f16', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f8e4m3'] as const;
+  const layouts = ['RM', 'CM', 'LEFT', 'RIGHT', 'ACC', 'BIAS'] as const;
+  const tileArb = fc
+    .record({
+      dtype: fc.constantFrom(...dtypes),
+      layout: fc.constantFrom(...layouts),
+      rows: fc.constantFrom(1, 2, 16, 32),
+      cols: fc.constantFrom(1, 8, 16, 64),
+      vr: fc.double({ min: 0, max: 1, noNaN: true }),
+      vc: fc.double({ min: 0, max: 1, noNaN: true }),
+      pad: fc.constantFrom('null', 'zero', 'max', 'min'),
+      seed: fc.integer({ min: 0, max: 255 }),
+    })
+    .map((s) => {
+      try {
+        const t = createTile({
+          dtype: s.dtype,
+          rows: s.rows,
+          cols: s.cols,
+          layout: s.layout,
+          pad: s.pad as TileSpec['pad'],
+          validRow: Math.round(s.vr * s.rows),
+          validCol: Math.round(s.vc * s.cols),
+        });
+        for (let i = 0; i < t.bytes.length; i++) t.bytes[i] = (i * 53 + s.seed) & 0xff;
+        return t;
+      } catch (e) {
+        if (e instanceof AxsimError) return undefined;
+        throw e;
+      }
+    });
+  const attrArb = fc.record({
+    scalar: fc.oneof(fc.integer(), fc.double(), fc.constant(undefined)),
+    descending: fc.oneof(fc.boolean(), fc.constant('true'), fc.constant(3)),
+    maskPattern: fc.oneof(fc.constantFrom('P0101', 'P1000', 'P1111', 'PXXXX'), fc.constant(undefined)),
+    axis: fc.constantFrom('row', 'col', 'diag'),
+    indexRow: fc.oneof(fc.integer({ min: -3, max: 40 }), fc.double(), fc.constant(undefined)),
+    indexCol: fc.oneof(fc.integer({ min: 0, max: 70 }), fc.constant(2n)),
+  });
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...names),
+      fc.array(tileArb, { minLength: 7, maxLength: 7 }),
+      attrArb,
+      fc.constantFrom('cpu', 'a2a3', 'a5'),
+      fc.boolean(),
+      (name, tiles, attrs, profile, omitLast) => {
+        const op = OPS.get(name)!;
+        const operands: Record<string, Tile | GlobalTensor> = {};
+        let k = 0;
+        for (const spec of op.operands) {
+          if (spec.kind === 'global')
+            operands[spec.name] = new GlobalTensor('f32', [1, 1, 1, 4, 8], [32, 32, 32, 8, 1]);
+          else if (!(omitLast && spec.optional)) {
+            const t = tiles[k++];
+            if (t) operands[spec.name] = t;
+          }
+        }
+        try {
+          execute(name, operands, attrs, { profile: profile as 'cpu' });
+        } catch (e) {
+          if (!(e instanceof AxsimError)) throw e;
+          assert.notEqual(e.category, 'Internal', e.message);
+        }
+      },
+    ),
+    { numRuns: 3000 },
+  );
 });
