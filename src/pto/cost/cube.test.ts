@@ -302,3 +302,41 @@ test('TSTORE from mat tiles: copy_cbuf_to_gm of 32-byte bursts on L1→GM (32 GB
     isUnsupported,
   );
 });
+
+test('transposing TMOV into left / right and TMOV into the bias table, worked by hand', () => {
+  const mv = (src: TileFacts, dst: TileFacts) => ptoIsaCost(base({ op: 'TMOV', dtype: src.dtype, src, dst }));
+  // f16 ZN mat → left (row_major fractals): set_fmatrix(srcCol | 1 << 16) + img2colv2_cbuf_to_ca of
+  // 32·32·2 = 2048 B on L1→L0A: 2048·1.85e9 / (441·2^30) = 8.001 → 8
+  const l16 = mv(tile('mat', 'f16', 32, 32, ...ZN), tile('left', 'f16', 32, 32, 'row_major', 'row_major'));
+  assert.deepEqual(l16.terms, [
+    { name: 'set_fmatrix', cycles: 1, args: [32 + 65536] },
+    { name: 'img2colv2_cbuf_to_ca', cycles: 8, args: [32, 32, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 32] },
+  ]);
+  // i8 64x64: the compact transpose path, 32x32 fractal pairs: dstRowNum = dstColNum = 64/32 = 2, so
+  // two load_cbuf_to_ca_transpose of repeat 2 (1024 B → 4 each), srcStride = 64/32 = 2,
+  // dstGap = 2·2 − 1 = 3, dstFracGap = 1
+  const l8 = mv(tile('mat', 'i8', 64, 64, ...ZN), tile('left', 'i8', 64, 64, 'row_major', 'row_major'));
+  assert.deepEqual(l8.terms, [
+    { name: 'load_cbuf_to_ca_transpose', cycles: 4, args: [0, 2, 2, 3, 0, 1] },
+    { name: 'load_cbuf_to_ca_transpose', cycles: 4, args: [1, 2, 2, 3, 0, 1] },
+  ]);
+  // i8 NZ mat → right ZN 64x64: one load_cbuf_to_cb_transpose per 32-row band (2), repeat 2
+  // (1024 B on L1→L0B → 8 each), srcStride = srcRows/32 = 2, dstGap 1
+  const r8 = mv(tile('mat', 'i8', 64, 64, ...NZ), tile('right', 'i8', 64, 64, ...ZN));
+  assert.deepEqual(
+    r8.terms.map((t) => `${t.name}:${t.cycles}(${t.args!.join(',')})`),
+    ['load_cbuf_to_cb_transpose:8(0,2,2,1,0,0)', 'load_cbuf_to_cb_transpose:8(1,2,2,1,0,0)'],
+  );
+  assert.equal(r8.cycles, 16);
+  // bias: f32 1x64 = 4 bursts of 64 B = 256 B on L1→BT (32 GB/s): 13.78 → 13; f16 → f32 converts
+  // (convControl 1) 2 bursts = 128 B → 6.89 → 6
+  const row = (dtype: string, loc: string) => tile(loc, dtype, 1, 64, 'row_major', 'none_box');
+  assert.deepEqual(mv(row('f32', 'mat'), row('f32', 'bias')).terms, [
+    { name: 'copy_cbuf_to_bt', cycles: 13, args: [0, 1, 4, 0, 0] },
+  ]);
+  assert.deepEqual(mv(row('f16', 'mat'), row('f32', 'bias')).terms, [
+    { name: 'copy_cbuf_to_bt', cycles: 6, args: [1, 1, 2, 0, 0] },
+  ]);
+  // a one-row row-major mat → left is the TExtractToAVector path the reference cost build cannot compile
+  assert.throws(() => mv(row('f16', 'mat'), row('f16', 'left')), isUnsupported);
+});
