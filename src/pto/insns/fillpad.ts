@@ -31,6 +31,8 @@ function check(ctx: ExecCtx, expand: boolean): void {
       reject(name, s.dtype, 'a mat TFILLPAD takes src and dst of one tile type', ctx.profile);
     return;
   }
+  if (s.loc !== 'vec')
+    reject(name, s.dtype, `src is a ${s.loc} tile; a vec dst needs a vec src`, ctx.profile);
   if (d.pad === 'null') reject(name, s.dtype, "dst's pad value can't be Null", ctx.profile);
   const fits = expand ? d.rows >= s.rows && d.cols >= s.cols : d.rows === s.rows && d.cols === s.cols;
   if (!fits) {
