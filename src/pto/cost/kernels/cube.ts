@@ -247,7 +247,9 @@ function movToLeft(src: TileFacts, dst: TileFacts, t: Trace): string {
     return 'L1 → L0A img2colv2 (no transpose)';
   }
   const frac = b === 1 ? 32 : 16;
-  if (src.rows % frac || src.cols % frac || dst.rows % frac || dst.cols % frac) {
+  // TExtractToA (16/32-bit) static_asserts source and destination alignment; the 8-bit compact
+  // path (TExtractToACompact) only the source's
+  if (src.rows % frac || src.cols % frac || (b !== 1 && (dst.rows % frac || dst.cols % frac))) {
     throw unsupported(`pto-isa A2/A3 model: transposing TMOV to left needs rows and cols % ${frac} = 0`);
   }
   if (b !== 1) {
@@ -326,7 +328,10 @@ function movToRight(src: TileFacts, dst: TileFacts, t: Trace): string {
     return 'L1 → L0B load_cbuf_to_cb (no transpose)';
   }
   const frac = b === 1 ? 32 : 16;
-  if (src.rows % frac || src.cols % frac || dst.rows % frac || dst.cols % frac) {
+  // TExtractToB (16/32-bit) static_asserts source and destination alignment; the 8-bit compact path
+  // (TExtractToBCompact) the source's and dst rows % 32, dst cols % 16
+  const dstBad = b === 1 ? dst.rows % 32 || dst.cols % 16 : dst.rows % frac || dst.cols % frac;
+  if (src.rows % frac || src.cols % frac || dstBad) {
     throw unsupported(`pto-isa A2/A3 model: transposing TMOV to right needs rows and cols % ${frac} = 0`);
   }
   if (b !== 1) {
