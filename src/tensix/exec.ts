@@ -98,7 +98,7 @@ function execSplit(st: TensixState, code: Int32Array, o: number, subset: number)
       let g = 0;
       for (let l = 0; l < LANES; l++) if ((todo >>> l) & 1 && C[l] === v) g |= 1 << l;
       todo &= ~g;
-      st.laneConfig = (v & ~(15 << LC.ROW_MASK_SHIFT)) | LC_GROUP;
+      st.laneConfig = v | LC_GROUP; // its ROW_MASK agrees with `en` on the group's lanes (l & 7 has v)
       st.groupMask = en & g;
       st.groupLanes = g;
       if (after) loadRwc(st);
