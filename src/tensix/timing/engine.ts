@@ -345,6 +345,8 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   const ifMask = new Int32Array(64);
   const ifUntil = new Int32Array(64);
   const ifStall = new Uint8Array(64);
+  /** The cycle of the SFPLOADMACRO that scheduled the writer (-1: a regular instruction). */
+  const ifOwner = new Int32Array(64);
   let ifCount = 0;
   let ifNextEnd = 1 << 30;
   const expireInflight = (force: boolean) => {
@@ -358,6 +360,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
       ifMask[j] = ifMask[i]!;
       ifUntil[j] = ifUntil[i]!;
       ifStall[j] = ifStall[i]!;
+      ifOwner[j] = ifOwner[i]!;
       pmAll |= ifMask[j]!;
       if (ifStall[j]) pmStall |= ifMask[j]!;
       if (ifUntil[j]! < ifNextEnd) ifNextEnd = ifUntil[j]!;
@@ -365,12 +368,13 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
     }
     ifCount = j;
   };
-  const addInflight = (mask: number, until: number, stallable: boolean) => {
+  const addInflight = (mask: number, until: number, stallable: boolean, owner = -1) => {
     if (mask === 0) return;
     if (ifCount === 64) expireInflight(true);
     ifMask[ifCount] = mask;
     ifUntil[ifCount] = until;
     ifStall[ifCount] = stallable ? 1 : 0;
+    ifOwner[ifCount] = owner;
     ifCount++;
     pmAll |= mask;
     if (stallable) pmStall |= mask;
@@ -747,7 +751,14 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         const commitAt = cycle + ex.latency;
         if (commitAt > lastDone) lastDone = commitAt;
         if (pending.length > 0 && ex.deps.writes !== 0) supersede(ex, commitAt);
-        if (ex.latency > 1) addInflight(ex.deps.writes, commitAt, !ex.sched && infos[ex.k]!.madFamily);
+        if (ex.latency > 1) {
+          addInflight(
+            ex.deps.writes,
+            commitAt,
+            !ex.sched && infos[ex.k]!.madFamily,
+            ex.sched ? ex.sched.scheduledAt : -1,
+          );
+        }
         if (ex.sched) {
           const s = ex.sched;
           curK = s.index;
@@ -904,7 +915,9 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
       if (ex.unit === U.SIMPLE) simple = ex;
       else if (ex.unit === U.ROUND) round = ex;
       else if (ex.unit === U.MAD) mad = ex;
-      const early = (arch === 'wormhole' ? pendAll : ex.sched ? 0 : pendRegular) & ex.deps.reads;
+      const early =
+        (arch === 'wormhole' ? pendAll : ex.sched ? ownRows(ex.sched.scheduledAt) : pendRegular) &
+        ex.deps.reads;
       if (early !== 0) earlyRead(c, ex.k, ex.name, ex.sched !== undefined, early);
       if (prevShft2Mode >= 0 || prevSwapSched) follow(c, ex.k, ex.name, ex.unit, ex.latency, ex.deps.writes);
       if (!ex.sched && backdoorFlip === c - 1 && code[ex.k * STRIDE + S.OP] === Op.TEMPLATE)
@@ -968,6 +981,16 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
       srcIndex(kk),
       'an instruction with VD 12..15 right after an SFPCONFIG that changed LaneConfig.DISABLE_BACKDOOR_LOAD may see either value (template write or execution)',
     );
+  }
+
+  /**
+   * Rows in flight from instructions scheduled by the same SFPLOADMACRO: reading them is consuming
+   * that sequence's own result too early (BlackholeA0 SFPMAD.md caution for SFPLOADMACRO sequences).
+   */
+  function ownRows(owner: number): number {
+    let m = 0;
+    for (let i = 0; i < ifCount; i++) if (ifOwner[i] === owner && ifUntil[i]! > cycle) m |= ifMask[i]!;
+    return m;
   }
 
   function earlyRead(c: number, kk: number, name: string, sched: boolean, rows: number): void {

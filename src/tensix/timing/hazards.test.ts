@@ -49,6 +49,20 @@ describe('hazard: early-read', () => {
   });
 });
 
+describe('hazard: early-read inside one SFPLOADMACRO sequence (Blackhole)', () => {
+  // MAD at t+1 (delay 0) writes VD = 1, landing at t+3; the Store of the same macro reads VD = 1.
+  const cfg = (storeDelay: number) =>
+    'TTI_SFPMAD(9, 9, 10, 12, 0);\n' +
+    setSequence(0, 0, seqByte(4), 0, seqByte(3, storeDelay)) +
+    setMisc(0, 1, 0) +
+    loadMacro(0, 1, INT32, 0, 0) +
+    'TTI_SFPNOP;\n'.repeat(4);
+  it('a Store at t+2 consumes the SFPMAD result too early; at t+3 it does not', () => {
+    assert.deepEqual(ids('blackhole', cfg(1)).ids, ['early-read']);
+    assert.deepEqual(ids('blackhole', cfg(2)).ids, []);
+  });
+});
+
 describe('hazard: swap-shft2-follow', () => {
   it('wormhole: SFPABS right after SFPSHFT2 SUBVEC_SHFLROR1', () => {
     assert.deepEqual(ids('wormhole', 'TTI_SFPSHFT2(0, 1, 2, 3);\nTTI_SFPABS(0, 5, 6, 0);\n').ids, [
