@@ -19,7 +19,7 @@ function setLaneConfig(st: TensixState, lanes8: number, value: number): void {
   const [use, flags] = [st.useLaneFlags, st.laneFlags];
   st.useLaneFlags = 1;
   st.laneFlags = lanes8;
-  exec(st, [w('SFPCONFIG', { config_dest: 15, instr_mod1: 1, imm16_math: value })]);
+  exec(st, [w('SFPCONFIG', { config_dest: 15, instr_mod1: 1, imm16_math: value }, st.arch)]);
   st.useLaneFlags = use;
   st.laneFlags = flags;
 }
@@ -89,6 +89,21 @@ test("MOD0_FMT_INT32_ALL ignores LaneEnabled but not a lane's BLOCK_SFPU_RD_FROM
   const l3 = getL(st, 3);
   assert.deepEqual([l3[0], l3[1], l3[2], l3[9], l3[10], l3[31]], [0, 0, 0x77, 0, 0x77, 0]);
   assert.equal(l3.filter((v) => v === 0x77).length, 4);
+});
+
+test('Blackhole: SFPCONFIG per lane, SFPLOADI, SFPSWAP with EXCHANGE_SRCB_SRCC in some lanes, SFPMOV reading LaneConfig', () => {
+  const st = machine('blackhole');
+  const bh = (name: string, f: Record<string, number>) => w(name, f, 'blackhole');
+  setLaneConfig(st, 0b10, 0x100); // lanes 1, 9, 17, 25
+  exec(st, [
+    bh('SFPLOADI', { lreg_ind: 1, instr_mod0: 0, imm16: 0x3f80 }), // 1.0 (BF16 immediate)
+    bh('SFPLOADI', { lreg_ind: 2, instr_mod0: 0, imm16: 0x4000 }), // 2.0
+    bh('SFPSWAP', { instr_mod1: 1, lreg_dest: 1, lreg_src_c: 2 }),
+    bh('SFPMOV', { instr_mod1: 8, lreg_dest: 3, lreg_c: 15 }),
+  ]);
+  const [d, c] = [getL(st, 1), getL(st, 2)];
+  assert.deepEqual(h([d[0]!, c[0]!, d[9]!, c[9]!]), h([0x3f800000, 0x40000000, 0x40000000, 0x3f800000]));
+  assert.deepEqual(getL(st, 3).slice(0, 3), [0, 0x100, 0]);
 });
 
 test('SFPSTORE with DEST_WR_COL_EXCHANGE in lanes 0, 8, 16, 24: those lanes write the odd column', () => {
@@ -180,7 +195,7 @@ test('per-lane LaneConfig: each lane behaves as under its own uniform LaneConfig
       fc.integer({ min: 1, max: 0xffffffff }),
       insn,
       (arch, cfg8, flags, useFlags, seed, ins) => {
-        const { name, ...fields } = ins as { name: string } & Record<string, number>;
+        const { name, ...fields } = ins as unknown as { name: string } & Record<string, number>;
         const word = w(name, fields, arch);
         const init = machine(arch);
         let s = seed >>> 0;
