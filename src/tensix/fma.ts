@@ -85,7 +85,7 @@ export function fmaBh(x: number, y: number, z: number): number {
  *   Blackhole: the value is rounded one bit further down (field 0's denormal grid) and is
  *   kept only if that carries to 2^-126, otherwise it is a zero with the result's sign (C2).
  * - Wormhole's normalising right shift keeps the sticky bit (bit 0) but loses any other bit it
- *   shifts out below the round position, which matters when the sum carries by two bits.
+ *   shifts out below the round position: bit 1 when the sum carries by two bits.
  */
 export function madLanes(
   L: Uint32Array,
@@ -101,6 +101,8 @@ export function madLanes(
   arch: Arch,
 ): void {
   const bh = arch === 'blackhole';
+  // sums above this lose bit 1 when normalised (Wormhole); a Blackhole sum (< 2^29) never exceeds it
+  const carry2Limit = bh ? 0x7fffffff : 0x0fffffff;
   const negA = (flip & 1) << 31;
   const negC = (flip & 2) << 30;
   for (let l = 0; l < 32; l++) {
@@ -169,34 +171,33 @@ export function madLanes(
       continue;
     }
     const rSign = sum >> 31;
-    const s = (sum ^ rSign) - rSign;
+    let s = (sum ^ rSign) - rSign;
+    // A sum that carried two bits (2^28 and up) is shifted right by 2 to normalise; Wormhole keeps
+    // bit 0 (the sticky bit) but loses bit 1 in that shift.
+    if (s > carry2Limit) s &= ~2;
 
-    // normalise: the leading one becomes the implicit bit (bit 23); `drop` bits go to rounding
-    const lead = 31 - Math.clz32(s);
-    e += lead - 26;
-    let drop = lead - 23;
+    // Normalise by moving the leading one to bit 28 (the sum is below 2^29, so this is a left
+    // shift and loses nothing); the 24-bit significand is then bits 28..5, bits 4..0 round it.
+    const sh = Math.clz32(s) - 3;
+    const sn = s << sh;
+    e += 2 - sh;
     if (e >= 255) {
       L[out] = nanBits !== 0 ? nanBits : (rSign & SIGN) | 0x7f800000;
       continue;
     }
-    if (e <= 0) {
-      if (!bh && e < 0) {
-        L[out] = nanBits;
+    // round to nearest even: add just under half an ulp, plus the kept LSB, and truncate
+    let sig: number;
+    if (e > 0 || !bh) {
+      if (e < 0) {
+        L[out] = nanBits; // Wormhole: flushed before rounding
         continue;
       }
-      if (bh) {
-        // one significant bit fewer, on exponent field 1's scale (field 0's denormal grid)
-        drop += 1;
-        e = 1;
-      }
-    }
-    let sig: number;
-    if (drop <= 0) sig = s << -drop;
-    else {
-      // WH loses the bits between the sticky bit and the round bit (see above)
-      const t = !bh && drop > 4 ? s & ~((1 << (drop - 3)) - 2) : s;
-      // round to nearest even: add just under half, plus the kept LSB, and truncate
-      sig = (t + (1 << (drop - 1)) - 1 + ((t >>> drop) & 1)) >>> drop;
+      sig = (sn + 15 + ((sn >>> 5) & 1)) >>> 5;
+    } else {
+      // Blackhole below the normal range: one significant bit fewer, on exponent field 1's scale
+      // (field 0's denormal grid)
+      sig = (sn + 31 + ((sn >>> 6) & 1)) >>> 6;
+      e = 1;
     }
     // the implicit bit (2^23 in sig) lands in the exponent field; a carry moves it up by one
     const r = ((e - 1) << 23) + sig;
