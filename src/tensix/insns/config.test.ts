@@ -144,6 +144,20 @@ test('backdoor: lanes with DISABLE_BACKDOOR_LOAD execute, the others store the t
 
 const h = (xs: number[]) => xs.map(hex);
 
+test('backdoor with mixed DISABLE_BACKDOOR_LOAD: SFPSTORE VD 12 stores in those lanes, the others take the template', () => {
+  const st = machine();
+  st.setAddrMod(0, 2, 0, 0, 0);
+  setLaneConfig(st, 0b1, 0x2); // lanes 0, 8, 16, 24 execute VD >= 12 instructions
+  const word = w('SFPSTORE', { lreg_ind: 12, instr_mod0: 3, sfpu_addr_mode: 0, dest_reg_addr: 0 });
+  exec(st, [word]);
+  // lane 0 stored LReg[12] = 0x3b000000 (reset value, SFPU-NOTES B7) as FP32 at row 0, column 0:
+  // high half sign|mantissa[22:16]|exponent = 0x0076, low half 0; lane 1 (column 2) stored nothing
+  assert.deepEqual([st.dst[0], st.dst[128], st.dst[2]], [0x0076, 0, 0]);
+  assert.deepEqual([st.loadMacroOf(0, 0), st.loadMacroOf(0, 8)], [0, 0]);
+  assert.deepEqual([hex(st.loadMacroOf(0, 1)), hex(st.loadMacroOf(0, 31))], [hex(word), hex(word)]);
+  assert.equal(st.rwcDst, 2); // the executing lanes' SFPSTORE applied its ADDR_MOD once
+});
+
 test('a snapshot or a program of the other generation is BadInput', () => {
   const wh = machine('wormhole');
   const bh = machine('blackhole');
