@@ -4,7 +4,7 @@ import { badInput } from '../errors.ts';
 import { type NpyArray, readNpy, writeNpy } from '../io/index.ts';
 import { bf16ToF32Bits, f32BitsToBf16 } from '../numeric/index.ts';
 import { assemble, describeWord, describeWordAs } from '../tensix/asm/index.ts';
-import { type Arch, parseArch } from '../tensix/encoding.ts';
+import { type Arch, byOpcode, parseArch } from '../tensix/encoding.ts';
 import { type DstFormat, makeSfpuRunner, parseDstFormat, TensixMachine } from '../tensix/index.ts';
 import {
   parseHazardMode,
@@ -364,7 +364,12 @@ function addRunCommand(group: Command): void {
           if (timeline !== undefined && timeline !== 'text' && timeline !== 'json')
             throw badInput(`--timeline ${timeline}: use text or json`);
           let timed: TimedResult | undefined;
-          if (timeline || opts.hazards || opts.matrixWrites) {
+          // SFPLOADMACRO's scheduled instructions exist only on the cycle model, so a program that
+          // uses it runs there even without --timeline (hazards reported, as with --hazards warn).
+          const usesLoadMacro = Array.from(words).some(
+            (w) => byOpcode(w >>> 24, arch)?.name === 'SFPLOADMACRO',
+          );
+          if (timeline || opts.hazards || opts.matrixWrites || usesLoadMacro) {
             const hazards = parseHazardMode(opts.hazards ?? 'warn');
             const matrixDstWrites = (opts.matrixWrites ?? '')
               .split(',')
@@ -428,7 +433,10 @@ function addRunCommand(group: Command): void {
               `  Dst 16-bit cells changed: ${dstCells}\n` +
               `  flags: enable=${summary.useLaneFlags} LaneFlags=${summary.laneFlags} stack depth ${summary.flagStackDepth}\n` +
               `  RWC Dst=${summary.rwcDst} Dst_Cr=${summary.rwcDstCr}\n` +
-              (opts.out ? `  wrote ${opts.out}\n` : ''),
+              (opts.out ? `  wrote ${opts.out}\n` : '') +
+              (timed && !timeline && usesLoadMacro
+                ? '  SFPLOADMACRO present: ran on the cycle model (--timeline text shows the pipeline)\n'
+                : ''),
           );
           if (timed)
             process.stdout.write((timeline === 'text' ? timelineText(timed) : '') + summaryText(timed));

@@ -151,7 +151,9 @@ export function execRecord(st: TensixState, code: Int32Array, o: number): void {
       if ((seq & 0x07070707) !== 0) {
         throw unsupported(
           `SFPLOADMACRO macro ${macro} schedules instructions (Sequence[${macro}] = 0x${(seq >>> 0).toString(16)}); their scheduling belongs to the timing model`,
-          { hint: 'axsim runs the SFPLOAD part only; a macro whose Sequence schedules nothing runs' },
+          {
+            hint: 'run it on the cycle model: runTimedProgram() (src/tensix/timing), or axsim tensix run, which switches to it for SFPLOADMACRO programs',
+          },
         );
       }
       sfpload(st, mask, code[o + 1]!, code[o + 5]!, code[o + 4]!, code[o + 6]!);
