@@ -86,24 +86,25 @@ export function sfpmadGeneral(
   }
 }
 
-/** SFPMULI: VD = bf16(imm16) * VD + 0. The immediate sits in the scratch row (state.ts IMM_ROW). */
-export function sfpmuli(st: TensixState, mask: number, vd: number, imm: number): void {
+/**
+ * VD = imm * LReg[b] + LReg[c], each of b and c either VD itself (stride 1) or a constant register
+ * broadcast (stride 0). The immediate sits in the scratch row (state.ts IMM_ROW).
+ */
+function madImmediate(st: TensixState, mask: number, vd: number, imm: number, b: number, c: number): void {
   const L = st.lreg;
   const I = IMM_ROW * LANES;
   L[I] = imm;
-  const D = vd * LANES;
-  const Z = 9 * LANES; // LReg[9] = 0
-  madLanes(L, mask, I, 0, D, 1, Z, 0, D, 0, st.arch);
+  madLanes(L, mask, I, 0, b * LANES, b === vd ? 1 : 0, c * LANES, c === vd ? 1 : 0, vd * LANES, 0, st.arch);
 }
 
-/** SFPADDI: VD = bf16(imm16) * 1.0 + VD. */
+/** SFPMULI: VD = bf16(imm16) * VD + 0 (LReg[9]). */
+export function sfpmuli(st: TensixState, mask: number, vd: number, imm: number): void {
+  madImmediate(st, mask, vd, imm, vd, 9);
+}
+
+/** SFPADDI: VD = bf16(imm16) * 1.0 (LReg[10]) + VD. */
 export function sfpaddi(st: TensixState, mask: number, vd: number, imm: number): void {
-  const L = st.lreg;
-  const I = IMM_ROW * LANES;
-  L[I] = imm;
-  const D = vd * LANES;
-  const ONE = 10 * LANES; // LReg[10] = 1.0
-  madLanes(L, mask, I, 0, ONE, 0, D, 1, D, 0, st.arch);
+  madImmediate(st, mask, vd, imm, 10, vd);
 }
 
 /** Lut8ToFp32 (SFPLUT.md): sign, 3-bit exponent below 127, 4-bit mantissa; 0xff is zero. */
