@@ -23,23 +23,9 @@ for (const f of readdirSync(dir)
  * a name when a Blackhole test executes it (the assertion below insists on that).
  */
 const BLACKHOLE_NOT_YET = [
-  'SETRWC',
-  'INCRWC',
-  'SFPDIVP2',
-  'SFPEXEXP',
-  'SFPEXMAN',
-  'SFPIADD',
   'SFPSETCC',
-  'SFPABS',
-  'SFPOR',
-  'SFPNOT',
-  'SFPLZ',
-  'SFPSETEXP',
-  'SFPSETMAN',
-  'SFPSETSGN',
   'SFPENCC',
   'SFPCOMPC',
-  'SFPXOR',
   'SFPLOADMACRO',
   'SFPLUTFP32',
   'RMWCIB0',
