@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { exec, getL, hex, machine, setL, w } from '../testutil.ts';
+import { TensixMachine } from '../index.ts';
+import { exec, execOn, getL, hex, machine, setL, w } from '../testutil.ts';
 
 const BH = 'blackhole';
 const h = (xs: number[]) => xs.map(hex);
@@ -87,4 +88,39 @@ test('Blackhole SETRWC / INCRWC on RWC_Dst (SETRWC.md, INCRWC.md)', () => {
   assert.deepEqual([st.rwcDst, st.rwcDstCr], [8, 8]);
   exec(st, [w('INCRWC', { rwc_d: 2 }, BH)]); // Dst += 2
   assert.deepEqual([st.rwcDst, st.rwcDstCr], [10, 8]);
+});
+
+test('Blackhole SFPENCC, SFPSETCC, SFPPUSHC, SFPCOMPC (SFPENCC.md, SFPSETCC.md, SFPCOMPC.md)', () => {
+  const st = machine(BH);
+  // Mod1 10 with Imm 3: UseLaneFlagsForLaneEnable = Imm bit 0, LaneFlags = Imm bit 1 (SFPU-NOTES A4)
+  exec(st, [w('SFPENCC', { instr_mod1: 10, imm12_math: 3 }, BH)]);
+  assert.deepEqual([st.useLaneFlags, st.laneFlags], [1, -1]);
+  // Mod1 0: LaneFlags = VC < 0; lanes 4k and 4k+3 hold negative values -> 0x9 in every nibble
+  setL(st, 1, [0xffffffff, 1, 0, 0x80000000]);
+  exec(st, [w('SFPSETCC', { instr_mod1: 0, lreg_c: 1 }, BH)]);
+  assert.equal(hex(st.laneFlags), '0x99999999');
+  // push; Mod1 6 (VC == 0) refines only the enabled lanes (4k, 4k+3), none of which is zero
+  exec(st, [w('SFPPUSHC', {}, BH), w('SFPSETCC', { instr_mod1: 6, lreg_c: 1 }, BH)]);
+  assert.equal(st.laneFlags, 0);
+  // SFPCOMPC: LaneFlags = top-of-stack flags and not LaneFlags = 0x99999999
+  exec(st, [w('SFPCOMPC', {}, BH)]);
+  assert.equal(hex(st.laneFlags), '0x99999999');
+  // Mod1 0: every flag set, enable unchanged
+  exec(st, [w('SFPENCC', { instr_mod1: 0 }, BH)]);
+  assert.deepEqual([st.useLaneFlags, st.laneFlags], [1, -1]);
+});
+
+test('Blackhole REPLAY: load with execute, then replay from the buffer (REPLAY.md)', () => {
+  const m = new TensixMachine(BH);
+  m.state.lreg.fill(0, 0, 32);
+  const add2 = w('SFPIADD', { instr_mod1: 5, lreg_dest: 0, lreg_c: 0, imm12_math: 2 }, BH); // L0 += 2
+  execOn(m, [
+    w('REPLAY', { start_idx: 5, len: 3, execute_while_loading: 1, load_mode: 1 }, BH),
+    add2,
+    add2,
+    add2,
+  ]);
+  assert.equal(m.lreg(0)[0], 6);
+  execOn(m, [w('REPLAY', { start_idx: 5, len: 3 }, BH), w('REPLAY', { start_idx: 6, len: 1 }, BH)]); // 3 + 1 more
+  assert.equal(m.lreg(0)[0], 14);
 });
