@@ -124,3 +124,19 @@ test('Blackhole REPLAY: load with execute, then replay from the buffer (REPLAY.m
   execOn(m, [w('REPLAY', { start_idx: 5, len: 3 }, BH), w('REPLAY', { start_idx: 6, len: 1 }, BH)]); // 3 + 1 more
   assert.equal(m.lreg(0)[0], 14);
 });
+
+test('Blackhole SFPLUTFP32 FP32 3-entry table (SFPLUTFP32.md): i by |L3|, VD = L[i] * |L3| + L[4+i]', () => {
+  const st = machine(BH);
+  setL(st, 0, 0x40000000); // i = 0 (|x| < 1): 2.0 * |x| + 0.5
+  setL(st, 4, 0x3f000000);
+  setL(st, 1, 0x40400000); // i = 1 (|x| < 2): 3.0 * |x| + 1.0
+  setL(st, 5, 0x3f800000);
+  setL(st, 2, 0x3f000000); // i = 2: 0.5 * |x| - 1.0
+  setL(st, 6, 0xbf800000);
+  setL(st, 3, [0x3f000000, 0xbfc00000, 0x40800000]); // 0.5, -1.5, 4.0
+  exec(st, [w('SFPLUTFP32', { instr_mod1: 0, lreg_dest: 7 }, BH)]);
+  // 2 * 0.5 + 0.5 = 1.5; 3 * 1.5 + 1 = 5.5; 0.5 * 4 - 1 = 1.0 (all exact)
+  assert.deepEqual(h(getL(st, 7).slice(0, 3)), h([0x3fc00000, 0x40b00000, 0x3f800000]));
+  exec(st, [w('SFPLUTFP32', { instr_mod1: 4, lreg_dest: 7 }, BH)]); // SGN_RETAIN: L3's sign
+  assert.deepEqual(h(getL(st, 7).slice(0, 3)), h([0x3fc00000, 0xc0b00000, 0x3f800000]));
+});
