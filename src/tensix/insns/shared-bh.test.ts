@@ -140,3 +140,15 @@ test('Blackhole SFPLUTFP32 FP32 3-entry table (SFPLUTFP32.md): i by |L3|, VD = L
   exec(st, [w('SFPLUTFP32', { instr_mod1: 4, lreg_dest: 7 }, BH)]); // SGN_RETAIN: L3's sign
   assert.deepEqual(h(getL(st, 7).slice(0, 3)), h([0x3fc00000, 0xc0b00000, 0x3f800000]));
 });
+
+test("Blackhole SFPLOADMACRO's load part: VD = VDHi << 2 | VDLo, address from Imm10 (SFPLOADMACRO.md)", () => {
+  const st = machine(BH);
+  st.dst[4 * 16 + 0] = 0x0080; // BF16 2.0 (shuffled sign | mantissa | exponent) at row 4, column 0
+  st.dst[4 * 16 + 1] = 0x007f; // BF16 1.0 at row 4, column 1
+  // lreg_ind = MacroIndex 1 << 2 | VDLo 3; dest_reg_addr = Imm9 << 1 | VDHi 0 -> VD 3.
+  // dest_reg_addr 4: row 4, bit 1 clear -> even column 0; 6: odd column 1.
+  exec(st, [w('SFPLOADMACRO', { lreg_ind: 0b0111, instr_mod0: 2, dest_reg_addr: 4 }, BH)]);
+  assert.equal(hex(getL(st, 3)[0]!), '0x40000000');
+  exec(st, [w('SFPLOADMACRO', { lreg_ind: 0b0111, instr_mod0: 2, dest_reg_addr: 6 }, BH)]);
+  assert.equal(hex(getL(st, 3)[0]!), '0x3f800000');
+});
