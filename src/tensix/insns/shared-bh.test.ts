@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { AxsimError } from '../../errors.ts';
 import { TensixMachine } from '../index.ts';
 import { exec, execOn, getL, hex, machine, setL, w } from '../testutil.ts';
 
@@ -151,4 +152,28 @@ test("Blackhole SFPLOADMACRO's load part: VD = VDHi << 2 | VDLo, address from Im
   assert.equal(hex(getL(st, 3)[0]!), '0x40000000');
   exec(st, [w('SFPLOADMACRO', { lreg_ind: 0b0111, instr_mod0: 2, dest_reg_addr: 6 }, BH)]);
   assert.equal(hex(getL(st, 3)[0]!), '0x3f800000');
+});
+
+test('Blackhole RMWCIB0-3: read-modify-write of one byte of a configuration register (RMWCIB.md)', () => {
+  const st = machine(BH);
+  // register 1: byte 3 bit 6 = bit 30 (ALU_ACC_CTRL_SFPU_Fp32_enabled); byte 2 bits 7:5 = bits 23:21
+  // (the low three bits of ALU_FORMAT_SPEC_REG1_SrcB, bits 24:21)
+  exec(st, [w('RMWCIB3', { cfg_reg_addr: 1, data: 0x40, mask: 0x40 }, BH)]);
+  assert.deepEqual([st.sfpuFp32, st.srcBFormat], [1, 0]);
+  exec(st, [
+    w('RMWCIB2', { cfg_reg_addr: 1, data: 0x20, mask: 0xe0 }, BH), // bits 23:21 = 001
+    w('RMWCIB3', { cfg_reg_addr: 1, data: 0, mask: 0x41 }, BH), // clears bits 30 and 24
+  ]);
+  assert.deepEqual([st.sfpuFp32, st.srcBFormat], [0, 1]);
+  // bytes 0 and 1 of register 5: 0x12 under mask 0xff, then 0xab under mask 0x0f -> 0x0b12
+  exec(st, [
+    w('RMWCIB0', { cfg_reg_addr: 5, data: 0x12, mask: 0xff }, BH),
+    w('RMWCIB1', { cfg_reg_addr: 5, data: 0xab, mask: 0x0f }, BH),
+  ]);
+  assert.equal(hex(st.cfg[st.cfgIndex(5)]!), '0x00000b12');
+  // Blackhole has 223 configuration registers per bank
+  assert.throws(
+    () => exec(st, [w('RMWCIB0', { cfg_reg_addr: 230 }, BH)]),
+    (e: unknown) => e instanceof AxsimError && e.category === 'UndefinedBehaviour',
+  );
 });
