@@ -65,6 +65,102 @@ export function fmaBh(x: number, y: number, z: number): number {
 }
 
 /**
+ * {@link madLanes} for Wormhole without negation (every Wormhole caller): the same rules with the
+ * Blackhole branches and the helper calls folded away, which the optimiser does not do by itself
+ * (about 20 % faster on the MAD-heavy workload). Must stay bit-identical to the generic loop.
+ */
+function madLanesWh(
+  L: Uint32Array,
+  mask: number,
+  a: number,
+  sa: number,
+  b: number,
+  sb: number,
+  c: number,
+  sc: number,
+  d: number,
+): void {
+  for (let l = 0; l < 32; l++) {
+    if (((mask >>> l) & 1) === 0) continue;
+    const x = L[a + sa * l]! | 0;
+    const y = L[b + sb * l]! | 0;
+    const z = L[c + sc * l]! | 0;
+    const out = d + l;
+    const xe = (x >>> 23) & 255;
+    const ye = (y >>> 23) & 255;
+    const ze = (z >>> 23) & 255;
+    const pSign = (x ^ y) >> 31;
+    const zSign = z >> 31;
+    let pe = xe + ye - 127;
+    let nanBits = 0;
+    if (pe >= 255 || (((xe + 1) | (ye + 1) | (ze + 1)) & 256) !== 0) {
+      const invalidProduct =
+        (xe === 255 && ((x & 0x7fffff) !== 0 || ye === 0)) ||
+        (ye === 255 && ((y & 0x7fffff) !== 0 || xe === 0));
+      const zNaN = ze === 255 && (z & 0x7fffff) !== 0;
+      const zInf = ze === 255 && !zNaN;
+      const infMinusInf = zInf && pSign !== zSign && (xe === 255 || ye === 255 || pe >= 255);
+      if (invalidProduct || infMinusInf) nanBits = (pSign & SIGN) | 0x7f800001;
+      else if (zNaN) nanBits = (zSign & SIGN) | 0x7f800001;
+      else {
+        L[out] = zInf ? z : (pSign & SIGN) | 0x7f800000;
+        continue;
+      }
+      if (pe > 255) pe = 255;
+    }
+    if (xe === 0 || ye === 0 || pe < 0) {
+      if (nanBits !== 0) L[out] = ze !== 0 && ze !== 255 ? nanBits | (z & 0x7fffffff) : nanBits;
+      else L[out] = ze !== 0 ? z : 0;
+      continue;
+    }
+    const xm = (x & 0x7fffff) | 0x800000;
+    const ym = (y & 0x7fffff) | 0x800000;
+    let pm = (xm * ym * TWO_POW_M20) | 0;
+    if ((Math.imul(xm, ym) & 0xfffff) !== 0) pm |= 1;
+    let zm = ze === 0 ? 0 : ((z & 0x7fffff) | 0x800000) << 3;
+    let e = pe;
+    if (pe >= ze) {
+      const dd = pe - ze;
+      if (dd >= 31) zm = 0;
+      else if (dd !== 0) {
+        const q = zm >>> dd;
+        zm = q === 0 || q << dd === zm ? q : q | 1;
+      }
+    } else {
+      e = ze;
+      const dd = ze - pe;
+      if (dd >= 31) pm = 0;
+      else {
+        const q = pm >>> dd;
+        pm = q === 0 || q << dd === pm ? q : q | 1;
+      }
+    }
+    const sum = (pm ^ pSign) - pSign + ((zm ^ zSign) - zSign);
+    if (sum === 0) {
+      L[out] = nanBits;
+      continue;
+    }
+    const rSign = sum >> 31;
+    let s = (sum ^ rSign) - rSign;
+    if (s > 0x0fffffff) s &= ~2;
+    const sh = Math.clz32(s) - 3;
+    const sn = s << sh;
+    e += 2 - sh;
+    if (e >= 255) {
+      L[out] = nanBits !== 0 ? nanBits : (rSign & SIGN) | 0x7f800000;
+      continue;
+    }
+    if (e < 0) {
+      L[out] = nanBits;
+      continue;
+    }
+    const r = ((e - 1) << 23) + ((sn + 15 + ((sn >>> 5) & 1)) >>> 5);
+    if (r >>> 23 === 0) L[out] = nanBits;
+    else L[out] = nanBits !== 0 ? nanBits | r : r | (rSign & SIGN);
+  }
+}
+
+/**
  * The multiply-add over the lanes of `mask`: for each enabled lane l,
  * L[d+l] = (L[a+sa*l] ^ negA) * L[b+sb*l] + (L[c+sc*l] ^ negC), where `flip` bit 0 negates A and
  * bit 1 negates C (strides are 1 for registers, 0 for a broadcast operand). The lane loop is in
@@ -100,6 +196,10 @@ export function madLanes(
   flip: number,
   arch: Arch,
 ): void {
+  if (arch === 'wormhole' && flip === 0) {
+    madLanesWh(L, mask, a, sa, b, sb, c, sc, d);
+    return;
+  }
   const bh = arch === 'blackhole';
   // sums above this lose bit 1 when normalised (Wormhole); a Blackhole sum (< 2^29) never exceeds it
   const carry2Limit = bh ? 0x7fffffff : 0x0fffffff;
