@@ -80,11 +80,14 @@ function madLanesWh(
   sc: number,
   d: number,
 ): void {
-  for (let l = 0; l < 32; l++) {
+  for (let l = 0, ia = a - sa, ib = b - sb, ic = c - sc; l < 32; l++) {
+    ia += sa;
+    ib += sb;
+    ic += sc;
     if (((mask >>> l) & 1) === 0) continue;
-    const x = L[a + sa * l]! | 0;
-    const y = L[b + sb * l]! | 0;
-    const z = L[c + sc * l]! | 0;
+    const x = L[ia]! | 0;
+    const y = L[ib]! | 0;
+    const z = L[ic]! | 0;
     const out = d + l;
     const xe = (x >>> 23) & 255;
     const ye = (y >>> 23) & 255;
