@@ -21,11 +21,13 @@ import {
   encodeRaw,
   fieldIndex,
   formatFields,
+  type InsnDef,
   insnByName,
   insnFor,
   MNEMONICS,
   parseNumber,
   parseValue,
+  scanFields,
 } from './encoding.ts';
 import { executeRaw } from './exec.ts';
 import { bf16FromF32Bits, f16FromDouble, f32Bits } from './fp.ts';
@@ -78,22 +80,21 @@ function stripComment(line: string): string {
 /** Assembles program text. */
 export function assemble(text: string, file?: string): AmxProgram {
   const prog: AmxProgram = { ops: [], data: [] };
-  const lines = text.split(/\r?\n/);
+  const lines = text.includes('\n') ? text.split(/\r?\n/) : [text];
   for (let i = 0; i < lines.length; i++) {
     const raw = stripComment(lines[i]!);
     const line = i + 1;
     const body = raw.trim();
     if (body === '') continue;
     const col0 = raw.indexOf(body) + 1;
-    const at = (col: number) => ({ file, line, col });
     try {
-      if (body.startsWith('.')) {
+      if (body.charCodeAt(0) === 46 /* . */) {
         prog.data.push(parseDirective(body, line, col0, file));
         continue;
       }
       prog.ops.push(parseOp(body, line, col0, file));
     } catch (e) {
-      if (e instanceof AxsimError && e.location === undefined) throw e.at(at(col0));
+      if (e instanceof AxsimError && e.location === undefined) throw e.at({ file, line, col: col0 });
       throw e;
     }
   }
@@ -104,10 +105,21 @@ const scratchLo = new Float64Array(64);
 const scratchHi = new Float64Array(64);
 const scratchOut = new Uint32Array(2);
 
+function locErr(file: string | undefined, line: number, msg: string, col: number, hint?: string) {
+  return badInput(msg, { location: { file, line, col }, hint });
+}
+
+/** Space and tab (other white space goes through the regular expressions). */
+function isSpace(ch: number): boolean {
+  return ch === 32 || ch === 9;
+}
+
 function parseOp(body: string, line: number, col0: number, file?: string): AmxOp {
-  const err = (msg: string, col: number, hint?: string) =>
-    badInput(msg, { location: { file, line, col }, hint });
-  const macro = /^AMX_([A-Z0-9]+)\s*\(\s*([^)]*)\)\s*;?$/i.exec(body);
+  // `AMX_NAME(…)` only when the line starts with AMX_ (skips the regex on the common form)
+  const macro =
+    body.length > 4 && (body.charCodeAt(3) === 95 || body.charCodeAt(3) === 0x5f) && /^amx_/i.test(body)
+      ? /^AMX_([A-Z0-9]+)\s*\(\s*([^)]*)\)\s*;?$/i.exec(body)
+      : null;
   let name: string;
   let rest: string;
   let restCol: number;
@@ -116,28 +128,52 @@ function parseOp(body: string, line: number, col0: number, file?: string): AmxOp
     rest = macro[2]!.trim();
     restCol = col0 + body.indexOf('(') + 1;
   } else {
-    const m = /^(\S+)\s*(.*)$/.exec(body)!;
-    name = m[1]!.toLowerCase();
-    rest = m[2]!;
+    // the mnemonic runs to the first white space, the rest starts after the white space
+    let e = 0;
+    while (e < body.length && !isSpace(body.charCodeAt(e))) e++;
+    let r = e;
+    while (r < body.length && isSpace(body.charCodeAt(r))) r++;
+    let plain = true;
+    for (let k = 0; k < e; k++) {
+      const ch = body.charCodeAt(k);
+      if (ch < 0x21 || ch > 0x7e) plain = false;
+    }
+    if (!plain) {
+      const m = /^(\S+)\s*(.*)$/.exec(body)!; // other Unicode white space: the regex decides
+      name = m[1]!.toLowerCase();
+      rest = m[2]!;
+    } else {
+      name = body.slice(0, e).toLowerCase();
+      rest = body.slice(r);
+    }
     restCol = col0 + body.length - rest.length;
   }
   if (name === 'set' || name === 'clr') {
-    if (rest !== '') throw err(`${name} takes no operand`, restCol);
+    if (rest !== '') throw locErr(file, line, `${name} takes no operand`, restCol);
     return { name, op: 17, operand: name === 'set' ? 0n : 1n, line };
   }
   const def = insnByName(name);
   if (!def) {
     const near = nearestName(name, MNEMONICS);
-    throw err(`unknown AMX instruction '${name}'`, col0, near ? `did you mean ${near}?` : undefined);
+    throw locErr(
+      file,
+      line,
+      `unknown AMX instruction '${name}'`,
+      col0,
+      near ? `did you mean ${near}?` : undefined,
+    );
   }
   if (rest === '') return { name, op: def.op, operand: encode(name, {}), line };
-  const num = parseNumber(rest.toLowerCase());
+  const c0 = rest.charCodeAt(0);
+  const num = c0 >= 48 && c0 <= 57 && !rest.includes('=') ? parseNumber(rest.toLowerCase()) : undefined;
   if (num !== undefined) {
-    if (num >= 1n << 64n) throw err(`operand ${rest} does not fit in 64 bits`, restCol);
+    if (num >= 1n << 64n) throw locErr(file, line, `operand ${rest} does not fit in 64 bits`, restCol);
     const [lo, hi] = [Number(num & 0xffffffffn), Number(num >> 32n)];
     const actual = insnFor(def.op, lo, hi);
     if (actual !== def) {
-      throw err(
+      throw locErr(
+        file,
+        line,
         `operand ${rest} encodes ${actual.name}, not ${def.name}`,
         restCol,
         'bits 26/27 select extrx/extrh and extry/extrv',
@@ -145,6 +181,31 @@ function parseOp(body: string, line: number, col0: number, file?: string): AmxOp
     }
     return { name, op: def.op, operand: num, line };
   }
+  const vLo = scratchLo;
+  const vHi = scratchHi;
+  const out = scratchOut;
+  if (!scanFields(def, rest, vLo, vHi, ignored))
+    parseFields(def, rest, restCol, (m, c, h) => locErr(file, line, m, c, h), line, file);
+  try {
+    encodeRaw(def, vLo, vHi, ignored[0]!, ignored[1]!, out);
+  } catch (e) {
+    if (e instanceof AxsimError) throw e.at({ file, line, col: restCol });
+    throw e;
+  }
+  return { name, op: def.op, operand: (BigInt(out[1]!) << 32n) | BigInt(out[0]!), line };
+}
+
+const ignored = new Uint32Array(2);
+
+/** The general field parser (any spelling the format allows), with located error messages. */
+function parseFields(
+  def: InsnDef,
+  rest: string,
+  restCol: number,
+  err: (msg: string, col: number, hint?: string) => AxsimError,
+  line: number,
+  file: string | undefined,
+): void {
   const names = distinctFieldNames(def);
   const vLo = scratchLo;
   const vHi = scratchHi;
@@ -190,14 +251,8 @@ function parseOp(body: string, line: number, col0: number, file?: string): AmxOp
   }
   if (rest.slice(consumed).trim() !== '')
     throw err(`expected field=value, found '${rest.slice(consumed).trim()}'`, restCol + consumed);
-  const out = scratchOut;
-  try {
-    encodeRaw(def, vLo, vHi, ignLo, ignHi, out);
-  } catch (e) {
-    if (e instanceof AxsimError) throw e.at({ file, line, col: restCol });
-    throw e;
-  }
-  return { name, op: def.op, operand: (BigInt(out[1]!) << 32n) | BigInt(out[0]!), line };
+  ignored[0] = ignLo;
+  ignored[1] = ignHi;
 }
 
 function parseDirective(body: string, line: number, col0: number, file?: string): AmxDataBlock {

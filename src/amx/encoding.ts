@@ -715,8 +715,8 @@ export function insnFor(op: number, lo: number, _hi: number): InsnDef {
     const isXY = ((lo >>> 27) & 1) === 1 && ((lo >>> 26) & 1) === 0;
     return byName.get(op === 8 ? (isXY ? 'extrx' : 'extrh') : isXY ? 'extry' : 'extrv')!;
   }
-  const d = INSNS.find((x) => x.op === op);
-  if (!d)
+  const d = BY_OP[op];
+  if (d === undefined)
     throw badInput(`AMX opcode ${op} has no operand fields`, {
       hint: 'opcodes 0-16 and 18-22 take an operand',
     });
@@ -834,11 +834,20 @@ interface Compiled {
   condPos: Int16Array;
   condVal: Uint8Array;
   condFn: ((lo: number, hi: number) => boolean)[];
+  /** Text tables for the assembler / disassembler (built on first use, see textTables). */
+  text: TextTables | undefined;
 }
 const compiledCache = new Map<InsnDef, Compiled>();
+let lastDef: InsnDef | undefined;
+let lastCompiled: Compiled | undefined;
 function compiled(def: InsnDef): Compiled {
+  if (def === lastDef) return lastCompiled!;
   let c = compiledCache.get(def);
-  if (c) return c;
+  if (c) {
+    lastDef = def;
+    lastCompiled = c;
+    return c;
+  }
   const names: string[] = [];
   const widths: number[] = [];
   const nameIdx = new Int32Array(def.fields.length);
@@ -909,6 +918,7 @@ function compiled(def: InsnDef): Compiled {
     half,
     shift,
     mask,
+    text: undefined,
   };
   compiledCache.set(def, c);
   return c;
@@ -1232,31 +1242,176 @@ export function decodeWord(word: number): { op: number; reg: number } {
 
 const fmtLo = new Float64Array(64);
 const fmtHi = new Float64Array(64);
-const fmtIgn = new Uint32Array(2);
 
 function hexOf(vLo: number, vHi: number): string {
   return vHi === 0 ? `0x${vLo.toString(16)}` : `0x${vHi.toString(16)}${vLo.toString(16).padStart(8, '0')}`;
 }
 
+/** Fields up to this width get a precomputed value -> text table (and its inverse). */
+const TABLE_BITS = 10;
+
 /**
- * `name field=value …` for an operand (the canonical disassembly), built on the raw decoder: each
- * active field once, in table order, then `ignored=` when any ignored bit is set.
+ * Per-instruction text tables, so that formatting and parsing the canonical form needs no BigInt
+ * and no per-field string building beyond the concatenation itself: per field its ` name=` prefix
+ * and (narrow fields) the text of every value; per distinct name its index and (narrow fields) the
+ * inverse map text -> value, built from the field the assembler parses that name with (the first
+ * field of that name, as fieldIndex). A text the map does not hold goes through parseValue.
+ */
+interface TextTables {
+  prefix: string[];
+  /** Per field: its name. */
+  names: string[];
+  /** Per field: value -> text, or null for wide or hex-wide fields. */
+  format: (readonly string[] | null)[];
+  /** Per field: 1 for kind 'hex' (formatted as 0x… when there is no table). */
+  hex: Uint8Array;
+  nameIdx: Map<string, number>;
+  /**
+   * Per distinct name: non-numeric text -> value for narrow fields (texts that two values share
+   * are left out).
+   */
+  parse: (Map<string, number> | null)[];
+  widths: number[];
+}
+
+function textTables(def: InsnDef, c: Compiled): TextTables {
+  if (c.text !== undefined) return c.text;
+  const fields = def.fields;
+  const prefix = fields.map((f) => ` ${f.name}=`);
+  const format = fields.map((f) => {
+    const w = fieldWidth(f);
+    if (w > TABLE_BITS) return null;
+    const tab: string[] = [];
+    for (let v = 0; v < 2 ** w; v++) tab.push(formatValue(f, BigInt(v)));
+    return tab;
+  });
+  const hex = Uint8Array.from(fields, (f) => (f.kind === 'hex' ? 1 : 0));
+  const nameIdx = new Map(c.names.map((n, i) => [n, i] as const));
+  const parse = c.names.map((n) => {
+    const f = fields.find((x) => x.name === n)!;
+    const w = fieldWidth(f);
+    if (w > TABLE_BITS) return null;
+    const m = new Map<string, number>();
+    const dup = new Set<string>();
+    for (let v = 0; v < 2 ** w; v++) {
+      const t = formatValue(f, BigInt(v));
+      const d = t.charCodeAt(0);
+      if (d >= 48 && d <= 57) continue; // numbers are read directly
+      if (m.has(t)) dup.add(t);
+      m.set(t, v);
+    }
+    for (const t of dup) m.delete(t);
+    return m;
+  });
+  c.text = { prefix, names: fields.map((f) => f.name), format, hex, nameIdx, parse, widths: c.widths };
+  return c.text;
+}
+
+/**
+ * `name field=value …` for an operand (the canonical disassembly): each active field once, in
+ * table order, then `ignored=` when any ignored bit is set. One pass over the compiled tables.
  */
 export function formatFields(op: number, lo: number, hi: number): string {
   const def = insnFor(op, lo, hi);
   const c = compiled(def);
-  decodeRaw(def, lo, hi, fmtLo, fmtHi, fmtIgn);
+  const t = textTables(def, c);
+  let covLo = c.fixedMaskLo;
+  let covHi = c.fixedMaskHi;
   let out = def.name;
-  const fields = def.fields;
-  for (let k = 0; k < fields.length; k++) {
+  const nf = def.fields.length;
+  for (let k = 0; k < nf; k++) {
     if (!activeK(c, k, lo, hi)) continue;
-    const f = fields[k]!;
-    const ni = c.nameIdx[k]!;
-    const v = fmtLo[ni]!;
-    out += ` ${f.name}=${f.kind === 'hex' ? hexOf(v, fmtHi[ni]!) : formatValue(f, BigInt(v))}`;
+    const ml = c.maskLo[k]!;
+    const mh = c.maskHi[k]!;
+    if ((ml & covLo) !== 0 || (mh & covHi) !== 0)
+      throw internalError(`${def.name}: field ${def.fields[k]!.name} overlaps another active field`);
+    covLo |= ml;
+    covHi |= mh;
+    let vLo: number;
+    let vHi = 0;
+    if (c.simple[k] === 1) vLo = ((c.half[k] === 1 ? hi : lo) >>> c.shift[k]!) & c.mask[k]!;
+    else {
+      getFieldRaw(lo, hi, def.fields[k]!, fmtLo, 0, fmtHi);
+      vLo = fmtLo[0]!;
+      vHi = fmtHi[0]!;
+    }
+    const tab = t.format[k]!;
+    out += t.prefix[k]! + (tab !== null ? tab[vLo]! : t.hex[k] === 1 ? hexOf(vLo, vHi) : String(vLo));
   }
-  if (fmtIgn[0] !== 0 || fmtIgn[1] !== 0) out += ` ignored=${hexOf(fmtIgn[0]!, fmtIgn[1]!)}`;
+  const igLo = (lo & ~covLo) >>> 0;
+  const igHi = (hi & ~covHi) >>> 0;
+  if (igLo !== 0 || igHi !== 0) out += ` ignored=${hexOf(igLo, igHi)}`;
   return out;
+}
+
+const HEX_DIGIT = new Int8Array(128).fill(-1);
+for (let i = 0; i < 10; i++) HEX_DIGIT[48 + i] = i;
+for (let i = 0; i < 6; i++) {
+  HEX_DIGIT[97 + i] = 10 + i;
+  HEX_DIGIT[65 + i] = 10 + i;
+}
+
+/**
+ * Reads `0x` + 1-16 hex digits of text[start, end) into out[0] (low 32 bits), out[1] (high);
+ * false when the text is anything else (the caller then takes the general path).
+ */
+function scanHex64(text: string, start: number, end: number, out: Float64Array): boolean {
+  const n = end - start - 2;
+  if (n < 1 || n > 16 || text.charCodeAt(start) !== 48 || text.charCodeAt(start + 1) !== 120) return false;
+  let lo = 0;
+  let hi = 0;
+  for (let i = start + 2; i < end; i++) {
+    const ch = text.charCodeAt(i);
+    const d = ch < 128 ? HEX_DIGIT[ch]! : -1;
+    if (d < 0) return false;
+    hi = hi * 16 + (lo >>> 28);
+    lo = ((lo << 4) | d) >>> 0;
+  }
+  out[0] = lo;
+  out[1] = hi;
+  return true;
+}
+
+/**
+ * The value of field slot `ni` written as text[start, end), when it is a canonical text (a table
+ * entry or, for hex fields, 0x…) that fits the field: out[0] = low 32 bits, out[1] = high bits,
+ * true. Anything else returns false and the caller parses it with parseValue (same result, with
+ * the error messages).
+ */
+function parseSlotFast(
+  t: TextTables,
+  ni: number,
+  text: string,
+  start: number,
+  end: number,
+  out: Float64Array,
+): boolean {
+  const w = t.widths[ni]!;
+  const c0 = text.charCodeAt(start);
+  if (c0 >= 48 && c0 <= 57) {
+    // a number, whatever the field's kind (parseValue reads numbers first)
+    if (c0 === 48 && end - start > 2 && text.charCodeAt(start + 1) === 120) {
+      if (!scanHex64(text, start, end, out)) return false;
+    } else {
+      if (end - start > 15) return false;
+      let v = 0;
+      for (let i = start; i < end; i++) {
+        const d = text.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) return false;
+        v = v * 10 + d;
+      }
+      out[0] = v % 2 ** 32;
+      out[1] = Math.floor(v / 2 ** 32);
+    }
+    return w >= 32 ? out[1]! < 2 ** (w - 32) : out[1] === 0 && out[0]! < 2 ** w;
+  }
+  const m = t.parse[ni];
+  if (m === null || m === undefined) return false;
+  const v = m.get(text.slice(start, end));
+  if (v === undefined) return false;
+  out[0] = v;
+  out[1] = 0;
+  return true;
 }
 
 /** Name index (in the instruction's distinct field names) and a representative field, or -1. */
@@ -1273,4 +1428,73 @@ export function fieldIndex(
 /** The distinct field names of an instruction. */
 export function distinctFieldNames(def: InsnDef): readonly string[] {
   return compiled(def).names;
+}
+
+const valueScratch = new Float64Array(2);
+
+/**
+ * Reads the canonical named-field form (`key=value` tokens separated by spaces or tabs, exact field
+ * names, numbers or table texts as values, each name once) by character codes into per-name values
+ * (NaN = not given) and the ignored bits. Returns false at the first thing it does not handle; the
+ * assembler's general parser then reads the text again (same results, plus the error messages).
+ */
+export function scanFields(
+  def: InsnDef,
+  rest: string,
+  vLo: Float64Array,
+  vHi: Float64Array,
+  ign: Uint32Array,
+): boolean {
+  const c = compiled(def);
+  const t = textTables(def, c);
+  vLo.fill(Number.NaN, 0, c.names.length);
+  ign[0] = 0;
+  ign[1] = 0;
+  let sawIgnored = false;
+  const n = rest.length;
+  const val = valueScratch;
+  const nf = def.fields.length;
+  let next = 0; // canonical text lists the fields in table order: try the next ones first
+  let i = 0;
+  for (;;) {
+    let ch = 0;
+    while (i < n && ((ch = rest.charCodeAt(i)) === 32 || ch === 9)) i++;
+    if (i >= n) return true;
+    const start = i;
+    let eq = -1;
+    while (i < n) {
+      ch = rest.charCodeAt(i);
+      if (ch === 32 || ch === 9) break;
+      if (ch < 0x21 || ch > 0x7e) return false; // other white space / non-ASCII: the general path
+      if (ch === 61 && eq < 0) eq = i;
+      i++;
+    }
+    if (eq <= start || eq >= i - 1) return false;
+    const klen = eq - start;
+    let ni = -1;
+    for (let k = next; k < nf; k++) {
+      const nm = t.names[k]!;
+      if (nm.length === klen && rest.startsWith(nm, start)) {
+        ni = c.nameIdx[k]!;
+        next = k + 1;
+        break;
+      }
+    }
+    if (ni < 0) {
+      const key = rest.slice(start, eq);
+      if (key === 'ignored') {
+        if (sawIgnored || !scanHex64(rest, eq + 1, i, val)) return false;
+        sawIgnored = true;
+        ign[0] = val[0]!;
+        ign[1] = val[1]!;
+        continue;
+      }
+      ni = t.nameIdx.get(key) ?? -1;
+      if (ni < 0) return false;
+    }
+    if (!Number.isNaN(vLo[ni]!)) return false;
+    if (!parseSlotFast(t, ni, rest, eq + 1, i, val)) return false;
+    vLo[ni] = val[0]!;
+    vHi[ni] = val[1]!;
+  }
 }
