@@ -342,44 +342,104 @@ export function run(st: TensixState, prog: Program, reps = 1): void {
   try {
     for (let r = 0; r < reps; r++) {
       for (o = 0; o < end; o += STRIDE) {
-        // The flag-stack and the common integer instructions are dispatched here, saving a call;
-        // everything else, and any record needing a TEN-2932 check (AUX != 0) or a LaneConfig
-        // (ROW_MASK) adjustment, goes through execRecord. (Op ids: see ops.ts.)
+        // The common instructions are dispatched here, saving a call; the rest, and everything
+        // while a LaneConfig is active (ROW_MASK, TEN-2932 checks, split lanes), goes through
+        // execRecord. With LaneConfig 0, AUX's only meaning for these ops (the TEN-2932 bit) is
+        // irrelevant. (Op ids: see ops.ts.)
+        if (st.laneConfig !== 0) {
+          execRecord(st, code, o);
+          continue;
+        }
         const op = code[o]!;
-        if (code[o + 7] !== 0 || st.laneConfig !== 0) execRecord(st, code, o);
-        else if (op === 26) sfppushc(st, code[o + 5]!);
-        else if (op === 27) sfppopc(st, code[o + 5]!);
-        else if (op === 29) sfpcompc(st);
-        else if (op >= 13 && op <= 21) {
-          // The common integer/bitwise/flag instructions, with the lane mask computed here.
-          const mask = st.useLaneFlags ? st.laneFlags : -1;
-          const vd = code[o + 1]!;
-          switch (op) {
-            case 13: // IADD
-              sfpiadd(st, mask, vd, code[o + 2]!, code[o + 5]!, code[o + 6]!, vd < 8);
-              break;
-            case 14: // SHFT
-              sfpshft(st, mask, vd, code[o + 2]!, code[o + 5]!, code[o + 6]!);
-              break;
-            case 15: // SETCC
-              sfpsetcc(st, mask, code[o + 2]!, code[o + 5]!, code[o + 6]!);
-              break;
-            case 18: // AND
-              sfpand(st, mask, vd, code[o + 3]!, code[o + 2]!);
-              break;
-            case 19: // OR
-              sfpor(st, mask, vd, code[o + 3]!, code[o + 2]!);
-              break;
-            case 20: // XOR
-              sfpxor(st, mask, vd, code[o + 2]!);
-              break;
-            case 21: // NOT
-              sfpnot(st, mask, vd, code[o + 2]!);
-              break;
-            default:
-              execRecord(st, code, o);
-          }
-        } else execRecord(st, code, o);
+        switch (op) {
+          case 26: // PUSHC
+            sfppushc(st, code[o + 5]!);
+            break;
+          case 27: // POPC
+            sfppopc(st, code[o + 5]!);
+            break;
+          case 29: // COMPC
+            sfpcompc(st);
+            break;
+          case 13: // IADD
+            {
+              const vd = code[o + 1]!;
+              sfpiadd(
+                st,
+                st.useLaneFlags ? st.laneFlags : -1,
+                vd,
+                code[o + 2]!,
+                code[o + 5]!,
+                code[o + 6]!,
+                vd < 8,
+              );
+            }
+            break;
+          case 14: // SHFT
+            sfpshft(
+              st,
+              st.useLaneFlags ? st.laneFlags : -1,
+              code[o + 1]!,
+              code[o + 2]!,
+              code[o + 5]!,
+              code[o + 6]!,
+            );
+            break;
+          case 15: // SETCC
+            sfpsetcc(st, st.useLaneFlags ? st.laneFlags : -1, code[o + 2]!, code[o + 5]!, code[o + 6]!);
+            break;
+          case 18: // AND
+            sfpand(st, st.useLaneFlags ? st.laneFlags : -1, code[o + 1]!, code[o + 3]!, code[o + 2]!);
+            break;
+          case 19: // OR
+            sfpor(st, st.useLaneFlags ? st.laneFlags : -1, code[o + 1]!, code[o + 3]!, code[o + 2]!);
+            break;
+          case 20: // XOR
+            sfpxor(st, st.useLaneFlags ? st.laneFlags : -1, code[o + 1]!, code[o + 2]!);
+            break;
+          case 21: // NOT
+            sfpnot(st, st.useLaneFlags ? st.laneFlags : -1, code[o + 1]!, code[o + 2]!);
+            break;
+          case 6: // MAD
+            sfpmad(
+              st,
+              st.useLaneFlags ? st.laneFlags : -1,
+              code[o + 1]!,
+              code[o + 4]!,
+              code[o + 3]!,
+              code[o + 2]!,
+              code[o + 5]!,
+            );
+            break;
+          case 7: // MULI
+            sfpmuli(st, st.useLaneFlags ? st.laneFlags : -1, code[o + 1]!, code[o + 6]!);
+            break;
+          case 8: // ADDI
+            sfpaddi(st, st.useLaneFlags ? st.laneFlags : -1, code[o + 1]!, code[o + 6]!);
+            break;
+          case 1: // LOAD
+            sfpload(
+              st,
+              st.useLaneFlags ? st.laneFlags : -1,
+              code[o + 1]!,
+              code[o + 5]!,
+              code[o + 4]!,
+              code[o + 6]!,
+            );
+            break;
+          case 2: // STORE
+            sfpstore(
+              st,
+              st.useLaneFlags ? st.laneFlags : -1,
+              code[o + 1]!,
+              code[o + 5]!,
+              code[o + 4]!,
+              code[o + 6]!,
+            );
+            break;
+          default:
+            execRecord(st, code, o);
+        }
       }
     }
   } catch (e) {
