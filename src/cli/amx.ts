@@ -64,11 +64,19 @@ export function registerAmx(program: Command): Command {
     .option('--dump <what...>', 'x, y, z or mem:ADDR:LEN (default z)')
     .option('--json', 'print one JSON document')
     .option('--cycles', 'also print the performance model estimate for the program')
+    .option('--threads <n>', 'with --cycles: threads running the program at once (they share the units)', '1')
     .action(
       action(
         (
           prog: string,
-          opts: { gen: string; mem?: string[]; dump?: string[]; json?: boolean; cycles?: boolean },
+          opts: {
+            gen: string;
+            mem?: string[];
+            dump?: string[];
+            json?: boolean;
+            cycles?: boolean;
+            threads: string;
+          },
         ) => {
           const gen = parseGen(opts.gen);
           const p = assemble(readText(prog), prog);
@@ -87,7 +95,11 @@ export function registerAmx(program: Command): Command {
           runProgram(p, s);
           const result: Record<string, unknown> = { gen, ops: p.ops.length, enabled: s.enabled };
           for (const w of opts.dump ?? ['z']) Object.assign(result, dump(s, w));
-          if (opts.cycles) result.cycles = predictProgramCycles(p.ops, { threads: 1 });
+          if (opts.cycles) {
+            if (!/^[0-9]+$/.test(opts.threads))
+              throw badInput(`--threads must be a positive integer, got '${opts.threads}'`);
+            result.cycles = predictProgramCycles(p.ops, { threads: Number(opts.threads) });
+          }
           if (opts.json) printJson(result);
           else
             for (const [k, v] of Object.entries(result))

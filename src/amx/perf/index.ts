@@ -21,11 +21,22 @@ export function predictGflops(kind: string, accumulators: number, threads: numbe
     throw badInput(`no measured table / parameters for '${kind}'`, {
       hint: Object.keys(FMA_TABLES).join(', '),
     });
+  const sh = sharing(threads);
+  const L = p.latency.value * sh.latencyScale;
+  const perThread = Math.min(accumulators / L, p.throughput.value * sh.throughputShare);
+  return threads * perThread * tb.flopsPerInstr * MACHINE.ghz.value;
+}
+
+/**
+ * How `threads` threads doing the same work share the units: k = ceil(threads / units) of them
+ * on the busiest unit, each seeing latency L(1 + gamma(k - 1)) and eta_k T / k of its throughput.
+ */
+export function sharing(threads: number): { k: number; latencyScale: number; throughputShare: number } {
+  if (!Number.isInteger(threads) || threads < 1)
+    throw badInput(`threads must be a positive integer, got ${threads}`);
   const k = Math.ceil(threads / MACHINE.units.value);
   const eta = k === 1 ? 1 : k === 2 ? MACHINE.eta2.value : MACHINE.eta3.value;
-  const L = p.latency.value * (1 + MACHINE.gamma.value * (k - 1));
-  const perThread = Math.min(accumulators / L, (p.throughput.value * eta) / k);
-  return threads * perThread * tb.flopsPerInstr * MACHINE.ghz.value;
+  return { k, latencyScale: 1 + MACHINE.gamma.value * (k - 1), throughputShare: eta / k };
 }
 
 export interface CellError {
@@ -109,11 +120,15 @@ export function kindOf(op: number, operand: bigint): string {
 }
 
 /**
- * Cycle estimate for one thread running a program on one unit: in-order issue at the kind's
- * throughput, and an instruction that writes Z waits `latency` cycles after the previous write to
- * an overlapping Z accumulator (accumulators identified by the Z rows the op touches).
+ * Cycle estimate for a program: in-order issue at the kind's throughput, and an instruction that
+ * writes Z waits `latency` cycles after the previous write to an overlapping Z accumulator
+ * (accumulators identified by the Z rows the op touches). With `threads` > 1, that many threads
+ * run the same program at once and share the units as in predictGflops (each thread sees the
+ * latency scaled by 1 + gamma(k - 1) and eta_k / k of the throughput); the result is the cycles
+ * until every thread has finished, i.e. those of one thread on the busiest unit.
  */
-export function predictProgramCycles(ops: readonly AmxOp[], _opts: { threads?: number } = {}): number {
+export function predictProgramCycles(ops: readonly AmxOp[], opts: { threads?: number } = {}): number {
+  const sh = sharing(opts.threads ?? 1);
   let issue = 0;
   let end = 0;
   const ready = new Float64Array(64);
@@ -122,11 +137,12 @@ export function predictProgramCycles(ops: readonly AmxOp[], _opts: { threads?: n
     const kind = kindOf(o.op, o.operand);
     const p = KINDS[kind]!;
     const rows = zRowsWritten(o.op, o.operand);
+    const latency = p.latency.value * sh.latencyScale;
     let t = issue;
     for (const r of rows) t = Math.max(t, ready[r]!);
-    for (const r of rows) ready[r] = t + p.latency.value;
-    issue = t + 1 / p.throughput.value;
-    end = Math.max(end, t + p.latency.value);
+    for (const r of rows) ready[r] = t + latency;
+    issue = t + 1 / (p.throughput.value * sh.throughputShare);
+    end = Math.max(end, t + latency);
   }
   return Math.ceil(end);
 }

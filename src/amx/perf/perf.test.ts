@@ -43,3 +43,23 @@ test('program cycles: a dependent chain costs latency, independent accumulators 
   const L = KINDS['fma32-matrix']!.latency.value;
   assert.equal(predictProgramCycles(chain), Math.ceil(4 * L));
 });
+
+test('program cycles with threads: units shared as the GFLOPS model describes', () => {
+  const L = KINDS['fma32-matrix']!.latency.value;
+  const T = KINDS['fma32-matrix']!.throughput.value;
+  const { gamma, eta2, ghz } = MACHINE;
+  const chain = assemble('fma32 z_row=0\nfma32 z_row=0\nfma32 z_row=0\nfma32 z_row=0').ops;
+  // 1-2 threads: one per unit, nothing shared; 3-4 threads: two per unit (k = 2)
+  assert.equal(predictProgramCycles(chain, { threads: 2 }), Math.ceil(4 * L));
+  assert.equal(predictProgramCycles(chain, { threads: 3 }), Math.ceil(4 * L * (1 + gamma.value)));
+  // throughput-bound stream (4 accumulators, z_row 0-3, repeated): 4 threads need k / (eta2 T)
+  // cycles per instruction each; the whole program's GFLOPS tends to predictGflops(…, 4, 4)
+  const lines: string[] = [];
+  for (let i = 0; i < 4000; i++) lines.push(`fma32 z_row=${i & 3}`);
+  const prog = assemble(lines.join('\n')).ops;
+  const cycles = predictProgramCycles(prog, { threads: 4 });
+  assert.ok(Math.abs(cycles / (4000 * (2 / (eta2.value * T))) - 1) < 0.01, `${cycles}`);
+  const gflops = (4 * 4000 * 512 * ghz.value) / cycles;
+  assert.ok(Math.abs(gflops / predictGflops('fma32-matrix', 4, 4) - 1) < 0.01);
+  assert.throws(() => predictProgramCycles(chain, { threads: 0 }), /positive integer/);
+});
