@@ -19,11 +19,15 @@ export function sfpsetcc(st: TensixState, mask: number, vc: number, mod1: number
   let cond = 0;
   if (!st.useLaneFlags || mod1 & 8) cond = 0;
   else if (mod1 & 1) cond = imm1 !== 0 ? -1 : 0;
-  else {
+  else if (mask !== 0) {
     let bits = 0;
+    // only the groups of 4 lanes from the lowest to the highest enabled lane are evaluated
+    // (int32-only arithmetic: Math.imul(mask, -1) where -mask would overflow for lane 31)
+    const lo = (31 - Math.clz32(mask & Math.imul(mask, -1))) & ~3;
+    const hi = 32 - Math.clz32(mask);
     if (mod1 === 0 || mod1 === 4) {
       // sign bits
-      for (let l = 0; l < LANES; l += 4) {
+      for (let l = lo; l < hi; l += 4) {
         bits |=
           ((L[C + l]! >>> 31) << l) |
           ((L[C + l + 1]! >>> 31) << (l + 1)) |
@@ -33,7 +37,13 @@ export function sfpsetcc(st: TensixState, mask: number, vc: number, mod1: number
       cond = mod1 === 0 ? bits : ~bits;
     } else {
       // zero tests
-      for (let l = 0; l < LANES; l++) bits |= (L[C + l]! === 0 ? 1 : 0) << l;
+      for (let l = lo; l < hi; l += 4) {
+        bits |=
+          (+(L[C + l]! === 0) << l) |
+          (+(L[C + l + 1]! === 0) << (l + 1)) |
+          (+(L[C + l + 2]! === 0) << (l + 2)) |
+          (+(L[C + l + 3]! === 0) << (l + 3));
+      }
       cond = mod1 === 6 ? bits : ~bits;
     }
   }
