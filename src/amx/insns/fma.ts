@@ -67,10 +67,31 @@ function fmaLane32(zf: Float32Array, z32: Uint32Array, zi: number, x: number, y:
   // and infinities fail the test and take the general path, which handles them.
   // The Float32Array store is itself the (single) round-to-nearest-even to f32.
   if (sum - p === z && sum - z === p) zf[zi] = sum;
-  else {
-    const r = fma32(x, y, z);
-    if (Number.isNaN(r)) z32[zi] = F32_DEFAULT_NAN;
-    else zf[zi] = r;
+  else fmaSlow32(zf, z32, zi, x, y);
+}
+
+/** The inexact (or non-finite) case of fmaLane32: round to odd in double, then to f32 (fp.ts). */
+function fmaSlow32(zf: Float32Array, z32: Uint32Array, zi: number, x: number, y: number): void {
+  const r = fma32(x, y, zf[zi]!);
+  if (Number.isNaN(r)) z32[zi] = F32_DEFAULT_NAN;
+  else zf[zi] = r;
+}
+
+/**
+ * Two Z rows (rb and rb + 64, i.e. Y lanes j and j + 1) of the all-lanes f32 matrix FMA:
+ * z[row + i] = x[i] * y + z[row + i] for the 16 X values in xv, each rounded once. A function of
+ * its own so that V8 inlines fmaLane32 into a small loop that loads each X value once for both
+ * rows; the slow path (fmaSlow32) stays out of line. Measured: 0.422 -> 0.378 s CPU per 10^6 (a).
+ */
+function fmaRows32(zf: Float32Array, z32: Uint32Array, rb: number, y0: number, y1: number): void {
+  const rb1 = rb + 64;
+  for (let i = 0; i < 16; i += 2) {
+    const xa = xv[i]!;
+    const xb = xv[i + 1]!;
+    fmaLane32(zf, z32, rb + i, xa, y0);
+    fmaLane32(zf, z32, rb + i + 1, xb, y0);
+    fmaLane32(zf, z32, rb1 + i, xa, y1);
+    fmaLane32(zf, z32, rb1 + i + 1, xb, y1);
   }
 }
 
@@ -250,6 +271,11 @@ export function execFma32(s: AmxState, lo: number, hi: number, neg: boolean): vo
     const zf = s.zf32;
     const z32 = s.z32;
     const zr = zrow & 3;
+    if (allX && allY) {
+      // every lane enabled: one tight loop per Z row (see fmaRow32)
+      for (let j = 0; j < 16; j += 2) fmaRows32(zf, z32, (j * 4 + zr) * 16, ys[yb0 + j]!, ys[yb0 + j + 1]!);
+      return;
+    }
     for (let j = 0; j < 16; j++) {
       if (!allY && yen[j * 4] === 0) continue;
       const yj = ys[yb0 + j]!;
