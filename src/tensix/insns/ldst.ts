@@ -85,6 +85,40 @@ function transferAddr(st: TensixState, imm10: number, mod0: number, store: boole
   return addr & 1023;
 }
 
+const LOAD = 0;
+const STORE = 1;
+const STORE_FLUSH = 2;
+
+/**
+ * The fast path of a 32-bit SFPLOAD/SFPSTORE with all lanes enabled and no LaneConfig: lane
+ * 8g + c is the Dst32b cell at row (Addr & ~3) + g, column 2c + ((Addr >> 1) & 1). The four rows of
+ * an aligned group map to consecutive DstBits rows (AdjRow(r + k) = AdjRow(r) + k for r a multiple
+ * of 4), high halves 128 cells before the low halves. `dir`: LOAD, STORE, or STORE_FLUSH (FP32:
+ * denormals become signed zero).
+ */
+function transfer32AllLanes(st: TensixState, vd: number, addr: number, dir: number): void {
+  const L = st.lreg;
+  const dst = st.dst;
+  const base = vd * LANES;
+  const first = adjRow(addr & ~3) * 16 + ((addr >> 1) & 1);
+  for (let g = 0; g < 4; g++) {
+    const row = first + g * 16;
+    for (let c = 0; c < 8; c++) {
+      const a = row + 2 * c;
+      const l = base + g * 8 + c;
+      if (dir === LOAD) {
+        const x = dst[a]!;
+        L[l] = ((x & 0x8000) << 16) | ((x & 0xff) << 23) | ((x & 0x7f00) << 8) | dst[a + 128]!;
+      } else {
+        let d = L[l]!;
+        if (dir === STORE_FLUSH && !(d & 0x7f800000)) d &= 0x80000000;
+        dst[a] = ((d >>> 16) & 0x8000) | ((d & 0x7f0000) >>> 8) | ((d >>> 23) & 0xff);
+        dst[a + 128] = d & 0xffff;
+      }
+    }
+  }
+}
+
 /**
  * SFPLOAD: LReg[vd] <- Dst at (imm10 + RWC), format mod0; then ADDR_MOD `addrMod`.
  * `vd` >= 8 performs no LReg write (the address mode still applies).
@@ -101,20 +135,7 @@ export function sfpload(
   const addr = transferAddr(st, imm10, mod0, false);
   const lc = st.laneConfig;
   if (vd < 8 && mask === -1 && lc === 0 && (mod0 === MOD0.FP32 || mod0 === MOD0.INT32)) {
-    // Fast path: 32-bit view, all lanes. The four rows of an aligned group map to consecutive
-    // DstBits rows (AdjRow(r + k) = AdjRow(r) + k for r a multiple of 4).
-    const L = st.lreg;
-    const dst = st.dst;
-    const base = vd * LANES;
-    const first = adjRow(addr & ~3) * 16 + ((addr >> 1) & 1);
-    for (let g = 0; g < 4; g++) {
-      const row = first + g * 16;
-      for (let c = 0; c < 8; c++) {
-        const x = dst[row + 2 * c]!;
-        L[base + g * 8 + c] =
-          ((x & 0x8000) << 16) | ((x & 0xff) << 23) | ((x & 0x7f00) << 8) | dst[row + 2 * c + 128]!;
-      }
-    }
+    transfer32AllLanes(st, vd, addr, LOAD);
     applyPartialAddrMod(st, addrMod);
     return;
   }
@@ -208,21 +229,8 @@ export function sfpstore(
   const addr = transferAddr(st, imm10, mod0, true);
   const lc = st.laneConfig;
   if (mask === -1 && lc === 0 && (mod0 === MOD0.FP32 || mod0 === MOD0.INT32)) {
-    // Fast path (see sfpload): FP32 flushes denormals to signed zero, INT32 stores the bits.
-    const L = st.lreg;
-    const dst = st.dst;
-    const base = vd * LANES;
-    const flush = mod0 === MOD0.FP32;
-    const first = adjRow(addr & ~3) * 16 + ((addr >> 1) & 1);
-    for (let g = 0; g < 4; g++) {
-      const row = first + g * 16;
-      for (let c = 0; c < 8; c++) {
-        let d = L[base + g * 8 + c]!;
-        if (flush && !(d & 0x7f800000)) d &= 0x80000000;
-        dst[row + 2 * c] = ((d >>> 16) & 0x8000) | ((d & 0x7f0000) >>> 8) | ((d >>> 23) & 0xff);
-        dst[row + 2 * c + 128] = d & 0xffff;
-      }
-    }
+    // FP32 flushes denormals to signed zero, INT32 stores the bits.
+    transfer32AllLanes(st, vd, addr, mod0 === MOD0.FP32 ? STORE_FLUSH : STORE);
     applyPartialAddrMod(st, addrMod);
     return;
   }
