@@ -113,3 +113,108 @@ export function indexedLoad(
     for (let k = 0; k < eb; k++) v[lane * eb + k] = table[tableOff + toff + k]!;
   }
 }
+
+/**
+ * The operand decode vecfp and vecint share (vecfp.md / vecint.md): M2+ multi-vector bit 31 with
+ * the broadcast modes of bits 32-34 (which rewrite the 9-bit enable field), the Z row step, the
+ * per-row X/Y offset steps (indexed loads step by the packed index size), and M4's masking of the
+ * low X/Y offset bits in multi-vector forms. Filled in place (one object, no allocation).
+ */
+export const vecOperand = {
+  /** The operand's high half after the broadcast mode rewrote bits 32-40. */
+  hi: 0,
+  /** First Z row (already reduced modulo zStep) and the step between rows (64: one row). */
+  zrow: 0,
+  zStep: 64,
+  xoff: 0,
+  yoff: 0,
+  xStep: 64,
+  yStep: 64,
+  /** Broadcast mode 6: X lane 0 to every lane. */
+  xLane0: false,
+};
+
+/** Multi-vector part: hi, zrow, zStep, xStep/yStep (0 for a broadcast register), xLane0. */
+export function decodeVecMulti(ver: number, lo: number, hi: number): void {
+  const m = vecOperand;
+  let zStep = 64;
+  let xStep = 64;
+  let yStep = 64;
+  let xLane0 = false;
+  const zrow = (lo >>> 20) & 63;
+  if (ver >= 2 && lo >>> 31) {
+    const bmode = hi & 7;
+    hi &= ~0x1ff;
+    switch (bmode) {
+      case 1:
+        hi |= 3;
+        break;
+      case 2:
+        xStep = 0;
+        break;
+      case 3:
+        yStep = 0;
+        break;
+      case 4:
+        hi |= 4;
+        break;
+      case 5:
+        hi |= 5;
+        break;
+      case 6:
+        xStep = 0;
+        xLane0 = true;
+        break;
+      case 7:
+        yStep = 0;
+        hi |= 1 << 6;
+        break;
+    }
+    zStep = zrow & 32 ? 16 : 32;
+  }
+  m.hi = hi;
+  m.zrow = zrow & (zStep - 1);
+  m.zStep = zStep;
+  m.xStep = xStep;
+  m.yStep = yStep;
+  m.xLane0 = xLane0;
+}
+
+/**
+ * Offset part (after decodeVecMulti): xoff/yoff from bits 10-18 / 0-8; with indexed loads
+ * (bit 53; bit 47 = indices index Y, bit 48 = 4-bit indices) the indexed register steps by the
+ * index bytes a row uses; on M4 multi-vector forms ignore the low offset bits (whole register,
+ * one element for the broadcast modes, one index block for indexed loads).
+ */
+export function decodeVecOffsets(
+  ver: number,
+  lo: number,
+  indexed: boolean,
+  xBits: number,
+  yBits: number,
+): void {
+  const m = vecOperand;
+  const hi = m.hi;
+  const ibits = (hi >>> 16) & 1 ? 4 : 2;
+  const idxY = (hi >>> 15) & 1;
+  const xBytes = xBits >>> 3;
+  const yBytes = yBits >>> 3;
+  let xoff = (lo >>> 10) & 0x1ff;
+  let yoff = lo & 0x1ff;
+  if (indexed) {
+    if (idxY) m.yStep = (m.yStep * ibits) / yBits;
+    else m.xStep = (m.xStep * ibits) / xBits;
+  }
+  if (ver >= 4 && m.zStep < 64) {
+    const zStep = m.zStep;
+    if (indexed && !idxY) xoff &= -Math.min(64, (512 * ibits) / (xBytes * zStep));
+    else if (m.xLane0) xoff &= -xBytes;
+    else xoff &= -64;
+    if (indexed && idxY) yoff &= -Math.min(64, (512 * ibits) / (yBytes * zStep));
+    else if (((hi >>> 6) & 7) === 1)
+      yoff &= -yBytes; // broadcast mode 7: one Y element
+    else yoff &= -64;
+  }
+  m.xoff = xoff;
+  m.yoff = yoff;
+}

@@ -562,6 +562,22 @@ const LDSTZI = (name: string, op: number, load: boolean): InsnDef => ({
   ],
 });
 
+/** extrx / extry (bit 27 = 1, bit 26 = 0): copy register src (bits 20-22) to register dst. */
+const EXTR_XY = (name: string, op: number, dst: string, dstPos: number, src: string): InsnDef => ({
+  name,
+  op,
+  fixed: [
+    [26, 1, 0],
+    [27, 1, 1],
+  ],
+  summary: `${dst}[${dst}_reg] = ${src}[${src}_reg]`,
+  ref: `extr_${dst}.md`,
+  fields: [
+    F(`${src}_reg`, 20, 3, 'uint', `source ${src.toUpperCase()} register`),
+    F(`${dst}_reg`, dstPos, 3, 'uint', `destination ${dst.toUpperCase()} register`),
+  ],
+});
+
 /** Every AMX instruction (set and clr are opcode 17 with an immediate, not an operand). */
 export const INSNS: readonly InsnDef[] = [
   LDXY('ldx', 0, 'x'),
@@ -572,35 +588,9 @@ export const INSNS: readonly InsnDef[] = [
   LDSTZ('stz', 5, false),
   LDSTZI('ldzi', 6, true),
   LDSTZI('stzi', 7, false),
-  {
-    name: 'extrx',
-    op: 8,
-    fixed: [
-      [26, 1, 0],
-      [27, 1, 1],
-    ],
-    summary: 'x[x_reg] = y[y_reg]',
-    ref: 'extr_x.md',
-    fields: [
-      F('y_reg', 20, 3, 'uint', 'source Y register'),
-      F('x_reg', 16, 3, 'uint', 'destination X register'),
-    ],
-  },
+  EXTR_XY('extrx', 8, 'x', 16, 'y'),
   { name: 'extrh', op: 8, summary: 'x or y = f(Z row)', ref: 'extr_h.md', fields: extrNewFields(true) },
-  {
-    name: 'extry',
-    op: 9,
-    fixed: [
-      [26, 1, 0],
-      [27, 1, 1],
-    ],
-    summary: 'y[y_reg] = x[x_reg]',
-    ref: 'extr_y.md',
-    fields: [
-      F('x_reg', 20, 3, 'uint', 'source X register'),
-      F('y_reg', 6, 3, 'uint', 'destination Y register'),
-    ],
-  },
+  EXTR_XY('extry', 9, 'y', 6, 'x'),
   { name: 'extrv', op: 9, summary: 'x or y = f(Z column)', ref: 'extr_v.md', fields: extrNewFields(false) },
   { name: 'fma64', op: 10, summary: 'z += x*y (f64)', ref: 'fma.md', fields: fmaFields(64, false, false) },
   { name: 'fms64', op: 11, summary: 'z -= x*y (f64)', ref: 'fms.md', fields: fmaFields(64, true, false) },

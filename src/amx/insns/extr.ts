@@ -119,56 +119,49 @@ function lane(
 }
 
 export function execExtrH(s: AmxState, lo: number, hi: number): void {
-  if ((lo >>> 26) & 1) {
-    extrNew(s, lo, hi, true);
-    return;
-  }
-  if ((lo >>> 27) & 1) {
-    // extrx: x[(op >> 16) & 7] = y[(op >> 20) & 7]
-    const d = (lo >>> 16) & 7;
-    const src = (lo >>> 20) & 7;
-    s.x.set(s.y.subarray(src * 64, src * 64 + 64), d * 64);
-    return;
-  }
-  // Older form: X <- Z row, lane width 8 >> bits 28-29 (1 byte means 16-bit lanes, low bytes only).
-  let xy = 8 >>> ((lo >>> 28) & 3);
-  let evenOnly = false;
-  if (xy === 1) {
-    xy = 2;
-    evenOnly = true;
-  }
-  writemask(enable, hi >>> 9, xy, 7);
-  if (evenOnly) for (let i = 1; i < 64; i += 2) enable[i] = 0;
-  const zrow = (lo >>> 20) & 63;
-  buffer.set(s.z.subarray(zrow * 64, zrow * 64 + 64));
-  storeRow(s.x, (lo >>> 10) & 0x1ff);
+  execExtr(s, lo, hi, true);
 }
 
 export function execExtrV(s: AmxState, lo: number, hi: number): void {
+  execExtr(s, lo, hi, false);
+}
+
+/** extrh (horizontal: Z rows, into X) and extrv (vertical: Z columns, into Y), opcodes 8 / 9. */
+function execExtr(s: AmxState, lo: number, hi: number, horizontal: boolean): void {
   if ((lo >>> 26) & 1) {
-    extrNew(s, lo, hi, false);
+    extrNew(s, lo, hi, horizontal);
     return;
   }
   if ((lo >>> 27) & 1) {
-    // extry: y[(op >> 6) & 7] = x[(op >> 20) & 7]
-    const d = (lo >>> 6) & 7;
-    const src = (lo >>> 20) & 7;
-    s.y.set(s.x.subarray(src * 64, src * 64 + 64), d * 64);
+    // extrx: x[(op >> 16) & 7] = y[(op >> 20) & 7]; extry: y[(op >> 6) & 7] = x[(op >> 20) & 7]
+    const d = (lo >>> (horizontal ? 16 : 6)) & 7;
+    const src = ((lo >>> 20) & 7) * 64;
+    if (horizontal) s.x.set(s.y.subarray(src, src + 64), d * 64);
+    else s.y.set(s.x.subarray(src, src + 64), d * 64);
     return;
   }
+  // Older form: lane width 8 >> bits 28-29 (1 byte means 16-bit lanes, low bytes only), 7-bit
+  // enable at bit 41 (extrh) or 32 (extrv).
   let xy = 8 >>> ((lo >>> 28) & 3);
   let evenOnly = false;
   if (xy === 1) {
     xy = 2;
     evenOnly = true;
   }
-  writemask(enable, hi, xy, 7);
+  writemask(enable, horizontal ? hi >>> 9 : hi, xy, 7);
   if (evenOnly) for (let i = 1; i < 64; i += 2) enable[i] = 0;
-  const zcol = (lo >>> 20) & 63;
-  const colByte = zcol & -xy;
-  // Lane j (of xy bytes) comes from Z row (j & ~(xy-1)) | (zcol & (xy-1)), bytes zcol & -xy.
+  const sel = (lo >>> 20) & 63;
+  if (horizontal) {
+    // X <- Z row
+    buffer.set(s.z.subarray(sel * 64, sel * 64 + 64));
+    storeRow(s.x, (lo >>> 10) & 0x1ff);
+    return;
+  }
+  // Y <- Z column: lane j (of xy bytes) comes from Z row (j & ~(xy-1)) | (zcol & (xy-1)),
+  // bytes zcol & -xy.
+  const colByte = sel & -xy;
   for (let j = 0; j < 64; j += xy) {
-    const row = (j & ~(xy - 1)) | (zcol & (xy - 1));
+    const row = (j & ~(xy - 1)) | (sel & (xy - 1));
     for (let k = 0; k < xy; k++) buffer[j + k] = s.z[row * 64 + colByte + k]!;
   }
   if ((hi & 0x1ff) === 3) buffer.fill(0);

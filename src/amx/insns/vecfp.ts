@@ -4,7 +4,15 @@
  * loads (bit 53), shuffles (bits 27-30), 9-bit write enable / Y-lane broadcast (bits 32-40), and on
  * M2+ bit 31 repeating over 2 or 4 Z rows with the broadcast modes of bits 32-34 and bf16 lane modes.
  */
-import { indexedLoad, loadXY, shuffle, writemask } from '../common.ts';
+import {
+  decodeVecMulti,
+  decodeVecOffsets,
+  indexedLoad,
+  loadXY,
+  shuffle,
+  vecOperand,
+  writemask,
+} from '../common.ts';
 import { bf16ToF32Bits, F16_TO_F32_BITS } from '../fp.ts';
 import type { AmxState } from '../state.ts';
 import { alu16, alu32, alu64, aluBf16 } from './fpalu.ts';
@@ -49,63 +57,18 @@ export function execVecfp(s: AmxState, lo: number, hi: number): void {
   const zBits = (w >>> 8) & 0xff;
   const bf16 = w >>> 16;
   const xyBytes = xyBits >>> 3;
-  let zrow = (lo >>> 20) & 63;
-  let zStep = 64;
-  let xStep = 64;
-  let yStep = 64;
-  let xLane0 = false;
-  let xoff = (lo >>> 10) & 0x1ff;
-  let yoff = lo & 0x1ff;
+  decodeVecMulti(s.ver, lo, hi);
+  decodeVecOffsets(s.ver, lo, indexed === 1, xyBits, xyBits);
+  const m = vecOperand;
+  hi = m.hi;
+  let { zrow, xoff, yoff } = m;
+  const { zStep, xStep, yStep, xLane0 } = m;
   const ibits = (hi >>> 16) & 1 ? 4 : 2;
   const idxY = (hi >>> 15) & 1;
-  if (s.ver >= 2 && lo >>> 31) {
-    const bmode = hi & 7;
-    hi &= ~0x1ff;
-    switch (bmode) {
-      case 1:
-        hi |= 3;
-        break;
-      case 2:
-        xStep = 0;
-        break;
-      case 3:
-        yStep = 0;
-        break;
-      case 4:
-        hi |= 4;
-        break;
-      case 5:
-        hi |= 5;
-        break;
-      case 6:
-        xStep = 0;
-        xLane0 = true;
-        break;
-      case 7:
-        yStep = 0;
-        hi |= 1 << 6;
-        break;
-    }
-    zStep = zrow & 32 ? 16 : 32;
-    if (s.ver >= 4) {
-      // M4 ignores low offset bits: whole register, one element, or one index block.
-      const block = Math.min(64, (512 * ibits) / (xyBytes * zStep));
-      if (indexed && !idxY) xoff &= -block;
-      else if (bmode === 6) xoff &= -xyBytes;
-      else xoff &= -64;
-      if (indexed && idxY) yoff &= -block;
-      else if (bmode === 7) yoff &= -xyBytes;
-      else yoff &= -64;
-    }
-  }
-  if (indexed) {
-    if (idxY) yStep = (yStep * ibits) / xyBits;
-    else xStep = (xStep * ibits) / xyBits;
-  }
   const emode = (hi >>> 6) & 7;
   const broadcastY = emode === 1;
   const ev = hi & 0x3f;
-  for (zrow &= zStep - 1; zrow <= 63; zrow += zStep) {
+  for (; zrow <= 63; zrow += zStep) {
     loadXY(xb, s.x, xoff);
     xoff = (xoff + xStep) & 0x1ff;
     loadXY(yb, s.y, yoff);

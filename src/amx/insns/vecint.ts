@@ -4,7 +4,15 @@
  * rewriting Z alone with rounding shift and saturation, signedness bits 63 (X or Z) and 26 (Y or
  * saturation), indexed loads, shuffles, 9-bit enable / Y broadcast, and M2+ multi-vector bit 31.
  */
-import { indexedLoad, loadXY, shuffle, writemask } from '../common.ts';
+import {
+  decodeVecMulti,
+  decodeVecOffsets,
+  indexedLoad,
+  loadXY,
+  shuffle,
+  vecOperand,
+  writemask,
+} from '../common.ts';
 import type { AmxState } from '../state.ts';
 import { intAlu, intAluMode4, loadInt, storeInt } from './intalu.ts';
 
@@ -15,42 +23,11 @@ const yen = new Uint8Array(64);
 
 export function execVecint(s: AmxState, lo: number, hi: number): void {
   if ((hi >>> 22) & 7) return;
-  let zrow = (lo >>> 20) & 63;
-  let zStep = 64;
-  let xStep = 64;
-  let yStep = 64;
-  let xLane0 = false;
-  if (s.ver >= 2 && lo >>> 31) {
-    const bmode = hi & 7;
-    hi &= ~0x1ff;
-    switch (bmode) {
-      case 1:
-        hi |= 3;
-        break;
-      case 2:
-        xStep = 0;
-        break;
-      case 3:
-        yStep = 0;
-        break;
-      case 4:
-        hi |= 4;
-        break;
-      case 5:
-        hi |= 5;
-        break;
-      case 6:
-        xStep = 0;
-        xLane0 = true;
-        break;
-      case 7:
-        yStep = 0;
-        hi |= 1 << 6;
-        break;
-    }
-    zStep = zrow & 32 ? 16 : 32;
-  }
-  zrow &= zStep - 1;
+  decodeVecMulti(s.ver, lo, hi);
+  const m = vecOperand;
+  hi = m.hi;
+  let zrow = m.zrow;
+  const zStep = m.zStep;
   const zeroOut = (hi & 0x1ff) === 3;
   const broadcastY = ((hi >>> 6) & 7) === 1;
   const indexed = (hi >>> 21) & 1;
@@ -127,22 +104,11 @@ export function execVecint(s: AmxState, lo: number, hi: number): void {
   const xBytes = xBits >>> 3;
   const yBytes = yBits >>> 3;
   const zBytes = zBits >>> 3;
-  let xoff = (lo >>> 10) & 0x1ff;
-  let yoff = lo & 0x1ff;
+  decodeVecOffsets(s.ver, lo, indexed === 1, xBits, yBits);
+  let { xoff, yoff } = m;
+  const { xStep, yStep, xLane0 } = m;
   const ibits = (hi >>> 16) & 1 ? 4 : 2;
   const idxY = (hi >>> 15) & 1;
-  if (indexed) {
-    if (idxY) yStep = (yStep * ibits) / yBits;
-    else xStep = (xStep * ibits) / xBits;
-  }
-  if (s.ver >= 4 && zStep < 64) {
-    if (indexed && !idxY) xoff &= -Math.min(64, (512 * ibits) / (xBytes * zStep));
-    else if (xLane0) xoff &= -xBytes;
-    else xoff &= -64;
-    if (indexed && idxY) yoff &= -Math.min(64, (512 * ibits) / (yBytes * zStep));
-    else if (broadcastY) yoff &= -yBytes;
-    else yoff &= -64;
-  }
   const xSigned = hi >>> 31 === 1;
   const ySigned = ((lo >>> 26) & 1) === 1;
   const step = Math.min(xBytes, yBytes);
