@@ -78,20 +78,27 @@ function fmaSlow32(zf: Float32Array, z32: Uint32Array, zi: number, x: number, y:
 }
 
 /**
- * Two Z rows (rb and rb + 64, i.e. Y lanes j and j + 1) of the all-lanes f32 matrix FMA:
- * z[row + i] = x[i] * y + z[row + i] for the 16 X values in xv, each rounded once. A function of
- * its own so that V8 inlines fmaLane32 into a small loop that loads each X value once for both
- * rows; the slow path (fmaSlow32) stays out of line. Measured: 0.422 -> 0.378 s CPU per 10^6 (a).
+ * Four Z rows (rb, rb + 64, rb + 128, rb + 192, i.e. Y lanes j..j+3) of the all-lanes f32 matrix
+ * FMA: z[row + i] = x[i] * y + z[row + i] for the 16 X values in xv, each rounded once. A function
+ * of its own so that V8 inlines fmaLane32 into a small loop that loads each X value once for the
+ * four rows; the slow path (fmaSlow32) stays out of line. Measured on workload (a), CPU s per
+ * 10^6: per-lane loop 0.422, two rows 0.378, four rows 0.372 (four rows unrolled by two: 0.439).
  */
-function fmaRows32(zf: Float32Array, z32: Uint32Array, rb: number, y0: number, y1: number): void {
-  const rb1 = rb + 64;
-  for (let i = 0; i < 16; i += 2) {
-    const xa = xv[i]!;
-    const xb = xv[i + 1]!;
-    fmaLane32(zf, z32, rb + i, xa, y0);
-    fmaLane32(zf, z32, rb + i + 1, xb, y0);
-    fmaLane32(zf, z32, rb1 + i, xa, y1);
-    fmaLane32(zf, z32, rb1 + i + 1, xb, y1);
+function fmaRows32(
+  zf: Float32Array,
+  z32: Uint32Array,
+  rb: number,
+  y0: number,
+  y1: number,
+  y2: number,
+  y3: number,
+): void {
+  for (let i = 0; i < 16; i++) {
+    const x = xv[i]!;
+    fmaLane32(zf, z32, rb + i, x, y0);
+    fmaLane32(zf, z32, rb + 64 + i, x, y1);
+    fmaLane32(zf, z32, rb + 128 + i, x, y2);
+    fmaLane32(zf, z32, rb + 192 + i, x, y3);
   }
 }
 
@@ -272,8 +279,17 @@ export function execFma32(s: AmxState, lo: number, hi: number, neg: boolean): vo
     const z32 = s.z32;
     const zr = zrow & 3;
     if (allX && allY) {
-      // every lane enabled: one tight loop per Z row (see fmaRow32)
-      for (let j = 0; j < 16; j += 2) fmaRows32(zf, z32, (j * 4 + zr) * 16, ys[yb0 + j]!, ys[yb0 + j + 1]!);
+      // every lane enabled: one tight loop per four Z rows (see fmaRows32)
+      for (let j = 0; j < 16; j += 4)
+        fmaRows32(
+          zf,
+          z32,
+          (j * 4 + zr) * 16,
+          ys[yb0 + j]!,
+          ys[yb0 + j + 1]!,
+          ys[yb0 + j + 2]!,
+          ys[yb0 + j + 3]!,
+        );
       return;
     }
     for (let j = 0; j < 16; j++) {
