@@ -208,11 +208,14 @@ export function madLanes(
   const carry2Limit = bh ? 0x7fffffff : 0x0fffffff;
   const negA = (flip & 1) << 31;
   const negC = (flip & 2) << 30;
-  for (let l = 0; l < 32; l++) {
+  for (let l = 0, ia = a - sa, ib = b - sb, ic = c - sc; l < 32; l++) {
+    ia += sa;
+    ib += sb;
+    ic += sc;
     if (((mask >>> l) & 1) === 0) continue;
-    const x = L[a + sa * l]! ^ negA;
-    const y = L[b + sb * l]!;
-    const z = L[c + sc * l]! ^ negC;
+    const x = L[ia]! ^ negA;
+    const y = L[ib]! | 0;
+    const z = L[ic]! ^ negC;
     const out = d + l;
     const xe = (x >>> 23) & 255;
     const ye = (y >>> 23) & 255;
