@@ -464,6 +464,14 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
     const macro = code[o + S.AUX]! & 3;
     const rwc = st.rwcDst;
     const off = st.dstMathOffset;
+    if (st.lmSplit) {
+      // The functional core keeps LoadMacroConfig per lane once lanes disagree; the scheduler below
+      // reads one shared copy, so it would silently run lane 0's templates for every lane.
+      throw unsupported(
+        'SFPLOADMACRO on the cycle model with LoadMacroConfig differing between lanes is not modelled',
+        { hint: 'configure every lane alike (SFPCONFIG with all lanes enabled) before timed runs' },
+      );
+    }
     // The SFPLOAD part uses Mod0 = the instruction's Mod0 (SFPLOADMACRO.md: "executes as per SFPLOAD").
     sfpload(st, enabled(), vd, mod0, addrMod, imm10);
     const seq = st.lmSequence[macro]!;

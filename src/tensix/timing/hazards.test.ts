@@ -149,6 +149,14 @@ describe('hazard: store-partial-lanes', () => {
     covered.add('store-partial-lanes');
     assert.deepEqual(ids('wormhole', `${src}TTI_SFPCONFIG(0, 4, 0);\n`).ids, []);
   });
+  it('an SFPLOADMACRO after such a split is refused on the cycle model, not run with lane 0 config', () => {
+    const src = `${loadConst(0, 0x03000000)}TTI_SFPCONFIG(0x0005, 4, 8);\n${loadMacro(0, 0, INT32, 0, 0)}`;
+    assert.throws(
+      () => ids('wormhole', src, { hazards: 'off' }),
+      (e: unknown) =>
+        e instanceof AxsimError && e.category === 'Unsupported' && /differing between lanes/.test(e.message),
+    );
+  });
 });
 
 describe('hazard: regular-discarded', () => {
