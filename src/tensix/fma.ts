@@ -199,11 +199,28 @@ export function madLanes(
   flip: number,
   arch: Arch,
 ): void {
-  if (arch === 'wormhole' && flip === 0) {
-    madLanesWh(L, mask, a, sa, b, sb, c, sc, d);
-    return;
-  }
-  const bh = arch === 'blackhole';
+  if (arch === 'wormhole' && flip === 0) madLanesWh(L, mask, a, sa, b, sb, c, sc, d);
+  else madLanesAny(L, mask, a, sa, b, sb, c, sc, d, flip, arch === 'blackhole');
+}
+
+/**
+ * The loop of {@link madLanes} for any generation (Blackhole, or negation requested). A function of
+ * its own so that its type feedback and optimised code do not depend on which generation ran first
+ * in the process (in one function, Blackhole after Wormhole ran about 30 % slower).
+ */
+function madLanesAny(
+  L: Uint32Array,
+  mask: number,
+  a: number,
+  sa: number,
+  b: number,
+  sb: number,
+  c: number,
+  sc: number,
+  d: number,
+  flip: number,
+  bh: boolean,
+): void {
   // sums above this lose bit 1 when normalised (Wormhole); a Blackhole sum (< 2^29) never exceeds it
   const carry2Limit = bh ? 0x7fffffff : 0x0fffffff;
   const negA = (flip & 1) << 31;
