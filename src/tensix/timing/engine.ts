@@ -23,7 +23,7 @@
  */
 import { AxsimError, badInput, unsupported } from '../../errors.ts';
 import { type Arch, decode } from '../encoding.ts';
-import { execRecord } from '../exec.ts';
+import { execRecord as execRecordImport } from '../exec.ts';
 import { sfpload, sfpstore } from '../insns/ldst.ts';
 import { Op as OpImport, S as SImport, STRIDE as STRIDE_IMPORT } from '../ops.ts';
 import type { Program } from '../program.ts';
@@ -43,6 +43,7 @@ const LANES = LANES_IMPORT;
 const IMM_ROW = IMM_ROW_IMPORT;
 const KIND_INSTRUCTIONS = KIND_INSTRUCTIONS_IMPORT;
 const LC_DISABLE_BACKDOOR_LOAD = LC.DISABLE_BACKDOOR_LOAD;
+const execRecord = execRecordImport;
 
 export interface TimedOptions {
   /** warn (default): report and continue as hardware would; strict: the first hazard throws; off. */
@@ -113,6 +114,8 @@ interface Info {
   latency: number;
   deps: Deps;
   sfpu: boolean;
+  /** SFPNOP (does not stall after SFPSWAP / SFPSHFT2). */
+  nop: boolean;
   madFamily: boolean;
   /** Regular SFPSWAP (both arches) or Blackhole SFPSHFT2 modes 2-4: the next non-SFPNOP stalls. */
   stallNext: boolean;
@@ -153,6 +156,7 @@ function analyse(prog: Program, arch: Arch): Info[] {
       latency: op === Op.TEMPLATE ? 1 : (t?.latency ?? 1),
       deps: op === Op.TEMPLATE ? { reads: 0, writes: 0, stallReads: 0 } : depsOf(prog.code, o),
       sfpu: unit !== U.ISSUE,
+      nop: name === 'SFPNOP',
       madFamily: op !== Op.TEMPLATE && MAD_FAMILY.has(name),
       // A backdoor template write does not execute, so it cannot cause a stall.
       stallNext: op !== Op.TEMPLATE && (name === 'SFPSWAP' || (arch === 'blackhole' && shft2Two)),
@@ -299,7 +303,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
       const base = (31 - Math.clz32(m & -m)) * LANES;
       for (let l = 0; l < LANES; l++) saved[base + l] = L[base + l]!;
     }
-    capLanes = st.enabledMask();
+    capLanes = st.laneConfig === 0 ? (st.useLaneFlags ? st.laneFlags : -1) : st.enabledMask();
   };
   /** After an instruction ran on captured rows: move its changes to in-flight writes landing at `commitAt`. */
   const defer = (writes: number, commitAt: number, stallable: boolean) => {
@@ -309,8 +313,6 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
       // Lanes written: every enabled lane (a write of an unchanged value still lands later), except
       // for per-lane destinations (indirect VD: all eight rows in the set), where only changes count.
       let lanes = writes === 0xff ? 0 : capLanes;
-      for (let l = 0; l < LANES; l++) if (L[base + l] !== saved[base + l]) lanes |= 1 << l;
-      if (lanes === 0) continue;
       const p = pool.pop() ?? {
         row: 0,
         commitAt: 0,
@@ -318,14 +320,25 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         lanes: 0,
         stallable: false,
       };
+      // One pass: note the changed lanes, move the new values to the entry, put the old ones back.
+      const vals = p.values;
+      for (let l = 0; l < LANES; l++) {
+        const nv = L[base + l]!;
+        const ov = saved[base + l]!;
+        if (nv !== ov) {
+          lanes |= 1 << l;
+          L[base + l] = ov;
+        }
+        vals[l] = nv;
+      }
+      if (lanes === 0) {
+        pool.push(p);
+        continue;
+      }
       p.row = r;
       p.commitAt = commitAt;
       p.lanes = lanes;
       p.stallable = stallable;
-      for (let l = 0; l < LANES; l++) {
-        p.values[l] = L[base + l]!;
-        L[base + l] = saved[base + l]!;
-      }
       pending.push(p);
       if (commitAt < nextCommit) nextCommit = commitAt;
     }
@@ -521,68 +534,70 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         infos[k]!.simple
       ) {
         // Fast path: one regular instruction, nothing scheduled by SFPLOADMACRO. Same rules as below.
-        const info = infos[k]!;
-        if (info.sfpu) {
-          if (stallNextPending && info.name !== 'SFPNOP') {
+        // It stays here (a burst) while the next cycle qualifies too: nothing it runs schedules,
+        // blocks the thread or marks a Matrix Unit write, so only k, gap and the record can change.
+        for (;;) {
+          const info = infos[k]!;
+          if (
+            info.sfpu &&
+            ((stallNextPending && !info.nop) || (!wh && (pmStall & info.deps.stallReads) !== 0))
+          ) {
             stallNextPending = false;
             stallCycles++;
-            cycle++;
-            continue;
-          }
-          if (!wh && (pmStall & info.deps.stallReads) !== 0) {
-            stallNextPending = false;
-            stallCycles++;
-            cycle++;
-            continue;
-          }
-        }
-        stallNextPending = info.stallNext;
-        const kk = k;
-        const o = kk * STRIDE;
-        curK = kk;
-        issueCycle[kk] = cycle;
-        issued++;
-        executed++;
-        sinceMatrix++;
-        if (info.unit !== U.ISSUE) busy[info.unit]!++;
-        k++;
-        if (k === n && ++rep < reps) k = 0;
-        if (k < n) gap = gapAfter[kk]!;
-        if (checks) {
-          if (pmAll !== 0) {
-            const early = (wh ? pmAll : pmStall) & info.deps.reads;
-            if (early !== 0) earlyRead(cycle, kk, info.name, false, early);
-          }
-          if (prevShft2Mode >= 0 || prevSwapSched)
-            follow(cycle, kk, info.name, info.unit, info.latency, info.deps.writes);
-          if (backdoorFlip === cycle - 1 && code[o + S.OP] === Op.TEMPLATE) backdoorNext(cycle, kk);
-        }
-        const latency = info.latency;
-        if (cycle + latency > lastDone) lastDone = cycle + latency;
-        const w = info.deps.writes;
-        if (pending.length > 0 && w !== 0) supersedeRow(w, info.unit, cycle + latency);
-        const fo = info.flagOp;
-        if (fo !== 0 && (fo === 1 ? st.stackSize >= 8 : st.stackSize === 0))
-          flagStack(kk, fo === 1 ? Op.PUSHC : Op.POPC);
-        else if (latency > 1) {
-          addInflight(w, cycle + latency, info.madFamily);
-          const nx = k < n && gap === 0 ? infos[k]! : undefined;
-          let clash = false; // an older in-flight value would land on these rows after us
-          for (const p of pending) if ((w >>> p.row) & 1) clash = true;
-          if (!clash && nx?.simple && ((nx.deps.reads | nx.deps.stallReads) & w) === 0) {
-            // Nothing can observe the in-flight window: the next instruction (the only one on the
-            // next cycle) neither reads nor stalls on these rows, and a write of its own wins anyway.
-            execRecord(st, code, o);
           } else {
-            capture(w);
-            execRecord(st, code, o);
-            defer(w, cycle + latency, info.madFamily);
+            stallNextPending = info.stallNext;
+            const kk = k;
+            const o = kk * STRIDE;
+            curK = kk;
+            issueCycle[kk] = cycle;
+            issued++;
+            executed++;
+            sinceMatrix++;
+            if (info.unit !== U.ISSUE) busy[info.unit]!++;
+            k++;
+            if (k === n && ++rep < reps) k = 0;
+            if (k < n) gap = gapAfter[kk]!;
+            if (checks) {
+              if (pmAll !== 0) {
+                const early = (wh ? pmAll : pmStall) & info.deps.reads;
+                if (early !== 0) earlyRead(cycle, kk, info.name, false, early);
+              }
+              if (prevShft2Mode >= 0 || prevSwapSched)
+                follow(cycle, kk, info.name, info.unit, info.latency, info.deps.writes);
+              if (backdoorFlip === cycle - 1 && code[o + S.OP] === Op.TEMPLATE) backdoorNext(cycle, kk);
+            }
+            const latency = info.latency;
+            if (cycle + latency > lastDone) lastDone = cycle + latency;
+            const w = info.deps.writes;
+            if (pending.length > 0 && w !== 0) supersedeRow(w, info.unit, cycle + latency);
+            const fo = info.flagOp;
+            if (fo !== 0 && (fo === 1 ? st.stackSize >= 8 : st.stackSize === 0))
+              flagStack(kk, fo === 1 ? Op.PUSHC : Op.POPC);
+            else if (latency > 1) {
+              addInflight(w, cycle + latency, info.madFamily);
+              const nx = k < n && gap === 0 ? infos[k]! : undefined;
+              let clash = false; // an older in-flight value would land on these rows after us
+              for (const p of pending) if ((w >>> p.row) & 1) clash = true;
+              if (!clash && nx?.simple && ((nx.deps.reads | nx.deps.stallReads) & w) === 0) {
+                // Nothing can observe the in-flight window: the next instruction (the only one on the
+                // next cycle) neither reads nor stalls on these rows, and a write of its own wins anyway.
+                execRecord(st, code, o);
+              } else {
+                capture(w);
+                execRecord(st, code, o);
+                defer(w, cycle + latency, info.madFamily);
+              }
+            } else execRecord(st, code, o);
+            prevShft2Mode = info.whShft2Mode;
+            prevShft2Sched = false;
+            prevSwapSched = false;
           }
-        } else execRecord(st, code, o);
-        prevShft2Mode = info.whShft2Mode;
-        prevShft2Sched = false;
-        prevSwapSched = false;
-        cycle++;
+          cycle++;
+          // The outer loop's head for the next cycle (k < n keeps its condition true).
+          if (k >= n || gap !== 0 || !infos[k]!.simple || cycle >= maxCycles) break;
+          if (ifCount > 0) expireInflight(false);
+          if (pending.length > 0) commitPending();
+        }
         continue;
       }
       // Scheduled instructions that execute this cycle.
