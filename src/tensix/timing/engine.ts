@@ -24,6 +24,19 @@
 import { AxsimError, badInput, unsupported } from '../../errors.ts';
 import { type Arch, decode } from '../encoding.ts';
 import { execRecord as execRecordImport } from '../exec.ts';
+import {
+  sfpcompc as sfpcompcImport,
+  sfppopc as sfppopcImport,
+  sfppushc as sfppushcImport,
+  sfpsetcc as sfpsetccImport,
+} from '../insns/flags.ts';
+import {
+  sfpand as sfpandImport,
+  sfpiadd as sfpiaddImport,
+  sfpnot as sfpnotImport,
+  sfpor as sfporImport,
+  sfpxor as sfpxorImport,
+} from '../insns/intops.ts';
 import { sfpload, sfpstore } from '../insns/ldst.ts';
 import { Op as OpImport, S as SImport, STRIDE as STRIDE_IMPORT } from '../ops.ts';
 import type { Program } from '../program.ts';
@@ -44,6 +57,15 @@ const IMM_ROW = IMM_ROW_IMPORT;
 const KIND_INSTRUCTIONS = KIND_INSTRUCTIONS_IMPORT;
 const LC_DISABLE_BACKDOOR_LOAD = LC.DISABLE_BACKDOOR_LOAD;
 const execRecord = execRecordImport;
+const sfppushc = sfppushcImport;
+const sfppopc = sfppopcImport;
+const sfpcompc = sfpcompcImport;
+const sfpsetcc = sfpsetccImport;
+const sfpiadd = sfpiaddImport;
+const sfpand = sfpandImport;
+const sfpor = sfporImport;
+const sfpxor = sfpxorImport;
+const sfpnot = sfpnotImport;
 
 export interface TimedOptions {
   /** warn (default): report and continue as hardware would; strict: the first hazard throws; off. */
@@ -587,7 +609,72 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
                 execRecord(st, code, o);
                 defer(w, cycle + latency, info.madFamily);
               }
-            } else execRecord(st, code, o);
+            } else if (st.laneConfig !== 0) execRecord(st, code, o);
+            else {
+              // The common one-cycle instructions are dispatched here, saving a call, exactly as
+              // exec.ts run() does (with LaneConfig 0 the record's AUX is irrelevant to them; op ids:
+              // ops.ts; literals so that the switch is a jump table).
+              switch (code[o]!) {
+                case 26: // PUSHC
+                  sfppushc(st, code[o + S.MOD]!);
+                  break;
+                case 27: // POPC
+                  sfppopc(st, code[o + S.MOD]!);
+                  break;
+                case 29: // COMPC
+                  sfpcompc(st);
+                  break;
+                case 13: {
+                  // IADD
+                  const vd = code[o + S.VD]!;
+                  sfpiadd(
+                    st,
+                    st.useLaneFlags ? st.laneFlags : -1,
+                    vd,
+                    code[o + S.VC]!,
+                    code[o + S.MOD]!,
+                    code[o + S.IMM]!,
+                    vd < 8,
+                  );
+                  break;
+                }
+                case 15: // SETCC
+                  sfpsetcc(
+                    st,
+                    st.useLaneFlags ? st.laneFlags : -1,
+                    code[o + S.VC]!,
+                    code[o + S.MOD]!,
+                    code[o + S.IMM]!,
+                  );
+                  break;
+                case 18: // AND
+                  sfpand(
+                    st,
+                    st.useLaneFlags ? st.laneFlags : -1,
+                    code[o + S.VD]!,
+                    code[o + S.VB]!,
+                    code[o + S.VC]!,
+                  );
+                  break;
+                case 19: // OR
+                  sfpor(
+                    st,
+                    st.useLaneFlags ? st.laneFlags : -1,
+                    code[o + S.VD]!,
+                    code[o + S.VB]!,
+                    code[o + S.VC]!,
+                  );
+                  break;
+                case 20: // XOR
+                  sfpxor(st, st.useLaneFlags ? st.laneFlags : -1, code[o + S.VD]!, code[o + S.VC]!);
+                  break;
+                case 21: // NOT
+                  sfpnot(st, st.useLaneFlags ? st.laneFlags : -1, code[o + S.VD]!, code[o + S.VC]!);
+                  break;
+                default:
+                  execRecord(st, code, o);
+              }
+            }
             prevShft2Mode = info.whShft2Mode;
             prevShft2Sched = false;
             prevSwapSched = false;
