@@ -148,6 +148,8 @@ interface Info {
   simple: boolean;
   /** 1: SFPPUSHC (a push), 2: SFPPOPC (a pop), 0: neither (flag-stack hazard checks). */
   flagOp: number;
+  /** Simple, one cycle, no rule for the next cycle, no template write or config: the tight loop's kind. */
+  plain: boolean;
 }
 
 function analyse(prog: Program, arch: Arch): Info[] {
@@ -186,7 +188,15 @@ function analyse(prog: Program, arch: Arch): Info[] {
       whShft2Mode: arch === 'wormhole' && shft2Two ? mod : -1,
       simple: op !== Op.LOADMACRO && name !== 'STALLWAIT' && name !== 'SFPCONFIG',
       flagOp: op === Op.PUSHC ? 1 : op === Op.POPC ? 2 : 0,
+      plain: false,
     };
+    info.plain =
+      info.simple &&
+      info.latency === 1 &&
+      !info.stallNext &&
+      info.whShft2Mode < 0 &&
+      op !== Op.TEMPLATE &&
+      op !== Op.CONFIG;
     cache.set(w, info);
     out.push(info);
   }
@@ -559,61 +569,38 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         // It stays here (a burst) while the next cycle qualifies too: nothing it runs schedules,
         // blocks the thread or marks a Matrix Unit write, so only k, gap and the record can change.
         for (;;) {
-          const info = infos[k]!;
           if (
-            info.sfpu &&
-            ((stallNextPending && !info.nop) || (!wh && (pmStall & info.deps.stallReads) !== 0))
+            pending.length === 0 &&
+            ifCount === 0 &&
+            pmAll === 0 &&
+            prevShft2Mode < 0 &&
+            !prevSwapSched &&
+            !stallNextPending &&
+            st.laneConfig === 0
           ) {
-            stallNextPending = false;
-            stallCycles++;
-          } else {
-            stallNextPending = info.stallNext;
-            const kk = k;
-            const o = kk * STRIDE;
-            curK = kk;
-            issueCycle[kk] = cycle;
-            issued++;
-            executed++;
-            sinceMatrix++;
-            if (info.unit !== U.ISSUE) busy[info.unit]!++;
-            k++;
-            if (k === n && ++rep < reps) k = 0;
-            if (k < n) gap = gapAfter[kk]!;
-            if (checks) {
-              if (pmAll !== 0) {
-                const early = (wh ? pmAll : pmStall) & info.deps.reads;
-                if (early !== 0) earlyRead(cycle, kk, info.name, false, early);
-              }
-              if (prevShft2Mode >= 0 || prevSwapSched)
-                follow(cycle, kk, info.name, info.unit, info.latency, info.deps.writes);
-              if (backdoorFlip === cycle - 1 && code[o + S.OP] === Op.TEMPLATE) backdoorNext(cycle, kk);
-            }
-            const latency = info.latency;
-            if (cycle + latency > lastDone) lastDone = cycle + latency;
-            const w = info.deps.writes;
-            if (pending.length > 0 && w !== 0) supersedeRow(w, info.unit, cycle + latency);
-            const fo = info.flagOp;
-            if (fo !== 0 && (fo === 1 ? st.stackSize >= 8 : st.stackSize === 0))
-              flagStack(kk, fo === 1 ? Op.PUSHC : Op.POPC);
-            else if (latency > 1) {
-              addInflight(w, cycle + latency, info.madFamily);
-              const nx = k < n && gap === 0 ? infos[k]! : undefined;
-              let clash = false; // an older in-flight value would land on these rows after us
-              for (const p of pending) if ((w >>> p.row) & 1) clash = true;
-              if (!clash && nx?.simple && ((nx.deps.reads | nx.deps.stallReads) & w) === 0) {
-                // Nothing can observe the in-flight window: the next instruction (the only one on the
-                // next cycle) neither reads nor stalls on these rows, and a write of its own wins anyway.
-                execRecord(st, code, o);
-              } else {
-                capture(w);
-                execRecord(st, code, o);
-                defer(w, cycle + latency, info.madFamily);
-              }
-            } else if (st.laneConfig !== 0) execRecord(st, code, o);
-            else {
-              // The common one-cycle instructions are dispatched here, saving a call, exactly as
-              // exec.ts run() does (with LaneConfig 0 the record's AUX is irrelevant to them; op ids:
-              // ops.ts; literals so that the switch is a jump table).
+            // Tight loop: one-cycle instructions with nothing in flight, nothing deferred and no rule
+            // from the previous cycle, so no stall, hazard or deferral can arise; the bookkeeping is
+            // kept in locals and written back after. The common instructions are dispatched here,
+            // saving a call, exactly as exec.ts run() does (with LaneConfig 0, which none of them
+            // changes, the record's AUX is irrelevant to them; op ids: ops.ts, literals so that the
+            // switch is a jump table).
+            let c = cycle;
+            let kk = k;
+            let cnt = 0;
+            while (c < maxCycles) {
+              const info = infos[kk]!;
+              if (!info.plain) break;
+              const fo = info.flagOp;
+              if (fo !== 0 && (fo === 1 ? st.stackSize >= 8 : st.stackSize === 0)) break;
+              const o = kk * STRIDE;
+              curK = kk;
+              issueCycle[kk] = c;
+              cnt++;
+              if (info.unit !== U.ISSUE) busy[info.unit]!++;
+              const g = gapAfter[kk]!;
+              kk++;
+              if (kk === n && ++rep < reps) kk = 0;
+              if (kk < n) gap = g;
               switch (code[o]!) {
                 case 26: // PUSHC
                   sfppushc(st, code[o + S.MOD]!);
@@ -674,7 +661,72 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
                 default:
                   execRecord(st, code, o);
               }
+              c++;
+              if (kk >= n || gap !== 0) break;
             }
+            if (cnt > 0) {
+              cycle = c;
+              k = kk;
+              issued += cnt;
+              executed += cnt;
+              sinceMatrix += cnt;
+              if (c > lastDone) lastDone = c;
+              prevShft2Sched = false;
+              if (k >= n || gap !== 0 || cycle >= maxCycles) break;
+            }
+            if (!infos[k]!.simple) break;
+          }
+          const info = infos[k]!;
+          if (
+            info.sfpu &&
+            ((stallNextPending && !info.nop) || (!wh && (pmStall & info.deps.stallReads) !== 0))
+          ) {
+            stallNextPending = false;
+            stallCycles++;
+          } else {
+            stallNextPending = info.stallNext;
+            const kk = k;
+            const o = kk * STRIDE;
+            curK = kk;
+            issueCycle[kk] = cycle;
+            issued++;
+            executed++;
+            sinceMatrix++;
+            if (info.unit !== U.ISSUE) busy[info.unit]!++;
+            k++;
+            if (k === n && ++rep < reps) k = 0;
+            if (k < n) gap = gapAfter[kk]!;
+            if (checks) {
+              if (pmAll !== 0) {
+                const early = (wh ? pmAll : pmStall) & info.deps.reads;
+                if (early !== 0) earlyRead(cycle, kk, info.name, false, early);
+              }
+              if (prevShft2Mode >= 0 || prevSwapSched)
+                follow(cycle, kk, info.name, info.unit, info.latency, info.deps.writes);
+              if (backdoorFlip === cycle - 1 && code[o + S.OP] === Op.TEMPLATE) backdoorNext(cycle, kk);
+            }
+            const latency = info.latency;
+            if (cycle + latency > lastDone) lastDone = cycle + latency;
+            const w = info.deps.writes;
+            if (pending.length > 0 && w !== 0) supersedeRow(w, info.unit, cycle + latency);
+            const fo = info.flagOp;
+            if (fo !== 0 && (fo === 1 ? st.stackSize >= 8 : st.stackSize === 0))
+              flagStack(kk, fo === 1 ? Op.PUSHC : Op.POPC);
+            else if (latency > 1) {
+              addInflight(w, cycle + latency, info.madFamily);
+              const nx = k < n && gap === 0 ? infos[k]! : undefined;
+              let clash = false; // an older in-flight value would land on these rows after us
+              for (const p of pending) if ((w >>> p.row) & 1) clash = true;
+              if (!clash && nx?.simple && ((nx.deps.reads | nx.deps.stallReads) & w) === 0) {
+                // Nothing can observe the in-flight window: the next instruction (the only one on the
+                // next cycle) neither reads nor stalls on these rows, and a write of its own wins anyway.
+                execRecord(st, code, o);
+              } else {
+                capture(w);
+                execRecord(st, code, o);
+                defer(w, cycle + latency, info.madFamily);
+              }
+            } else execRecord(st, code, o);
             prevShft2Mode = info.whShft2Mode;
             prevShft2Sched = false;
             prevSwapSched = false;
