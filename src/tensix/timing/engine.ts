@@ -37,7 +37,7 @@ import {
   sfpor as sfporImport,
   sfpxor as sfpxorImport,
 } from '../insns/intops.ts';
-import { sfpload, sfpstore } from '../insns/ldst.ts';
+import { sfpload as sfploadImport, sfpstore as sfpstoreImport } from '../insns/ldst.ts';
 import { Op as OpImport, S as SImport, STRIDE as STRIDE_IMPORT } from '../ops.ts';
 import type { Program } from '../program.ts';
 import { IMM_ROW as IMM_ROW_IMPORT, LANES as LANES_IMPORT, LC, type TensixState } from '../state.ts';
@@ -57,6 +57,8 @@ const IMM_ROW = IMM_ROW_IMPORT;
 const KIND_INSTRUCTIONS = KIND_INSTRUCTIONS_IMPORT;
 const LC_DISABLE_BACKDOOR_LOAD = LC.DISABLE_BACKDOOR_LOAD;
 const execRecord = execRecordImport;
+const sfpload = sfploadImport;
+const sfpstore = sfpstoreImport;
 const sfppushc = sfppushcImport;
 const sfppopc = sfppopcImport;
 const sfpcompc = sfpcompcImport;
@@ -602,6 +604,26 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
               if (kk === n && ++rep < reps) kk = 0;
               if (kk < n) gap = g;
               switch (code[o]!) {
+                case 1: // LOAD
+                  sfpload(
+                    st,
+                    st.useLaneFlags ? st.laneFlags : -1,
+                    code[o + S.VD]!,
+                    code[o + S.MOD]!,
+                    code[o + S.VA]!,
+                    code[o + S.IMM]!,
+                  );
+                  break;
+                case 2: // STORE
+                  sfpstore(
+                    st,
+                    st.useLaneFlags ? st.laneFlags : -1,
+                    code[o + S.VD]!,
+                    code[o + S.MOD]!,
+                    code[o + S.VA]!,
+                    code[o + S.IMM]!,
+                  );
+                  break;
                 case 26: // PUSHC
                   sfppushc(st, code[o + S.MOD]!);
                   break;
