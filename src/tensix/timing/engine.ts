@@ -21,7 +21,7 @@
  * - STALLWAIT blocks the thread until the Vector Unit has nothing scheduled or in flight, plus the
  *   documented one-cycle lag; it also satisfies the Matrix-Unit-to-Dst gap rule (B8/C7 usage).
  */
-import { AxsimError, badInput, unsupported } from '../../errors.ts';
+import { AxsimError, badInput, internalError, unsupported } from '../../errors.ts';
 import { type Arch, decode } from '../encoding.ts';
 import { execRecord as execRecordImport } from '../exec.ts';
 import {
@@ -152,6 +152,12 @@ interface Info {
   flagOp: number;
   /** Simple, one cycle, no rule for the next cycle, no template write or config: the tight loop's kind. */
   plain: boolean;
+  /**
+   * SFPLOAD, SFPSTORE or a NOP that is plain: it changes no lane flag and no state a two-cycle
+   * instruction reads except (SFPLOAD) its own LReg, so it may run before the previous cycle's
+   * two-cycle instruction when it must not see that result (see `held` in runTimed).
+   */
+  swappable: boolean;
 }
 
 function analyse(prog: Program, arch: Arch): Info[] {
@@ -191,6 +197,7 @@ function analyse(prog: Program, arch: Arch): Info[] {
       simple: op !== Op.LOADMACRO && name !== 'STALLWAIT' && name !== 'SFPCONFIG',
       flagOp: op === Op.PUSHC ? 1 : op === Op.POPC ? 2 : 0,
       plain: false,
+      swappable: false,
     };
     info.plain =
       info.simple &&
@@ -199,6 +206,7 @@ function analyse(prog: Program, arch: Arch): Info[] {
       info.whShft2Mode < 0 &&
       op !== Op.TEMPLATE &&
       op !== Op.CONFIG;
+    info.swappable = info.plain && info.flagOp === 0 && (op === Op.LOAD || op === Op.STORE || op === Op.NOP);
     cache.set(w, info);
     out.push(info);
   }
@@ -327,6 +335,15 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   let stallwaitBlocked = false;
   /** Source index whose Matrix Unit mark was issued in this repetition (-1: none). */
   let matrixDoneFor = -1;
+  /**
+   * A two-cycle instruction (record offset) whose execution is held until the next instruction has
+   * run (-1: none). Used when the next instruction is `swappable`, must see the old value of the
+   * rows being written (an early read), writes nothing the held one reads or writes, and cannot
+   * stall: running it first and the held one after gives exactly the state the cycle rules give
+   * (the held result is visible from the cycle after next on), without saving and restoring rows.
+   */
+  let held = -1;
+  let heldK = -1;
 
   const enabled = () => st.enabledMask();
 
@@ -572,6 +589,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         // blocks the thread or marks a Matrix Unit write, so only k, gap and the record can change.
         for (;;) {
           if (
+            held < 0 &&
             pending.length === 0 &&
             ifCount === 0 &&
             pmAll === 0 &&
@@ -743,12 +761,34 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
                 // Nothing can observe the in-flight window: the next instruction (the only one on the
                 // next cycle) neither reads nor stalls on these rows, and a write of its own wins anyway.
                 execRecord(st, code, o);
+              } else if (
+                !clash &&
+                held < 0 &&
+                pending.length === 0 &&
+                nx?.swappable &&
+                !info.stallNext &&
+                (nx.deps.writes & (info.deps.reads | w)) === 0 &&
+                (wh || (pmStall & nx.deps.stallReads) === 0)
+              ) {
+                // The next instruction reads these rows early (it must see the old values) but cannot
+                // stall and changes nothing this one depends on: run it first, then this one.
+                held = o;
+                heldK = kk;
               } else {
                 capture(w);
                 execRecord(st, code, o);
                 defer(w, cycle + latency, info.madFamily);
               }
-            } else execRecord(st, code, o);
+            } else {
+              execRecord(st, code, o);
+              if (held >= 0) {
+                // This was the instruction the held one waited for (it is swappable: one cycle, no
+                // flag-stack op), so the held result is now applied, before the next cycle.
+                curK = heldK;
+                execRecord(st, code, held);
+                held = -1;
+              }
+            }
             prevShft2Mode = info.whShft2Mode;
             prevShft2Sched = false;
             prevSwapSched = false;
@@ -761,6 +801,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         }
         continue;
       }
+      if (held >= 0) throw internalError('a held two-cycle result left the single-instruction path');
       // Scheduled instructions that execute this cycle.
       let nFired = 0;
       for (let q = queue.length - 1; q >= 0; q--) {
