@@ -209,11 +209,10 @@ export function predecode(d: DecodedInsn, arch: Arch, out: Int32Array, at: numbe
       set(Op.TRANSP);
       break;
     case 'SFP_STOCH_RND': {
-      if (mod1 > 7 && mod1 !== 12 && mod1 !== 13) {
-        throw undefinedBehaviour(`SFP_STOCH_RND instr_mod1=${mod1} is undefined`, {
-          hint: 'defined: 0-7, 12, 13 (SFPSTOCHRND.md)',
-        });
-      }
+      // instr_mod1 is UseImm5 << 3 | Mod1 (SFPSTOCHRND_IntInt.md syntax; sfpi's CONV_MASK 7 / IMM8 8):
+      // Mod1 (bits 2:0) picks the flavour, and only the IntInt flavour (4, 5) reads UseImm5. So
+      // 8-11, 14, 15 are the float flavours with an ignored bit 3 (ttsim refuses them; tt-llk's exp
+      // template uses 14 and sfpi sets bit 3 on every immediate form). docs/tensix.md, decisions.
       if (bh && f.rnd_mode === 3)
         throw undefinedBehaviour('SFP_STOCH_RND rnd_mode=3 is undefined on Blackhole');
       set(Op.STOCHRND, wreg(vd), vc, f.lreg_src_b!, 0, mod1, f.imm8_math!);
