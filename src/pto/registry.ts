@@ -22,6 +22,7 @@ import { MX_OPS } from './insns/mx.ts';
 import { PART_OPS } from './insns/part.ts';
 import { REDUCE_OPS } from './insns/reduce.ts';
 import { SCALAR_OPS } from './insns/scalar.ts';
+import { SORT_OPS } from './insns/sort.ts';
 import { TCI_OPS } from './insns/tci.ts';
 import { TERNARY_OPS } from './insns/ternary.ts';
 import { TRANS_OPS } from './insns/trans.ts';
@@ -63,6 +64,7 @@ addAll(EXTRACT_OPS);
 addAll(GEMV_OPS);
 addAll(MX_OPS);
 addAll(FIXPIPE_OPS);
+addAll(SORT_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {
