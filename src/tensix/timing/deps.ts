@@ -87,10 +87,16 @@ export function depsOf(code: Int32Array, o: number): Deps {
       reads = bit(vc);
       writes = vd < 8 || vd === 16 ? bit(vd) : 0;
       break;
-    case Op.STOCHRND:
-      reads = bit(vc) | (mod === 12 || mod === 13 ? 0 : bit(vb));
+    case Op.STOCHRND: {
+      // Only the IntInt flavour (Mod1 & 7 = 4, 5) without UseImm5 (bit 3) reads VB, its shift
+      // (SFPSTOCHRND_*.md). The BH stall logic is taken to see VB regardless: BlackholeA0
+      // SFPSTOCHRND_FloatInt.md tells software to set VB = VC against a false dependency.
+      const f = mod & 7;
+      reads = bit(vc) | ((f === 4 || f === 5) && !(mod & 8) ? bit(vb) : 0);
       writes = bit(vd);
+      stallReads = bit(vc) | bit(vb);
       break;
+    }
     case Op.ARECIP:
       reads = bit(vc) | (mod === 1 ? bit(vb) : 0);
       writes = bit(vd);
@@ -101,7 +107,10 @@ export function depsOf(code: Int32Array, o: number): Deps {
       stallReads = bit(vc); // BH bug: the stall logic does not see the VD read
       break;
     case Op.SHFT:
-      reads = bit(vc) | bit(vd);
+      // SFPSHFT.md: the value is LReg[VB] (= VD); the amount is LReg[VC] unless Mod1 bit 0 (ARG_IMM)
+      // takes Imm12. BH: with ARG_IMM, bit 2 (USE_VC) takes the value from LReg[VC] instead.
+      if (!(mod & 1)) reads = bit(vc) | bit(vd);
+      else reads = mod & 4 ? bit(vc) : bit(vd);
       writes = bit(vd);
       stallReads = bit(vc);
       break;
