@@ -18,6 +18,7 @@ import { GATHER_OPS } from './insns/gather.ts';
 import { GEMV_OPS } from './insns/gemv.ts';
 import { MATMUL_OPS } from './insns/matmul.ts';
 import { MEMORY_OPS, SYNC_OPS } from './insns/memory.ts';
+import { MGATHER_OPS } from './insns/mgather.ts';
 import { MX_OPS } from './insns/mx.ts';
 import { PART_OPS } from './insns/part.ts';
 import { REDUCE_OPS } from './insns/reduce.ts';
@@ -65,6 +66,7 @@ addAll(GEMV_OPS);
 addAll(MX_OPS);
 addAll(FIXPIPE_OPS);
 addAll(SORT_OPS);
+addAll(MGATHER_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {
