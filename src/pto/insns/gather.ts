@@ -23,6 +23,7 @@ import type { DType } from '../dtype.ts';
 import { ALL, copyElem, type ExecCtx, INTS, type OpDef, off, reject } from '../op.ts';
 import type { Tile } from '../tile.ts';
 import { copyRegion } from './copy.ts';
+import { checkGatherCompare, gatherCompare } from './gather-cmp.ts';
 
 const REF = 'pto-isa docs/isa/tile/ops/irregular-and-complex';
 
@@ -223,10 +224,15 @@ export const GATHER_OPS: readonly OpDef[] = [
       { name: 'src', kind: 'tile' },
       { name: 'indices', kind: 'tile', optional: true },
       { name: 'tmp', kind: 'tile', scratch: true, optional: true },
+      // comparison form (gather-cmp.ts)
+      { name: 'kValue', kind: 'tile', optional: true },
+      { name: 'cdst', kind: 'tile', out: true, optional: true },
     ],
     attrs: [
       { name: 'maskPattern', kind: 'pattern', optional: true, values: MASK_PATTERNS },
       { name: 'axis', kind: 'pattern', optional: true, values: ['row', 'col'] },
+      { name: 'cmpMode', kind: 'cmpMode', optional: true, values: ['GT', 'EQ'] },
+      { name: 'offset', kind: 'index', optional: true },
     ],
     primary: 'src',
     dtypes: { cpu: ALL, a2a3: B16_B32, a5: ['i16', 'u16', 'i32', 'u32', 'f16', 'f32'] },
@@ -234,6 +240,10 @@ export const GATHER_OPS: readonly OpDef[] = [
       const d = ctx.tiles.dst!;
       const s = ctx.tiles.src!;
       const ix = ctx.tiles.indices;
+      if (ctx.tiles.kValue || ctx.tiles.cdst) {
+        checkGatherCompare(ctx);
+        return;
+      }
       if (ix) {
         if (ix.dtype !== 'i32' && ix.dtype !== 'u32')
           reject('TGATHER', s.dtype, `indices must be a 32-bit integer tile, not ${ix.dtype}`, ctx.profile);
@@ -256,7 +266,8 @@ export const GATHER_OPS: readonly OpDef[] = [
       if (d.loc !== 'vec' || s.loc !== 'vec' || d.blayout !== 'row' || s.blayout !== 'row')
         reject('TGATHER', s.dtype, 'the mask form needs RowMajor vec tiles', ctx.profile);
     },
-    exec: (ctx) => (ctx.tiles.indices ? gatherIndex(ctx) : gatherMask(ctx)),
+    exec: (ctx) =>
+      ctx.tiles.kValue ? gatherCompare(ctx) : ctx.tiles.indices ? gatherIndex(ctx) : gatherMask(ctx),
   },
   {
     name: 'TGATHERB',
