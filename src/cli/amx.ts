@@ -11,7 +11,7 @@ import {
 } from '../amx/index.ts';
 import { FMA_TABLES, perfTableReport, predictGflops, predictProgramCycles } from '../amx/perf/index.ts';
 import { badInput } from '../errors.ts';
-import { readNpy } from '../io/index.ts';
+import { dtypeSize, type NpyDtype, npyDataOf, readNpy, writeNpy } from '../io/index.ts';
 import { action, addConformanceCommand, printJson } from './common.ts';
 
 function readText(path: string): string {
@@ -49,6 +49,64 @@ function dump(s: AmxState, what: string): Record<string, string> {
   return out;
 }
 
+const SAVE_DTYPES: readonly NpyDtype[] = ['f2', 'f4', 'f8', 'i1', 'i2', 'i4', 'i8', 'u1', 'u2', 'u4', 'u8'];
+
+/**
+ * `--save WHAT[:DTYPE]=FILE.npy`: x, y or z (rows of 64 bytes) or mem:ADDR:LEN[:DTYPE[:RxC...]],
+ * written as an .npy array of DTYPE (default f4 for registers, u1 for memory) of shape
+ * [rows, 64 / size] for registers, RxC... or [LEN / size] for memory.
+ * The bytes are AMX's little-endian memory image, reinterpreted, never converted.
+ */
+export function saveSpec(s: AmxState, spec: string): { file: string; dtype: NpyDtype; shape: number[] } {
+  const eq = spec.lastIndexOf('=');
+  if (eq <= 0 || eq === spec.length - 1) throw badInput(`--save ${spec}: use WHAT[:DTYPE]=FILE.npy`);
+  const file = spec.slice(eq + 1);
+  const parts = spec.slice(0, eq).split(':');
+  let bytes: Uint8Array;
+  let rowBytes = 0;
+  let dtype: NpyDtype;
+  let rest: string[];
+  if (parts[0] === 'x' || parts[0] === 'y' || parts[0] === 'z') {
+    const reg = parts[0] === 'x' ? s.x : parts[0] === 'y' ? s.y : s.z;
+    bytes = reg.slice();
+    rowBytes = 64;
+    dtype = 'f4';
+    rest = parts.slice(1);
+  } else if (parts[0] === 'mem' && parts.length >= 3) {
+    const addr = parseAddr(parts[1]!, '--save');
+    const len = Number(parseAddr(parts[2]!, '--save'));
+    if (len === 0 || len > 1 << 30) throw badInput(`--save ${spec}: LEN must be 1 .. 2^30 bytes`);
+    bytes = s.mem.readBytes(addr, len).slice();
+    dtype = 'u1';
+    rest = parts.slice(3);
+  } else throw badInput(`--save ${spec}: WHAT is x, y, z or mem:ADDR:LEN`);
+  let dims: number[] | undefined;
+  if (rowBytes === 0 && rest.length === 2) {
+    if (!/^[1-9][0-9]*(x[1-9][0-9]*)*$/.test(rest[1]!))
+      throw badInput(`--save ${spec}: shape '${rest[1]}' is not like 32x32`);
+    dims = rest[1]!.split('x').map(Number);
+    rest = rest.slice(0, 1);
+  }
+  if (rest.length > 1)
+    throw badInput(`--save ${spec}: use WHAT[:DTYPE]=FILE.npy or mem:ADDR:LEN:DTYPE:RxC=FILE.npy`);
+  if (rest.length === 1) {
+    const d = rest[0] as NpyDtype;
+    if (!SAVE_DTYPES.includes(d))
+      throw badInput(`--save ${spec}: dtype '${rest[0]}' is not one of ${SAVE_DTYPES.join(', ')}`);
+    dtype = d;
+  }
+  const size = dtypeSize(dtype);
+  if (bytes.length % size !== 0)
+    throw badInput(`--save ${spec}: ${bytes.length} bytes are not a whole number of ${dtype} elements`);
+  const shape = rowBytes ? [bytes.length / rowBytes, rowBytes / size] : (dims ?? [bytes.length / size]);
+  if (dims && dims.reduce((a, b) => a * b, 1) !== bytes.length / size)
+    throw badInput(
+      `--save ${spec}: shape ${dims.join('x')} does not hold ${bytes.length / size} ${dtype} elements`,
+    );
+  writeNpy(file, { dtype, shape, data: npyDataOf(dtype, bytes.buffer as ArrayBuffer, bytes.length / size) });
+  return { file, dtype, shape };
+}
+
 /** The `axsim amx …` command group. */
 export function registerAmx(program: Command): Command {
   const group = program
@@ -62,6 +120,10 @@ export function registerAmx(program: Command): Command {
     .option('--gen <gen>', 'hardware generation m1|m2|m3|m4', 'm1')
     .option('--mem <spec...>', 'load FILE.npy@ADDR into memory (raw little-endian array data)')
     .option('--dump <what...>', 'x, y, z or mem:ADDR:LEN (default z)')
+    .option(
+      '--save <spec...>',
+      'write WHAT[:DTYPE]=FILE.npy: WHAT is x, y, z or mem:ADDR:LEN; DTYPE f2|f4|f8|i1..i8|u1..u8 (default f4 for registers, u1 for memory); memory may add a shape, mem:ADDR:LEN:f4:32x32',
+    )
     .option('--json', 'print one JSON document')
     .option('--cycles', 'also print the performance model estimate for the program')
     .option('--threads <n>', 'with --cycles: threads running the program at once (they share the units)', '1')
@@ -73,6 +135,7 @@ export function registerAmx(program: Command): Command {
             gen: string;
             mem?: string[];
             dump?: string[];
+            save?: string[];
             json?: boolean;
             cycles?: boolean;
             threads: string;
@@ -94,7 +157,9 @@ export function registerAmx(program: Command): Command {
           }
           runProgram(p, s);
           const result: Record<string, unknown> = { gen, ops: p.ops.length, enabled: s.enabled };
-          for (const w of opts.dump ?? ['z']) Object.assign(result, dump(s, w));
+          const saved = (opts.save ?? []).map((spec) => saveSpec(s, spec));
+          if (saved.length > 0) result.saved = saved;
+          for (const w of opts.dump ?? (saved.length > 0 ? [] : ['z'])) Object.assign(result, dump(s, w));
           if (opts.cycles) {
             if (!/^[0-9]+$/.test(opts.threads))
               throw badInput(`--threads must be a positive integer, got '${opts.threads}'`);

@@ -70,6 +70,11 @@ export const NPY_DESCRS: readonly string[] = [
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 const HOST_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
+/** A typed-array view of `n` elements of `dtype` over `buf` from byte 0 (host byte order: little-endian). */
+export function npyDataOf(dtype: NpyDtype, buf: ArrayBuffer, n: number): NpyData {
+  return DTYPES[dtype].make(buf, n);
+}
+
 /** Bytes of one element of `dtype`. */
 export function dtypeSize(dtype: NpyDtype): number {
   return DTYPES[dtype].size;
