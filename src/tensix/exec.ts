@@ -150,9 +150,9 @@ export function execRecord(st: TensixState, code: Int32Array, o: number): void {
       if (st.lmSplit) for (let l = 0; l < LANES; l++) seq |= st.lmLanes[(4 + macro) * LANES + l]!;
       if ((seq & 0x07070707) !== 0) {
         throw unsupported(
-          `SFPLOADMACRO macro ${macro} schedules instructions (Sequence[${macro}] = 0x${(seq >>> 0).toString(16)}); their scheduling belongs to the timing model`,
+          `SFPLOADMACRO macro ${macro} schedules instructions (Sequence[${macro}] = 0x${(seq >>> 0).toString(16)}); the functional mode cannot run them, their meaning depends on timing`,
           {
-            hint: 'run it on the cycle model: runTimedProgram() (src/tensix/timing), or axsim tensix run, which switches to it for SFPLOADMACRO programs',
+            hint: 'use the timed mode (docs/tensix-timing.md): `axsim tensix run PROGRAM --timeline text` (or `--hazards warn|strict`; plain `axsim tensix run` switches to it for SFPLOADMACRO programs), or in code runTimedProgram(machine, words, { hazards: "warn" }) from src/tensix/index.ts',
           },
         );
       }
