@@ -1,0 +1,100 @@
+/**
+ * More tt-llk Wormhole kernels with SFPLOADMACRO and REPLAY (examples/tensix): where (general and
+ * in-place forms, and its DISABLE_SFPLOADMACRO form). Expected values are the kernels' definitions
+ * computed here from the inputs (not from axsim), and the two forms must leave identical Dst bits;
+ * the macro forms run in strict hazard mode and reach the throughput their comments claim.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { assemble } from '../asm/index.ts';
+import { TensixMachine } from '../index.ts';
+import { Op, S, STRIDE } from '../ops.ts';
+import type { Program } from '../program.ts';
+import { runTimed } from './engine.ts';
+
+const dir = fileURLToPath(new URL('../../../examples/tensix/', import.meta.url));
+
+function compile(file: string): { m: TensixMachine; prog: Program } {
+  const m = new TensixMachine('wormhole');
+  return { m, prog: m.compile(assemble(readFileSync(dir + file, 'utf8'), 'wormhole', { file }).words) };
+}
+
+/** Issue cycles of the program's SFPLOADMACRO records with the given macro index. */
+function lmIssues(prog: Program, issue: Int32Array, macro: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < prog.length; i++) {
+    const o = i * STRIDE;
+    if (prog.code[o + S.OP] === Op.LOADMACRO && prog.code[o + S.AUX] === macro) out.push(issue[i]!);
+  }
+  return out;
+}
+const diffs = (a: number[]) => a.slice(1).map((x, i) => x - a[i]!);
+
+/** 32-bit Dst rows (of 16) of a 32x32 tile; the kernels work on face 0, its first 16 rows. */
+const TILE = 64;
+const FACE = 16;
+
+describe('wh_where: out = cond != 0 ? a : b (ckernel_sfpu_where.h)', () => {
+  const general = compile('wh_where.sfpu');
+  const inplace = compile('wh_where_inplace.sfpu');
+  const serial = compile('wh_where_nomacro.sfpu');
+  // tiles 0..3 (cond, a, b, out), whole tiles of 32-bit words; cond is often 0, +-0 included
+  const word = fc.oneof(
+    fc.constantFrom(0, 0x80000000, 1, 0xffffffff),
+    fc.integer({ min: 0, max: 0xffffffff }),
+  );
+  const tiles = fc.array(word, { minLength: 4 * TILE * 16, maxLength: 4 * TILE * 16 });
+
+  function load(m: TensixMachine, data: number[]): void {
+    m.reset();
+    m.configure({ sfpuFp32: true });
+    m.writeDstRows(0, data, 'int32');
+  }
+  /** The inputs with face 0 of tile `out` replaced by where(cond, a, b), element by element. */
+  function expected(data: number[], out: number): number[] {
+    const e = data.map((x) => x >>> 0);
+    for (let i = 0; i < FACE * 16; i++) {
+      const c = data[i]! >>> 0; // SFPSETCC LREG_EQ0 tests the 32-bit integer (SFPSETCC.md)
+      e[out * TILE * 16 + i] = (c !== 0 ? data[TILE * 16 + i]! : data[2 * TILE * 16 + i]!) >>> 0;
+    }
+    return e;
+  }
+
+  it('all three forms compute it; the macro forms in strict mode, nothing discarded', () => {
+    fc.assert(
+      fc.property(tiles, (data) => {
+        for (const [k, out] of [
+          [general, 3],
+          [inplace, 0],
+          [serial, 3],
+        ] as const) {
+          load(k.m, data);
+          const r = runTimed(k.m.state, k.prog, { hazards: 'strict' });
+          assert.equal(r.discarded, 0);
+          assert.deepEqual([...k.m.readDstRows(0, 4 * TILE * 16, 'int32')], expected(data, out));
+        }
+        // the DISABLE form in the functional mode too
+        load(serial.m, data);
+        serial.m.run(serial.prog);
+        assert.deepEqual([...serial.m.readDstRows(0, 4 * TILE * 16, 'int32')], expected(data, 3));
+      }),
+      { numRuns: 20, seed: 21, endOnFailure: true },
+    );
+  });
+
+  it('throughput as the comments claim: 4 cycles per 32 elements, 3 when writing over cond', () => {
+    for (const [k, macro, per] of [
+      [general, 1, 4],
+      [inplace, 0, 3],
+    ] as const) {
+      load(k.m, new Array(4 * TILE * 16).fill(1));
+      const r = runTimed(k.m.state, k.prog, { hazards: 'strict' });
+      const lms = lmIssues(k.prog, r.issueCycle, macro);
+      assert.equal(lms.length, 8);
+      assert.deepEqual(diffs(lms), new Array(7).fill(per));
+    }
+  });
+});
