@@ -73,7 +73,14 @@ export interface MemRefType {
   layout?: { strides: number[]; offset: number };
 }
 
-export type Type = ScalarType | TileType | TileBufType | PtrType | ViewType | MemRefType;
+/** MLIR `vector<4xi16>`: tmrgsort's executed-count list (a function argument bound to an array). */
+export interface VectorType {
+  kind: 'vector';
+  shape: number[];
+  elem: ScalarType;
+}
+
+export type Type = ScalarType | TileType | TileBufType | PtrType | ViewType | MemRefType | VectorType;
 
 /** Attribute values. `#pto<cmp lt>` is {kind:'enum', ns:'pto', words:['cmp','lt']}. */
 export type Attr =

@@ -26,6 +26,8 @@ export interface TileCall {
   out: { use: Use; type: Type | undefined };
   /** True when `out` is a new value (Level-1 SSA result, or `%d = tadd …`), not an existing buffer. */
   outIsResult: boolean;
+  /** Further `outs(…)` operands after the first (tsort32's index tile, tmrgsort's tmp / executed). */
+  extraOuts: { use: Use; type: Type | undefined }[];
   attrs: NamedAttr[];
 }
 
@@ -41,6 +43,7 @@ export function tileCall(op: Op): TileCall | undefined {
       ins: op.ins.map((i) => ({ use: i.use, imm: undefined, type: i.type, pos: i.use.pos })),
       out: { use: out.use, type: out.type },
       outIsResult: false,
+      extraOuts: op.outs.slice(1).map((o) => ({ use: o.use, type: o.type })),
       attrs: [...(op.insAttrs ?? []), ...(op.attrs ?? [])],
     };
   }
@@ -57,6 +60,7 @@ export function tileCall(op: Op): TileCall | undefined {
       ),
       out: { use: op.results[0]!, type: op.resultType },
       outIsResult: true,
+      extraOuts: [],
       attrs: op.attrs ?? [],
     };
   }
@@ -84,6 +88,7 @@ export function tileCall(op: Op): TileCall | undefined {
       }),
       out: { use: dst, type: op.type },
       outIsResult: hasResult,
+      extraOuts: [],
       attrs,
     };
   }

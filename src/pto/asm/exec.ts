@@ -52,7 +52,14 @@ export interface ExecHooks {
   /** A new tile buffer (alloc_tile, memref.alloc, a Level-1 result): return its handle. */
   alloc?(t: TileValue, op: Op, argName?: string): unknown;
   /** A tile op. `ins` are resolved operands; `out` the destination buffer (fresh for SSA results). */
-  tile(call: TileCall, ins: RtValue[], out: TileValue | ViewValue, ctx: ExecContext): void;
+  tile(
+    call: TileCall,
+    ins: RtValue[],
+    out: TileValue | ViewValue,
+    ctx: ExecContext,
+    /** Further `outs(…)` values (tsort32's index tile, tmrgsort's tmp / executed list). */
+    extraOuts: RtValue[],
+  ): void;
   sync?(op: SyncOp, ctx: ExecContext): void;
   /** `pto.treshape`: a handle for `to` sharing `from`'s storage. */
   reshape?(from: TileValue, to: TileValue): unknown;
@@ -414,7 +421,8 @@ class Exec {
         } else out = this.get(call.out.use);
         if (out.kind !== 'tile' && out.kind !== 'view')
           throw badInput(`${call.name}: the destination is not a tile or view`);
-        this.hooks.tile(call, ins, out, this.ctx(op));
+        const extra = call.extraOuts.map((o) => this.get(o.use));
+        this.hooks.tile(call, ins, out, this.ctx(op), extra);
         // `%r = pto.tmatmul ins(…) outs(%c) -> T`: the result is the destination buffer
         if (op.kind === 'dps' && op.results.length) def(op.results[0]!, out);
         return undefined;
@@ -693,7 +701,12 @@ export function execFunc(
   for (const a of f.args) {
     const t = a.type;
     if (t.kind === 'ptr') ex.env.set(a.use.name, { kind: 'ptr', arg: a.use.name, elem: t.elem.name });
-    else if (t.kind === 'memref' && t.space === 'gm') {
+    else if (t.kind === 'vector') {
+      // an MLIR vector argument (tmrgsort's executed list): memory bound to an array, like a gm memref
+      const shape = [...t.shape];
+      const strides = shape.map((_, i) => shape.slice(i + 1).reduce((x, y) => x * y, 1));
+      ex.env.set(a.use.name, { kind: 'view', arg: a.use.name, elem: t.elem.name, shape, strides, offset: 0 });
+    } else if (t.kind === 'memref' && t.space === 'gm') {
       // a global memref argument: a view over the argument's array, row-major unless its strided
       // layout gives static strides (and offset)
       const shape = t.shape;

@@ -43,9 +43,17 @@ export interface OpSig {
   attrsInIns?: boolean;
   /** The ops whose DPS form may also carry `-> type` results. */
   hasResult?: boolean;
+  /** How many `outs(…)` operands the DPS form takes, [min, max] (default exactly one). */
+  outs?: [number, number];
 }
 
-const table: [string, OpFamily, string, ('T' | 'V')?, { attrsInIns?: boolean; hasResult?: boolean }?][] = [
+const table: [
+  string,
+  OpFamily,
+  string,
+  ('T' | 'V')?,
+  { attrsInIns?: boolean; hasResult?: boolean; outs?: [number, number] }?,
+][] = [
   // binary tile-tile
   ['tadd', 'binary', 'T T'],
   ['tsub', 'binary', 'T T'],
@@ -160,6 +168,14 @@ const table: [string, OpFamily, string, ('T' | 'V')?, { attrsInIns?: boolean; ha
   ['tstore_fp', 'store', 'T T', 'V'],
   ['tmov', 'move', 'T', 'T', { hasResult: true }],
   ['tmov.fp', 'move', 'T T'],
+  // sorting (PTOAS TSort32Op / TMrgSortOp; pto-isa tsort32.md / tmrgsort.md). tsort32: the manual's
+  // ins(%src, %idx) outs(%dst) or PTOAS's ins(%src) outs(%dst, %idx). tmrgsort: ins(%src, %blockLen)
+  // outs(%dst), or 2–4 lists ins(%s0, …, %s3 {exhausted = false}) outs(%dst[, %tmp][, %executed]).
+  ['tsort32', 'misc', 'T T?', 'T', { outs: [1, 2] }],
+  ['tmrgsort', 'misc', 'T TS T? T?', 'T', { attrsInIns: true, outs: [1, 3] }],
+  // indexed global memory access (PTOAS MGatherOp / MScatterOp; mgather.md / mscatter.md)
+  ['mgather', 'misc', 'V T', 'T'],
+  ['mscatter', 'misc', 'T T', 'V'],
 ];
 
 function insnName(mnemonic: string): string {

@@ -292,6 +292,16 @@ class Parser {
     const t = this.lx.next();
     if (t.kind === 'ident') {
       if (t.text === 'memref') return this.parseMemref(t);
+      if (t.text === 'vector') {
+        // vector<4xi16> (PTOAS TMrgSortOp's executed list)
+        this.expectPunct('<', "after 'vector'");
+        const { dims } = this.lx.scanDims();
+        const elem = this.scalarFromIdent(this.lx.next());
+        this.expectPunct('>', 'to close vector<…>');
+        if (dims.length === 0 || dims.some((d) => d < 1))
+          this.fail(t, 'vector types need static positive dims', 'e.g. vector<4xi16>');
+        return { kind: 'vector', shape: dims, elem };
+      }
       return this.scalarFromIdent(t);
     }
     if (t.kind === 'bang') {

@@ -40,6 +40,8 @@ export function printType(t: Type): string {
     }
     case 'ptr':
       return `!pto.ptr<${t.elem.name}>`;
+    case 'vector':
+      return `vector<${t.shape.map((d) => `${d}x`).join('')}${t.elem.name}>`;
     case 'tensor_view':
     case 'partition_tensor_view':
       return `!pto.${t.kind}<${t.shape.map((d) => `${d < 0 ? '?' : d}x`).join('')}${t.elem.name}>`;

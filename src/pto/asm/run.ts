@@ -126,7 +126,11 @@ export function runProgram(
   const scalars: Record<string, number> = {};
   for (const a of f.args) {
     const v = args[a.use.name];
-    if (a.type.kind === 'ptr' || (a.type.kind === 'memref' && a.type.space === 'gm')) {
+    if (
+      a.type.kind === 'ptr' ||
+      a.type.kind === 'vector' ||
+      (a.type.kind === 'memref' && a.type.space === 'gm')
+    ) {
       // pointers and gm memrefs are global memory: bound to arrays
       if (v === undefined || typeof v === 'number') {
         throw badInput(`pointer argument %${a.use.name} needs an array`, {
@@ -178,10 +182,11 @@ export function runProgram(
         if (t.bytes.length !== src.bytes.length) throw badInput('pto.treshape: the buffers differ in size');
         return new Tile(t.spec(), src.bytes);
       },
-      tile(call, ins, out) {
+      tile(call, ins, out, _ctx, extraOuts) {
         count++;
-        execCall(call, ins, out, arrays, profile);
+        execCall(call, ins, out, arrays, profile, extraOuts);
         if (out.kind === 'view') written.add(out.arg);
+        for (const v of extraOuts) if (v.kind === 'view') written.add(v.arg);
       },
     },
     { file: opts.file, scalars, maxSteps: opts.maxSteps },
@@ -200,6 +205,7 @@ function execCall(
   out: TileValue | ViewValue,
   arrays: Record<string, NpyArray>,
   profile: Profile,
+  extraOuts: RtValue[] = [],
 ): void {
   const insn = call.sig.insn;
   let def: ReturnType<typeof getOp>;
@@ -261,11 +267,44 @@ function execCall(
   }
   const sat = attrWord(call.attrs, ['sat', 'satMode']);
   if (sat) attrs.satMode = sat.word.toUpperCase();
+  // enumerated / boolean attributes the library takes by name (coalesce, oob, atomic, exhausted, …)
+  for (const a of def.attrs) {
+    if ((a.kind !== 'pattern' && a.kind !== 'flag') || attrs[a.name] !== undefined) continue;
+    const na = call.attrs.find((x) => x.name === a.name);
+    if (!na) continue;
+    attrs[a.name] = na.value.kind === 'bool' ? na.value.value : attrWord([na], [a.name])?.word;
+  }
+  let executedView: ViewValue | undefined;
+  if (insn === 'TSORT32' && extraOuts[0]?.kind === 'tile') {
+    // PTOAS TSort32Op: ins(%src) outs(%dst, %idx)
+    operands.idx = extraOuts[0].handle as Tile;
+  }
+  if (insn === 'TMRGSORT') {
+    if (scalars.length) {
+      // format 1: ins(%src, %blockLen : T, i32)
+      attrs.blockLen = scalars[0];
+      delete attrs.scalar;
+    }
+    for (const v of extraOuts) {
+      if (v.kind === 'view') executedView = v;
+      else if (v.kind === 'tile' && operands.tmp === undefined) operands.tmp = v.handle as Tile;
+      else if (v.kind === 'tile') operands.executed = v.handle as Tile;
+    }
+    if (executedView)
+      operands.executed = createTile({ dtype: 'u16', rows: 1, cols: 4 }, undefined, { profile });
+  }
   if (insn === 'TROWEXPAND' && ins[0]?.kind === 'tile' && out.kind === 'tile') {
     const bcast = rowBroadcastSource(ins[0], out);
     if (bcast) operands.src = bcast;
   }
   execute(insn, operands, attrs, { profile });
+  if (executedView) {
+    // MrgSortExecutedNumList -> the vector<4xi16> argument's array
+    const g = globalOf(executedView, arrays);
+    if (g.bytes.length < 8 || (g.dtype !== 'i16' && g.dtype !== 'u16'))
+      throw badInput(`${call.name}: the executed list must be a vector<4xi16> bound to 4 16-bit integers`);
+    g.bytes.set((operands.executed as Tile).bytes.subarray(0, 8));
+  }
 }
 
 /**

@@ -633,6 +633,19 @@ class Verifier {
       );
       return;
     }
+    if (c.op.kind === 'dps') {
+      const [omin, omax] = sig.outs ?? [1, 1];
+      const n = c.op.outs.length;
+      if (n < omin || n > omax) {
+        this.err(
+          pos,
+          `${name}: expects ${omin === omax ? omin : `${omin}..${omax}`} outs operand(s), got ${n}`,
+          omax === 1 ? 'write outs(%dst : type)' : `see the forms of ${name} in docs/pto-as.md`,
+        );
+        return;
+      }
+    }
+    for (const o of c.extraOuts) this.use(o.use, name, o.type);
     // resolve types and check kinds
     const types: (Type | undefined)[] = c.ins.map((i) => {
       if (i.use) return this.use(i.use, name, i.type);
@@ -683,7 +696,14 @@ class Verifier {
           return;
         }
         if (!t) return;
-        const ok = k === 'S' ? t.kind === 'scalar' : k === 'V' ? isViewLike(t) : isTileLike(t);
+        const ok =
+          k === 'S'
+            ? t.kind === 'scalar'
+            : k === 'V'
+              ? isViewLike(t)
+              : k === 'TS'
+                ? t.kind === 'scalar' || isTileLike(t)
+                : isTileLike(t);
         if (!ok) {
           const want =
             k === 'S'
@@ -730,6 +750,9 @@ class Verifier {
       TLOAD: ['pad_mode', 'init_out_buffer'],
       TSTORE: ['atomic'],
       TGATHER: ['maskPattern'],
+      TMRGSORT: ['exhausted'],
+      MGATHER: ['coalesce', 'oob'],
+      MSCATTER: ['coalesce', 'oob', 'atomic', 'conflict'],
     };
     const ok = allowed[c.sig.insn] ?? [];
     if (c.sig.insn === 'TGATHER' && c.op.kind === 'dps') {
@@ -951,10 +974,72 @@ class Verifier {
         }
         break;
       }
+      case 'misc':
+        this.miscForms(c, ins, out);
+        break;
       default:
         break;
     }
     this.profileRules(c, ins, out);
+  }
+
+  /** tsort32 / tmrgsort / mgather / mscatter: which form was written, element types. */
+  miscForms(c: TileCall, ins: Type[], out: Type): void {
+    const { sig, name } = c;
+    const pos = c.op.pos;
+    const e = (t: Type) => elemOf(t).name;
+    const outs = c.op.kind === 'dps' ? c.op.outs.length : 1;
+    const mismatch = (ts: Type[], what: string) => {
+      if (ts.some((t) => e(t) !== e(ts[0]!)))
+        this.err(
+          pos,
+          `${name}: type mismatch: ${what} have element types ${ts.map(e).join(', ')}`,
+          'use one element type',
+        );
+    };
+    if (sig.insn === 'TSORT32') {
+      // the manual: ins(%src, %idx) outs(%dst); PTOAS: ins(%src) outs(%dst, %idx)
+      if (c.ins.length + outs !== 3) {
+        this.err(
+          pos,
+          `${name}: give the index tile once, in ins(%src, %idx) or in outs(%dst, %idx)`,
+          'write ins(%src, %idx : S, I) outs(%dst : D)',
+        );
+        return;
+      }
+      mismatch([ins[0]!, out], 'source and destination');
+      return;
+    }
+    if (sig.insn === 'TMRGSORT') {
+      const second = c.ins[1];
+      const scalarForm = second !== undefined && (second.imm !== undefined || second.type?.kind === 'scalar');
+      if (scalarForm ? c.ins.length !== 2 || outs !== 1 : c.ins.length < 2) {
+        this.err(
+          pos,
+          `${name}: either ins(%src, %blockLen : T, i32) outs(%dst : T) or 2–4 lists ins(%s0, %s1, … : …) outs(%dst[, %tmp][, %executed] : …)`,
+          'see tmrgsort.md',
+        );
+        return;
+      }
+      if (scalarForm && c.attrs.some((a) => a.name === 'exhausted'))
+        this.err(pos, `${name}: exhausted belongs to the multi-list form`, 'drop {exhausted = …}');
+      const tiles = [...ins, out];
+      for (const o of c.extraOuts) if (o.type && isTileLike(o.type)) tiles.push(o.type);
+      mismatch(tiles, 'the lists, tmp and destination');
+      for (const o of c.extraOuts) {
+        if (o.type && !isTileLike(o.type) && o.type.kind !== 'vector')
+          this.err(
+            pos,
+            `${name}: outs after the destination are tiles or a vector<4xi16>`,
+            'see tmrgsort.md',
+          );
+      }
+      return;
+    }
+    // mgather: ins(%mem, %idx) outs(%dst); mscatter: ins(%src, %idx) outs(%mem)
+    const mem = sig.insn === 'MGATHER' ? c.ins[0]?.type : out;
+    const tile = sig.insn === 'MGATHER' ? out : ins[0];
+    if (mem && tile) mismatch([tile, mem], 'the tile and the memory');
   }
 
   profileRules(c: TileCall, ins: Type[], out: Type): void {
@@ -963,7 +1048,7 @@ class Verifier {
     const pos = c.op.pos;
     const family = c.sig.family;
     const main =
-      family === 'load'
+      family === 'load' || c.sig.insn === 'MGATHER'
         ? out
         : family === 'matmul'
           ? (ins[c.sig.insn.endsWith('_ACC') ? 1 : 0] ?? out)
