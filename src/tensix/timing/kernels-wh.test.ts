@@ -173,3 +173,49 @@ describe('engine fast path and template loads', () => {
     }
   });
 });
+
+describe('ckernel_sfpu_reduce.h column MIN over two tiles, column MAX over a 2x2 block', () => {
+  /** SFPSWAP's order (SFPSWAP.md): sign-magnitude, -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN. */
+  const less = (a: number, b: number) => {
+    const sa = a >>> 31;
+    const sb = b >>> 31;
+    if (sa !== sb) return sa === 1;
+    const ma = a & 0x7fffffff;
+    const mb = b & 0x7fffffff;
+    return sa === 0 ? ma < mb : ma > mb;
+  };
+  /** SFPSTORE FP32 flushes a denormal to a zero of the same sign (SFPU-NOTES A2). */
+  const flush = (x: number) => (((x >>> 23) & 0xff) === 0 ? (x & 0x80000000) >>> 0 : x >>> 0);
+  const elem = fc.oneof(
+    fc.constantFrom(0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x00000001, 0x807fffff),
+    fc.integer({ min: 0, max: 0xffffffff }),
+  );
+  for (const [file, tiles, pick, what] of [
+    ['wh_reduce_col_min_2tiles.sfpu', 2, [0, 1], 'min'],
+    ['wh_reduce_col_max_2x2.sfpu', 4, [0, 2], 'max'],
+  ] as const) {
+    it(`${file}: row 0 of tile 0 holds each column ${what} over tiles ${pick.join(' and ')}; strict, no discard`, () => {
+      const k = compile(file);
+      fc.assert(
+        fc.property(fc.array(elem, { minLength: tiles * 1024, maxLength: tiles * 1024 }), (data) => {
+          k.m.reset();
+          k.m.configure({ sfpuFp32: true });
+          for (let t = 0; t < tiles; t++) k.m.writeDstTile(t, data.slice(t * 1024, (t + 1) * 1024), 'fp32');
+          const r = runTimed(k.m.state, k.prog, { hazards: 'strict' });
+          assert.equal(r.discarded, 0);
+          const out = k.m.readDstTile(0, 'fp32');
+          for (let c = 0; c < 32; c++) {
+            let best = data[pick[0] * 1024 + c]! >>> 0;
+            for (const t of pick)
+              for (let row = 0; row < 32; row++) {
+                const x = data[t * 1024 + row * 32 + c]! >>> 0;
+                if (what === 'min' ? less(x, best) : less(best, x)) best = x;
+              }
+            assert.equal(out[c], flush(best), `column ${c}`);
+          }
+        }),
+        { numRuns: 15, seed: 23, endOnFailure: true },
+      );
+    });
+  }
+});
