@@ -9,7 +9,7 @@ import { AxsimError, badInput, unsupported } from '../../errors.ts';
 import type { Func, Module, Op, Pos, SyncOp, TileBufType, Type, Use } from './ast.ts';
 import { type TileCall, tileCall } from './call.ts';
 import { printType } from './printer.ts';
-import { asTileBuf, isFloatType } from './types.ts';
+import { asTileBuf, innerShape, isFloatType, subsetType, typesEqual } from './types.ts';
 
 export interface TileValue {
   kind: 'tile';
@@ -61,6 +61,8 @@ export interface ExecHooks {
     extraOuts: RtValue[],
   ): void;
   sync?(op: SyncOp, ctx: ExecContext): void;
+  /** `pto.subset`: a handle for `child`, the window of `parent` at (rowOff, colOff). */
+  subset?(parent: TileValue, child: TileValue, rowOff: number, colOff: number): unknown;
   /** `pto.treshape`: a handle for `to` sharing `from`'s storage. */
   reshape?(from: TileValue, to: TileValue): unknown;
 }
@@ -285,10 +287,43 @@ class Exec {
         def(op.results[0]!, this.newTile(tb, vr, vc, op));
         return undefined;
       }
-      case 'pto.subset':
-        throw unsupported('pto.subset is not executed by axsim yet', {
-          hint: 'allocate a separate tile instead',
-        });
+      case 'pto.subset': {
+        const src = this.get(op.source);
+        if (src.kind !== 'tile') throw badInput('pto.subset: the source is not a tile buffer');
+        const [r0, c0] = op.offsets.map((u) => this.int(u)) as [number, number];
+        const [R, C] = op.sizes as [number, number];
+        const p = src.type;
+        if (r0 < 0 || c0 < 0 || r0 + R > p.rows || c0 + C > p.cols) {
+          throw badInput(
+            `pto.subset: the ${R}x${C} window at (${r0}, ${c0}) leaves the ${p.rows}x${p.cols} parent tile`,
+            { hint: 'keep offsets + sizes inside the parent' },
+          );
+        }
+        const [ir, ic] = innerShape(p);
+        if (r0 % ir || c0 % ic) {
+          throw badInput(
+            `pto.subset: offsets (${r0}, ${c0}) of a boxed tile must be multiples of its ${ir}x${ic} box`,
+          );
+        }
+        // the verifier's result type, with runtime valid dims from the parent's (periodic rule)
+        const explicit = op.type.kind === 'tile_buf' && !typesEqual(op.type, p) ? op.type : undefined;
+        const tb = explicit ?? subsetType(p, [R, C], [undefined, undefined]);
+        const period = (pv: number, off: number, size: number) =>
+          pv > 0 ? Math.min(size, pv - (off % pv)) : 0;
+        const vr = explicit && explicit.vRow >= 0 ? explicit.vRow : period(src.validRow, r0, R);
+        const vc = explicit && explicit.vCol >= 0 ? explicit.vCol : period(src.validCol, c0, C);
+        const t: TileValue = {
+          kind: 'tile',
+          type: tb,
+          validRow: vr,
+          validCol: vc,
+          id: this.nextId++,
+          handle: undefined,
+        };
+        t.handle = this.hooks.subset?.(src, t, r0, c0);
+        def(op.results[0]!, t);
+        return undefined;
+      }
       case 'pto.make_tensor_view': {
         const p = this.get(op.ptr);
         if (p.kind !== 'ptr') throw badInput('pto.make_tensor_view: the base is not a pointer argument');

@@ -156,6 +156,33 @@ export function runProgram(
   }
   const written = new Set<string>();
   let count = 0;
+  // pto.subset windows: each child tile is a copy of its parent's window, refreshed before every op
+  // that uses it and written back after every op that writes it (docs/pto.md, "pto.subset")
+  const windows = new Map<Tile, { parent: Tile; r0: number; c0: number }>();
+  const copyWindow = (child: Tile, toChild: boolean): void => {
+    const w = windows.get(child)!;
+    const n = child.elemBytes;
+    for (let r = 0; r < child.rows; r++) {
+      for (let c = 0; c < child.cols; c++) {
+        const co = child.offset(r, c) * n;
+        const po = w.parent.offset(w.r0 + r, w.c0 + c) * n;
+        if (toChild) for (let b = 0; b < n; b++) child.bytes[co + b] = w.parent.bytes[po + b]!;
+        else for (let b = 0; b < n; b++) w.parent.bytes[po + b] = child.bytes[co + b]!;
+      }
+    }
+  };
+  const syncIn = (t: Tile): void => {
+    const w = windows.get(t);
+    if (!w) return;
+    syncIn(w.parent);
+    copyWindow(t, true);
+  };
+  const syncOut = (t: Tile): void => {
+    const w = windows.get(t);
+    if (!w) return;
+    copyWindow(t, false);
+    syncOut(w.parent);
+  };
   const tileArgs: Record<string, Tile> = {};
   const { env } = execFunc(
     f,
@@ -182,9 +209,18 @@ export function runProgram(
         if (t.bytes.length !== src.bytes.length) throw badInput('pto.treshape: the buffers differ in size');
         return new Tile(t.spec(), src.bytes);
       },
+      subset(parent, child, r0, c0) {
+        const t = tileOf(child.type, child.validRow, child.validCol, profile);
+        windows.set(t, { parent: parent.handle as Tile, r0, c0 });
+        return t;
+      },
       tile(call, ins, out, _ctx, extraOuts) {
         count++;
+        if (windows.size)
+          for (const v of [...ins, out, ...extraOuts]) if (v.kind === 'tile') syncIn(v.handle as Tile);
         execCall(call, ins, out, arrays, profile, extraOuts);
+        if (windows.size)
+          for (const v of [out, ...extraOuts]) if (v.kind === 'tile') syncOut(v.handle as Tile);
         if (out.kind === 'view') written.add(out.arg);
         for (const v of extraOuts) if (v.kind === 'view') written.add(v.arg);
       },

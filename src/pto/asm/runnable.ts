@@ -1,8 +1,8 @@
 /**
  * What `axsim pto check` reports beyond verification: ops that parse and verify but that the runner
- * cannot execute. Today that is `pto.subset` (a strided alias of part of a tile: part 1's tiles have
- * no sub-region views, see docs/pto-status.md) and any tile op whose instruction part 1 does not
- * register (none at present; the list stays computed so a new mnemonic without a model shows up).
+ * cannot execute: any tile op whose instruction part 1 does not register (none at present; the list
+ * stays computed so a new mnemonic without a model shows up). `pto.subset` runs since the runner
+ * models sub-tile windows (docs/pto.md).
  */
 import { OPS } from '../registry.ts';
 import type { Module, Pos } from './ast.ts';
@@ -35,14 +35,6 @@ export function notRunnable(m: Module): NotRunnable[] {
     }
     if (x === null || typeof x !== 'object') return;
     const node = x as { kind?: unknown; pos?: Pos; name?: unknown; mnemonic?: unknown };
-    if (node.pos && node.kind === 'pto.subset') {
-      out.push({
-        pos: node.pos,
-        op: 'pto.subset',
-        reason:
-          'sub-tile views (aliasing a strided part of a tile) are not modelled; allocate a separate tile',
-      });
-    }
     const mn = node.pos ? mnemonicOf(node) : undefined;
     const sig = mn === undefined ? undefined : OP_SIGS.get(mn);
     if (sig && !OPS.has(sig.insn)) {

@@ -1,5 +1,5 @@
 /** Helpers over PTO-AS types: element types, tile-ness, MLIR names ↔ part 1's DType. */
-import type { DType } from '../dtype.ts';
+import { DTYPE_INFO, type DType } from '../dtype.ts';
 import type { ScalarType, TileBufType, Type } from './ast.ts';
 
 /** MLIR builtin element type name → axsim DType (signless iN is signed, uiN unsigned). */
@@ -150,4 +150,30 @@ export function asTileBuf(t: Type): TileBufType | undefined {
     fractal: 512,
     pad: 0,
   };
+}
+
+/** Inner box shape of a tile_buf (1x1 without boxes), as PTOAS `computeInnerShape` derives it. */
+export function innerShape(t: TileBufType): [number, number] {
+  if (t.slayout === 'none_box') return [1, 1];
+  if (t.fractal === 1024) return [16, 16];
+  const d = dtypeOfName(t.dtype.name);
+  const bytes = d ? DTYPE_INFO[d].bytes : 4;
+  return t.slayout === 'row_major' ? [16, 32 / bytes] : [32 / bytes, 16];
+}
+
+/**
+ * The result type of `pto.subset %src[o0, o1] sizes [r, c]` (PTOAS `SubsetOp::inferReturnTypes`):
+ * rows×cols = sizes, the source's location, element type and tile config; each valid dim is
+ * min(size, pv − (off mod pv)) for a static parent valid dim pv and a constant offset (the parent
+ * valid dims read as a period, so a ping/pong half at offset pv is fully valid), else dynamic (-1).
+ */
+export function subsetType(src: TileBufType, sizes: number[], offsets: (number | undefined)[]): TileBufType {
+  const valid = (i: number): number => {
+    const pv = i === 0 ? src.vRow : src.vCol;
+    const off = offsets[i];
+    if (pv < 0 || off === undefined) return -1;
+    const diff = pv > 0 ? pv - (((off % pv) + pv) % pv) : 0;
+    return Math.min(sizes[i]!, diff);
+  };
+  return { ...src, rows: sizes[0]!, cols: sizes[1]!, vRow: valid(0), vCol: valid(1) };
 }

@@ -6,7 +6,7 @@
  */
 import { AxsimError, type ErrorCategory, nearestName } from '../../errors.ts';
 import type { DType } from '../dtype.ts';
-import type { Func, Module, Op, Pos, Type, Use } from './ast.ts';
+import type { Func, Module, Op, Pos, SubsetOp, TileBufType, Type, Use } from './ast.ts';
 import { attrWord, type TileCall, tileCall } from './call.ts';
 import { CMP_MODES, ROUND_MODES } from './parser.ts';
 import { printType } from './printer.ts';
@@ -14,11 +14,13 @@ import { profileSupport } from './support.ts';
 import {
   dtypeOfName,
   elemOf,
+  innerShape,
   isFloatType,
   isGlobalMemref,
   isIntType,
   isTileLike,
   isViewLike,
+  subsetType,
   tileShape,
   typesEqual,
 } from './types.ts';
@@ -46,6 +48,8 @@ class Verifier {
   readonly diags: Diagnostic[] = [];
   private types = new Map<string, Type>();
   private defs = new Map<string, Pos>();
+  /** Integer constants (arith.constant and casts of them), for pto.subset's type inference. */
+  private consts = new Map<string, number>();
   private func!: Func;
 
   constructor(private readonly opts: VerifyOptions) {}
@@ -104,6 +108,7 @@ class Verifier {
     this.func = f;
     this.types = new Map();
     this.defs = new Map();
+    this.consts = new Map();
     for (const a of f.args) this.define(a.use, a.type, 'function argument');
     this.region(f.body, 'func');
     const last = f.body[f.body.length - 1];
@@ -265,6 +270,8 @@ class Verifier {
           this.err(op.pos, 'arith.constant: true/false need type i1', 'write arith.constant true');
         }
         this.define(op.results[0]!, t, 'arith.constant');
+        if (op.value.kind === 'int' && !isFloatType(t))
+          this.consts.set(op.results[0]!.name, Number(op.value.value));
         return;
       }
       case 'arith.binary': {
@@ -307,6 +314,11 @@ class Verifier {
           );
         }
         this.define(op.results[0]!, op.to, op.name);
+        {
+          // PTOAS getConstIndex looks through index_cast / ext / trunc
+          const c = this.consts.get(op.operand.name);
+          if (c !== undefined && !isFloatType(op.to)) this.consts.set(op.results[0]!.name, c);
+        }
         return;
       case 'arith.cmp':
         this.use(op.lhs, op.name, op.type);
@@ -512,25 +524,9 @@ class Verifier {
       }
       case 'pto.subset': {
         const st = this.use(op.source, 'pto.subset');
-        if (st && st.kind !== 'tile_buf')
-          this.err(
-            op.source.pos,
-            'pto.subset: the source must be a !pto.tile_buf',
-            'take a subset of an allocated tile',
-          );
         for (const u of op.offsets) this.use(u, 'pto.subset', INDEX);
-        if (
-          op.type.kind === 'tile_buf' &&
-          op.sizes.length === 2 &&
-          (op.type.rows !== op.sizes[0] || op.type.cols !== op.sizes[1])
-        ) {
-          this.err(
-            op.pos,
-            `pto.subset: sizes [${op.sizes.join(', ')}] disagree with the result type ${op.type.rows}x${op.type.cols}`,
-            'make the result rows/cols equal the sizes',
-          );
-        }
-        this.define(op.results[0]!, op.type, 'pto.subset');
+        const result = this.subset(op, st);
+        this.define(op.results[0]!, result ?? op.type, 'pto.subset');
         return;
       }
       case 'sync':
@@ -582,6 +578,90 @@ class Verifier {
         return;
       }
     }
+  }
+
+  /**
+   * `pto.subset %src[o0, o1] sizes [r, c] : T`. As in PTOAS, T is the source's type and the result
+   * type is inferred (`subsetType`); a T whose rows×cols equal the sizes is also accepted and taken as
+   * the result type (axsim's earlier reading). Boxed sources get PTOAS's alignment rules.
+   */
+  subset(op: SubsetOp, st: Type | undefined): TileBufType | undefined {
+    const name = 'pto.subset';
+    if (op.sizes.length !== 2 || op.offsets.length !== 2) {
+      this.err(
+        op.pos,
+        `${name}: expects 2 offsets and 2 sizes`,
+        'write %s = pto.subset %t[%i, %j] sizes [R, C] : T',
+      );
+      return undefined;
+    }
+    if (!st) return undefined;
+    if (st.kind !== 'tile_buf') {
+      this.err(
+        op.source.pos,
+        `${name}: the source must be a !pto.tile_buf`,
+        'take a subset of an allocated tile',
+      );
+      return undefined;
+    }
+    const [r, c] = op.sizes as [number, number];
+    if (r <= 0 || c <= 0 || r > st.rows || c > st.cols) {
+      this.err(
+        op.pos,
+        `${name}: sizes [${r}, ${c}] must be positive and fit the ${st.rows}x${st.cols} source`,
+        'choose sizes inside the parent tile',
+      );
+      return undefined;
+    }
+    const offs = op.offsets.map((u) => this.consts.get(u.name));
+    for (let i = 0; i < 2; i++) {
+      const o = offs[i];
+      if (o !== undefined && (o < 0 || o + op.sizes[i]! > (i === 0 ? st.rows : st.cols)))
+        this.err(
+          op.offsets[i]!.pos,
+          `${name}: offset ${o} + size ${op.sizes[i]} leaves the source's ${i === 0 ? st.rows : st.cols} ${i === 0 ? 'rows' : 'cols'}`,
+          'keep the subset inside the parent tile',
+        );
+    }
+    let result = subsetType(st, op.sizes, offs);
+    const t = op.type;
+    if (!typesEqual(t, st)) {
+      if (
+        t.kind === 'tile_buf' &&
+        t.rows === r &&
+        t.cols === c &&
+        t.dtype.name === st.dtype.name &&
+        t.loc === st.loc
+      )
+        result = t;
+      else {
+        this.err(
+          op.pos,
+          `${name}: the type after ':' is the source's type (PTOAS), but %${op.source.name} has type ${printType(st)}`,
+          `write : ${printType(st)}`,
+        );
+        return undefined;
+      }
+    }
+    if (st.slayout !== 'none_box') {
+      const [ir, ic] = innerShape(st);
+      const bad = (msg: string, hint: string) => this.err(op.pos, `${name}: ${msg}`, hint);
+      if (r % ir || c % ic)
+        bad(`boxed subset sizes must be multiples of the ${ir}x${ic} box`, 'align the sizes');
+      if ((offs[0] ?? 0) % ir || (offs[1] ?? 0) % ic)
+        bad(`boxed subset offsets must be multiples of the ${ir}x${ic} box`, 'align the offsets');
+      if (st.blayout === 'row_major' && (c !== st.cols || offs[1] !== 0))
+        bad(
+          'a boxed RowMajor subset keeps all columns at a constant column offset 0',
+          `write sizes [${r}, ${st.cols}]`,
+        );
+      if (st.blayout === 'col_major' && (r !== st.rows || offs[0] !== 0))
+        bad(
+          'a boxed ColMajor subset keeps all rows at a constant row offset 0',
+          `write sizes [${st.rows}, ${c}]`,
+        );
+    }
+    return result;
   }
 
   tileBufType(t: Type, pos: Pos, opName: string): void {
