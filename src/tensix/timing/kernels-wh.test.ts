@@ -219,3 +219,44 @@ describe('ckernel_sfpu_reduce.h column MIN over two tiles, column MAX over a 2x2
     });
   }
 });
+
+describe('ckernel_sfpu_typecast.h Int32/UInt32 -> FP32 (both forms also compared in kernels.test.ts)', () => {
+  const f32 = (x: number) => new Uint32Array(new Float32Array([x]).buffer)[0]!;
+  // SFPCAST rounds to nearest even (SFPCAST.md), as Math.fround does from the exact double.
+  const int32ToF32 = (x: number) => f32(Math.fround(x | 0));
+  // UInt32: the low 31 bits are cast, then 2^31 is added by an SFPMAD (one more rounding).
+  const uint32ToF32 = (x: number) => {
+    const lo = Math.fround((x >>> 0) % 0x80000000);
+    return f32(x >>> 31 ? Math.fround(lo + 0x80000000) : lo);
+  };
+  const word = fc.oneof(
+    fc.constantFrom(0, 1, 0x7fffffff, 0x80000000, 0x80000001, 0xffffffff, 0x01000001, 0x81000003),
+    fc.integer({ min: 0, max: 0xffffffff }),
+  );
+  for (const [file, f] of [
+    ['wh_typecast_int32_to_fp32', int32ToF32],
+    ['wh_typecast_uint32_to_fp32', uint32ToF32],
+  ] as const) {
+    it(`${file}: both forms give the kernel's conversion`, () => {
+      const macro = compile(`${file}.sfpu`);
+      const serial = compile(`${file}_nomacro.sfpu`);
+      fc.assert(
+        fc.property(fc.array(word, { minLength: FACE * 16, maxLength: FACE * 16 }), (data) => {
+          for (const [k, timed] of [
+            [macro, true],
+            [serial, false],
+          ] as const) {
+            k.m.reset();
+            k.m.configure({ sfpuFp32: true });
+            k.m.writeDstRows(0, data, 'int32');
+            if (timed) runTimed(k.m.state, k.prog, { hazards: 'strict' });
+            else k.m.run(k.prog);
+            const out = k.m.readDstRows(0, FACE * 16, 'fp32');
+            for (let i = 0; i < FACE * 16; i++) assert.equal(out[i], f(data[i]!), `${file} element ${i}`);
+          }
+        }),
+        { numRuns: 20, seed: 24, endOnFailure: true },
+      );
+    });
+  }
+});

@@ -39,6 +39,10 @@ const KERNELS: Kernel[] = [
   { name: 'bh_recip_fast_24b_5c', arch: 'blackhole', fmt: 'fp32', perRow: 5 },
   { name: 'wh_typecast_uint16_to_fp32', arch: 'wormhole', fmt: 'fp32', perRow: 1 },
   { name: 'wh_typecast_uint16_to_fp16b', arch: 'wormhole', fmt: 'fp32', perRow: 1 },
+  { name: 'wh_typecast_int32_to_fp32', arch: 'wormhole', fmt: 'fp32', perRow: 4 },
+  { name: 'wh_typecast_uint32_to_fp32', arch: 'wormhole', fmt: 'fp32', perRow: 3 },
+  { name: 'wh_typecast_uint16_to_uint32', arch: 'wormhole', fmt: 'fp32', perRow: 1 },
+  { name: 'wh_typecast_uint32_to_uint16', arch: 'wormhole', fmt: 'fp32', perRow: 2 },
   {
     name: 'wh_typecast_fp32_to_fp16b',
     arch: 'wormhole',
