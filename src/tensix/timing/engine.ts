@@ -181,7 +181,8 @@ function analyse(prog: Program, arch: Arch): Info[] {
     const mod = prog.code[o + S.MOD]!;
     const t = timingOf(name, arch, name === 'SFPSHFT2' ? mod : 0);
     const unit = t ? (t.unit === 'issue' ? U.ISSUE : UNITS.indexOf(t.unit)) : U.ISSUE;
-    const shft2Two = name === 'SFPSHFT2' && SHFT2_TWO_CYCLE_MODES.has(mod);
+    // A backdoor template write of an SFPSHFT2 word executes nothing (its MOD slot is the template index).
+    const shft2Two = op !== Op.TEMPLATE && name === 'SFPSHFT2' && SHFT2_TWO_CYCLE_MODES.has(mod);
     const info: Info = {
       name,
       unit,
