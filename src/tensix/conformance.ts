@@ -7,7 +7,7 @@ import { type CaseOutcome, type CaseRunner, diffWords } from '../conformance/ind
 import { AxsimError, badInput } from '../errors.ts';
 import { type Arch, parseArch } from './encoding.ts';
 import { run } from './exec.ts';
-import { compile } from './program.ts';
+import { compile, type Program } from './program.ts';
 import { DST_COLS, DST_ROWS, LANES, TensixState } from './state.ts';
 
 type Json = Record<string, unknown>;
@@ -182,10 +182,25 @@ function rejectCategory(rec: Json): string {
 /**
  * Runs a reject record (no `out`: ttsim refused it) on `st`, already loaded with its `in` state.
  * Returns the AxsimError axsim raised, or undefined if the program ran to the end.
+ *
+ * The words are taken in order, as ttsim does (SFPU-FORMAT.md: the instructions before the refused
+ * one ran normally): `compile` checks every word before anything runs, so when word k cannot be
+ * compiled, words 0..k-1 are run first and a run-time error among them (a flag-stack underflow,
+ * say) is the one reported; only then word k's error.
  */
 export function runRejectRecord(st: TensixState, rec: Json): AxsimError | undefined {
+  const words = caseWords(rec);
   try {
-    run(st, compile(caseWords(rec), st.arch));
+    let prog: Program;
+    try {
+      prog = compile(words, st.arch);
+    } catch (e) {
+      const k = e instanceof AxsimError ? e.location?.index : undefined;
+      if (k === undefined) throw e;
+      run(st, compile(words.slice(0, k), st.arch));
+      throw e;
+    }
+    run(st, prog);
   } catch (e) {
     if (!(e instanceof AxsimError)) throw e;
     return e;
