@@ -262,6 +262,40 @@ describe('wh_exp_fast_approx (CLAMP_NEGATIVE = true)', () => {
     expectAll(macro.m.readDstRows(0, 256, 'fp32'), data, expClamped);
   });
 
+  it('the sanitize macro alone: Dst -100, 2, -Inf, -88 become -88.5, 2, -88.5, -88', {
+    todo: 'scheduled SFPSWAP without sequence bit 7 reads LReg[VD], not LReg[template VD] (macro.ts)',
+  }, () => {
+    // _init_exponential_'s LREG[14], InstructionTemplate[0] (SFPSWAP(0, 0, 14, 1) via SFPCONFIG),
+    // Sequence[1] (Simple: template 0, delay 0; Store: delay 2), then one macro-1 SFPLOADMACRO.
+    const src = [
+      'TTI_SETC16(2, 1);',
+      'TTI_SETC16(23 + 7, 0);',
+      'TTI_SFPLOADI(0, 0xA, 0x0000);',
+      'TTI_SFPLOADI(0, 0x8, 0xc2b1);',
+      'TTI_SFPCONFIG(0, 14, 0);',
+      'TTI_SFPLOADI(0, 0xA, 0x00E1);',
+      'TTI_SFPLOADI(0, 0x8, 0x9200);',
+      'TTI_SFPCONFIG(0, 0, 0);',
+      'TTI_SFPLOADI(0, 0xA, 0x0004);',
+      'TTI_SFPLOADI(0, 0x8, 0x1300);',
+      'TTI_SFPCONFIG(0, 5, 0);',
+      'TTI_SFPCONFIG(0, 8, 1);',
+      'TTI_SFPLOADMACRO(4, 0, 3, 0);',
+      'TTI_SFPNOP;',
+      'TTI_SFPNOP;',
+      'TTI_SFPNOP;',
+    ].join('\n');
+    const k = compile(src, 'sanitize');
+    load(k.m, [0xc2c80000, 0x40000000, 0xff800000, 0xc2b00000]);
+    runTimed(k.m.state, k.prog, { hazards: 'strict' });
+    assert.deepEqual([...k.m.readDstRows(0, 4, 'fp32')].map(hex), [
+      '0xc2b10000',
+      '0x40000000',
+      '0xc2b10000',
+      '0xc2b00000',
+    ]);
+  });
+
   it('throughput: sanitize every 2 cycles (SFPSWAP is not pipelined), compute every cycle; the one trailing SFPNOP is enough before the next face', () => {
     load(macro.m, specials(32));
     const r = runTimed(macro.m.state, macro.prog, { hazards: 'strict' });
