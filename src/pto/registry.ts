@@ -6,6 +6,7 @@
 import { AxsimError, badInput, internalError, nearestName, unsupported } from '../errors.ts';
 import { anyArith, PROFILES, type Profile } from './arith.ts';
 import { DTYPE_INFO, type DType, isDType } from './dtype.ts';
+import { ARGREDUCE_OPS } from './insns/argreduce.ts';
 import { BINARY_OPS } from './insns/binary.ts';
 import { BITWISE_OPS } from './insns/bitwise.ts';
 import { COMPARE_OPS } from './insns/compare.ts';
@@ -21,12 +22,14 @@ import { MEMORY_OPS, SYNC_OPS } from './insns/memory.ts';
 import { MGATHER_OPS } from './insns/mgather.ts';
 import { MX_OPS } from './insns/mx.ts';
 import { PART_OPS } from './insns/part.ts';
+import { REARRANGE_OPS } from './insns/rearrange.ts';
 import { REDUCE_OPS } from './insns/reduce.ts';
 import { SCALAR_OPS } from './insns/scalar.ts';
 import { SORT_OPS } from './insns/sort.ts';
 import { TCI_OPS } from './insns/tci.ts';
 import { TERNARY_OPS } from './insns/ternary.ts';
 import { TRANS_OPS } from './insns/trans.ts';
+import { TRI_OPS } from './insns/tri.ts';
 import { UNARY_OPS } from './insns/unary.ts';
 import { type ExecCtx, type OpDef, reject, type ScalarValue } from './op.ts';
 import { PROFILE_SUPPORT } from './support.ts';
@@ -67,6 +70,9 @@ addAll(MX_OPS);
 addAll(FIXPIPE_OPS);
 addAll(SORT_OPS);
 addAll(MGATHER_OPS);
+addAll(ARGREDUCE_OPS);
+addAll(REARRANGE_OPS);
+addAll(TRI_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {

@@ -1,5 +1,5 @@
 /**
- * TPARTADD / TPARTMAX / TPARTMIN: elementwise ops over partially valid sources. Over the destination
+ * TPARTADD / TPARTMUL / TPARTMAX / TPARTMIN: elementwise ops over partially valid sources. Over the destination
  * valid region, an element valid in both sources gets the operator, one valid in only one source
  * copies that source's element, and one valid in neither gets 0 (pto-isa include/pto/cpu/TPartOp.hpp,
  * TPartAdd.hpp, TPartMax.hpp, TPartMin.hpp; docs/isa/tile/ops/irregular-and-complex/tpart*.md).
@@ -76,6 +76,11 @@ export const PART_OPS: readonly OpDef[] = [
   part('TPARTADD', 'dst = src0 + src1 where both are valid, the valid one elsewhere, 0 outside both', {
     kind: 'value',
     f: (A, a, b) => A.add(a, b),
+  }),
+  // TPartMul.hpp: dst = src0 * src1 through the same TPartInstr walk
+  part('TPARTMUL', 'dst = src0 * src1 where both are valid, the valid one elsewhere, 0 outside both', {
+    kind: 'value',
+    f: (A, a, b) => A.mul(a, b),
   }),
   part(
     'TPARTMAX',
