@@ -6,15 +6,18 @@
  */
 import { undefinedBehaviour } from '../../errors.ts';
 import { anyArith } from '../arith.ts';
+import { DTYPE_INFO } from '../dtype.ts';
 import { type ExecCtx, INTS, type OpDef, type OperandSpec, off, per } from '../op.ts';
 import { binaryLoop, unaryLoop } from './kernels.ts';
 
 /**
  * 64-bit shifts as the optimised reference build computes them: clang vectorises the inner loop of a
  * NoneBox tile (2 x i64 lanes, interleaved twice) with SSE2 psllq/psrlq, which give 0 for amounts
- * >= 64 (and the arithmetic right shift is emulated with logical ones, so it gives 0 too); the
- * scalar remainder (inner index >= floor(n/4)*4) uses x86 shl/sar/shr, which take the amount modulo
- * 64. Observed in pto.jsonl.gz (TSHR/u64/mismatch_src1_smaller, TSHRS/i64/edge_values_s-1).
+ * >= 64; the scalar remainder (inner index >= floor(n/4)*4) uses x86 shl/shr, which take the amount
+ * modulo 64. Observed in pto.jsonl.gz (TSHR/u64/mismatch_src1_smaller). The tile-tile arithmetic
+ * right shift (i64 TSHR) is not vectorised (SSE2 has no per-lane 64-bit sar): every element uses
+ * `sar` with the amount modulo 64 (differential runs against the CPU simulator, docs/pto-status.md;
+ * e.g. -2 >> -11 = -1). The tile-scalar forms only run with amounts in 0..63 (checkScalarShift).
  */
 function shift64(ctx: ExecCtx, left: boolean, srcName: string, amountName: string | null): void {
   const d = ctx.tiles.dst!;
@@ -28,7 +31,7 @@ function shift64(ctx: ExecCtx, left: boolean, srcName: string, amountName: strin
   const boxed = d.slayout !== 'none';
   const rowInner = d.blayout === 'row';
   const inner = rowInner ? d.validCol : d.validRow;
-  const vecEnd = boxed ? 0 : Math.floor(inner / 4) * 4;
+  const vecEnd = boxed || (signed && !left) ? 0 : Math.floor(inner / 4) * 4;
   for (let r = 0; r < d.validRow; r++) {
     for (let c = 0; c < d.validCol; c++) {
       const a = A.load(sv, off(s, r, c)) as bigint;
@@ -40,6 +43,55 @@ function shift64(ctx: ExecCtx, left: boolean, srcName: string, amountName: strin
       else if (left) out = a << (amount & 63n);
       else out = a >> (amount & 63n);
       A.store(dv, off(d, r, c), signed ? BigInt.asIntN(64, out) : BigInt.asUintN(64, out));
+    }
+  }
+}
+
+/**
+ * 16-bit tile-tile shifts as the optimised reference build computes them. clang vectorises the inner
+ * loop 8 elements at a time; the scalar remainder (inner index >= floor(n/8)*8) shifts the promoted
+ * int with the amount modulo 32 (x86 shl/sar/shr). In the vector body (SSE2 has no per-lane shift):
+ * - `<<` is a 16-bit multiply by 2^amount, the power built in float: bits ((amount & 0x1ff) << 23) +
+ *   0x3f800000, truncated to int32 by cvttps2dq (NaN / out of range -> 0x80000000), low 16 bits.
+ *   So amounts 16..31 and most others give 0, 0x8000 gives x, 0xdd03 multiplies by -8.
+ * - `>>` shifts the promoted 32-bit lanes one count at a time (psrad/psrld take the whole count):
+ *   an amount outside 0..31 as an unsigned 32-bit value gives the sign fill (i16) or 0 (u16).
+ * Measured on the CPU simulator (clang -O2, differential runs; docs/pto-status.md): src0 = -23131,
+ * src1 = 40 everywhere in a 2x64 i16 tile of valid width 15: TSHL gives 0 in columns 0..7 and
+ * (-23131 << 8) truncated = -23296 in columns 8..14. 8-bit and 32-bit shifts use the amount modulo
+ * 32 everywhere.
+ */
+const P2F = new Float32Array(1);
+const P2U = new Uint32Array(P2F.buffer);
+/** The 16-bit lane multiplier clang builds for `x << amount` (see shift16). */
+function pow2Lane(amount: number): number {
+  P2U[0] = ((amount & 0x1ff) << 23) + 0x3f800000;
+  const f = P2F[0]!;
+  return f > -2147483649 && f < 2147483648 ? Math.trunc(f) & 0xffff : 0;
+}
+
+function shift16(ctx: ExecCtx, left: boolean): void {
+  const d = ctx.tiles.dst!;
+  const s = ctx.tiles.src0!;
+  const t = ctx.tiles.src1!;
+  const A = anyArith(d.dtype, ctx.profile);
+  const dv = A.view(d.bytes);
+  const sv = A.view(s.bytes);
+  const tv = A.view(t.bytes);
+  const signed = d.dtype === 'i16';
+  const rowInner = d.blayout === 'row';
+  const inner = rowInner ? d.validCol : d.validRow;
+  const vecEnd = d.slayout !== 'none' ? 0 : Math.floor(inner / 8) * 8;
+  for (let r = 0; r < d.validRow; r++) {
+    for (let c = 0; c < d.validCol; c++) {
+      const a = A.load(sv, off(s, r, c)) as number;
+      const b = A.load(tv, off(t, r, c)) as number;
+      let out: number;
+      if ((rowInner ? c : r) >= vecEnd) out = (left ? A.shl(a, b) : A.shr(a, b)) as number;
+      else if (left) out = Math.imul(a, pow2Lane(b));
+      else if ((b & 0xffff) < 16) out = a >> (b & 15);
+      else out = signed && a < 0 ? -1 : 0;
+      A.store(dv, off(d, r, c), out);
     }
   }
 }
@@ -91,7 +143,9 @@ function tt(name: string, sym: string, f: F, tmp = false): OpDef {
         ? (ctx) =>
             anyArith(ctx.tiles.dst!.dtype).big
               ? shift64(ctx, name === 'TSHL', 'src0', 'src1')
-              : binaryLoop(ctx, 'src0', 'src1', f)
+              : DTYPE_INFO[ctx.tiles.dst!.dtype].bytes === 2
+                ? shift16(ctx, name === 'TSHL')
+                : binaryLoop(ctx, 'src0', 'src1', f)
         : (ctx) => binaryLoop(ctx, 'src0', 'src1', f),
   };
 }
