@@ -173,6 +173,20 @@ const table: [
   // outs(%dst), or 2–4 lists ins(%s0, …, %s3 {exhausted = false}) outs(%dst[, %tmp][, %executed]).
   ['tsort32', 'misc', 'T T?', 'T', { outs: [1, 2] }],
   ['tmrgsort', 'misc', 'T TS T? T?', 'T', { attrsInIns: true, outs: [1, 3] }],
+  // arg reductions (trowargmax.md …): ins(%src[, %tmp]) outs(%dst[, %dstVal]) — the index tile
+  // first; axsim's order for the value form, which has no PTO-AS spelling in the references
+  ['trowargmax', 'misc', 'T T?', 'T', { outs: [1, 2] }],
+  ['trowargmin', 'misc', 'T T?', 'T', { outs: [1, 2] }],
+  ['tcolargmax', 'misc', 'T T?', 'T', { outs: [1, 2] }],
+  ['tcolargmin', 'misc', 'T T?', 'T', { outs: [1, 2] }],
+  ['tpartmul', 'binary', 'T T'],
+  // tconcat.md: ins(%src0, %src1[, %src0Idx, %src1Idx]) outs(%dst[, %dstIdx])
+  ['tconcat', 'misc', 'T T T? T?', 'T', { outs: [1, 2] }],
+  // TINTERLEAVE.md / TDEINTERLEAVE.md: outs(%dst0, %dst1)
+  ['tinterleave', 'misc', 'T T', 'T', { outs: [2, 2] }],
+  ['tdeinterleave', 'misc', 'T T?', 'T', { outs: [2, 2] }],
+  // TTRI.md: ins(%diagonal : i32) outs(%dst) [{upper = true}] (lower by default)
+  ['ttri', 'misc', 'S'],
   // indexed global memory access (PTOAS MGatherOp / MScatterOp; mgather.md / mscatter.md)
   ['mgather', 'misc', 'V T', 'T'],
   ['mscatter', 'misc', 'T T', 'V'],

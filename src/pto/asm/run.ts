@@ -311,6 +311,19 @@ function execCall(
     attrs[a.name] = na.value.kind === 'bool' ? na.value.value : attrWord([na], [a.name])?.word;
   }
   let executedView: ViewValue | undefined;
+  if (insn !== 'TSORT32' && insn !== 'TMRGSORT') {
+    // further outs(…) operands fill the instruction's further destinations in order
+    const outSpecs = def.operands.filter((o) => o.out);
+    extraOuts.forEach((v, i) => {
+      const spec = outSpecs[i + 1];
+      if (spec && v.kind === 'tile') operands[spec.name] = v.handle as Tile;
+    });
+  }
+  if (insn === 'TTRI') {
+    // ins(%diagonal : i32)
+    attrs.diagonal = scalars[0];
+    delete attrs.scalar;
+  }
   if (insn === 'TSORT32' && extraOuts[0]?.kind === 'tile') {
     // PTOAS TSort32Op: ins(%src) outs(%dst, %idx)
     operands.idx = extraOuts[0].handle as Tile;

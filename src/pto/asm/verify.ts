@@ -833,6 +833,7 @@ class Verifier {
       TMRGSORT: ['exhausted'],
       MGATHER: ['coalesce', 'oob'],
       MSCATTER: ['coalesce', 'oob', 'atomic', 'conflict'],
+      TTRI: ['upper'],
     };
     const ok = allowed[c.sig.insn] ?? [];
     if (c.sig.insn === 'TGATHER' && c.op.kind === 'dps') {
@@ -1116,6 +1117,7 @@ class Verifier {
       }
       return;
     }
+    if (sig.insn !== 'MGATHER' && sig.insn !== 'MSCATTER') return;
     // mgather: ins(%mem, %idx) outs(%dst); mscatter: ins(%src, %idx) outs(%mem)
     const mem = sig.insn === 'MGATHER' ? c.ins[0]?.type : out;
     const tile = sig.insn === 'MGATHER' ? out : ins[0];

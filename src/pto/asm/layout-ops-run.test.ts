@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { NpyArray } from '../../io/index.ts';
+import { parsePtoAs, printModule, runProgram, verifyDiagnostics, verifyModule } from './index.ts';
+
+// trowargmax (index and value outs), tconcat, tinterleave, ttri and tpartmul through the parser,
+// verifier, printer and runner; expected values worked by hand from the pto-isa pages.
+
+const TB = (dt: string, r: number, c: number, bl = 'row_major') =>
+  `!pto.tile_buf<loc=vec, dtype=${dt}, rows=${r}, cols=${c}, v_row=${r}, v_col=${c}, blayout=${bl}, slayout=none_box, fractal=512, pad=0>`;
+const PV = (dt: string, r: number, c: number) => `!pto.partition_tensor_view<${r}x${c}x${dt}>`;
+const TV = (dt: string) => `!pto.tensor_view<?x?x${dt}>`;
+
+function io(name: string, dt: string, r: number, c: number, load: boolean, tile = `%${name}_t`): string {
+  const t = TB(dt, r, c);
+  return [
+    `%${name}_v = pto.make_tensor_view %${name}, shape = [%c${r}, %c${c}], strides = [%c${c}, %c1] : ${TV(dt)}`,
+    `%${name}_p = pto.partition_view %${name}_v, offsets = [%c0, %c0], sizes = [%c${r}, %c${c}] : ${TV(dt)} -> ${PV(dt, r, c)}`,
+    load
+      ? `${tile} = pto.alloc_tile : ${t}\n  pto.tload ins(%${name}_p : ${PV(dt, r, c)}) outs(${tile} : ${t})`
+      : '',
+  ].join('\n  ');
+}
+const store = (name: string, dt: string, r: number, c: number, tile = `%${name}_t`) =>
+  `pto.tstore ins(${tile} : ${TB(dt, r, c)}) outs(%${name}_p : ${PV(dt, r, c)})`;
+const consts = `%c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %c2 = arith.constant 2 : index\n  %c4 = arith.constant 4 : index\n  %c8 = arith.constant 8 : index`;
+
+function check(src: string) {
+  const m = parsePtoAs(src);
+  verifyModule(m);
+  assert.equal(printModule(parsePtoAs(printModule(m))), printModule(m));
+  return m;
+}
+const f4 = (v: number[]): NpyArray => ({ dtype: 'f4', shape: [v.length], data: Float32Array.from(v) });
+const i4 = (v: number[]): NpyArray => ({ dtype: 'i4', shape: [v.length], data: Int32Array.from(v) });
+const arr = (a: NpyArray) => Array.from(a.data as ArrayLike<number>);
+
+test('pto.trowargmax: outs(%dst) and outs(%dst, %dstVal)', () => {
+  const prog = `func.func @k(%a: !pto.ptr<f32>, %i: !pto.ptr<i32>, %v: !pto.ptr<f32>) {
+  ${consts}
+  ${io('a', 'f32', 2, 4, true)}
+  ${io('i', 'i32', 2, 1, false)}
+  ${io('v', 'f32', 2, 1, false)}
+  %d = pto.alloc_tile : ${TB('i32', 2, 1)}
+  %w = pto.alloc_tile : ${TB('f32', 2, 1)}
+  pto.trowargmax ins(%a_t : ${TB('f32', 2, 4)}) outs(%d, %w : ${TB('i32', 2, 1)}, ${TB('f32', 2, 1)})
+  ${store('i', 'i32', 2, 1, '%d')}
+  ${store('v', 'f32', 2, 1, '%w')}
+  return
+}
+`;
+  const i = i4([-1, -1]);
+  const v = f4([0, 0]);
+  runProgram(check(prog), { a: f4([1, 9, 3, 9, -4, -2, -8, -3]), i, v });
+  assert.deepEqual(arr(i), [1, 1]);
+  assert.deepEqual(arr(v), [9, -2]);
+});
+
+test('pto.tconcat, pto.tinterleave (two outs), pto.tpartmul, pto.ttri {upper}', () => {
+  const T = TB('f32', 1, 4);
+  const T8 = TB('f32', 1, 8);
+  const prog = `func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %o: !pto.ptr<f32>, %x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %m: !pto.ptr<f32>, %t: !pto.ptr<f32>) {
+  ${consts}
+  ${io('a', 'f32', 1, 4, true)}
+  ${io('b', 'f32', 1, 4, true)}
+  ${io('o', 'f32', 1, 8, false)}
+  ${io('x', 'f32', 1, 4, false)}
+  ${io('y', 'f32', 1, 4, false)}
+  ${io('m', 'f32', 1, 4, false)}
+  ${io('t', 'f32', 2, 2, false)}
+  %cat = pto.alloc_tile : ${T8}
+  pto.tconcat ins(%a_t, %b_t : ${T}, ${T}) outs(%cat : ${T8})
+  ${store('o', 'f32', 1, 8, '%cat')}
+  %x0 = pto.alloc_tile : ${T}
+  %x1 = pto.alloc_tile : ${T}
+  pto.tinterleave ins(%a_t, %b_t : ${T}, ${T}) outs(%x0, %x1 : ${T}, ${T})
+  ${store('x', 'f32', 1, 4, '%x0')}
+  ${store('y', 'f32', 1, 4, '%x1')}
+  %pm = pto.alloc_tile : ${T}
+  pto.tpartmul ins(%a_t, %b_t : ${T}, ${T}) outs(%pm : ${T})
+  ${store('m', 'f32', 1, 4, '%pm')}
+  %diag = arith.constant 1 : i32
+  %tri = pto.alloc_tile : ${TB('f32', 2, 2)}
+  pto.ttri ins(%diag : i32) outs(%tri : ${TB('f32', 2, 2)}) {upper = true}
+  ${store('t', 'f32', 2, 2, '%tri')}
+  return
+}
+`;
+  const o = f4(new Array(8).fill(0));
+  const x = f4([0, 0, 0, 0]);
+  const y = f4([0, 0, 0, 0]);
+  const m = f4([0, 0, 0, 0]);
+  const t = f4([9, 9, 9, 9]);
+  runProgram(check(prog), { a: f4([1, 2, 3, 4]), b: f4([5, 6, 7, 8]), o, x, y, m, t });
+  assert.deepEqual(arr(o), [1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.deepEqual(arr(x), [1, 5, 2, 6]);
+  assert.deepEqual(arr(y), [3, 7, 4, 8]);
+  assert.deepEqual(arr(m), [5, 12, 21, 32]);
+  // upper, diagonal 1: dst(i, j) = j >= i + 1
+  assert.deepEqual(arr(t), [0, 1, 0, 0]);
+  // tinterleave needs both destinations
+  const bad = prog.replace(`outs(%x0, %x1 : ${T}, ${T})`, `outs(%x0 : ${T})`);
+  assert.match(verifyDiagnostics(parsePtoAs(bad))[0]!.message, /expects 2 outs/);
+});
