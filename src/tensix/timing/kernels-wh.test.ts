@@ -260,3 +260,37 @@ describe('ckernel_sfpu_typecast.h Int32/UInt32 -> FP32 (both forms also compared
     });
   }
 });
+
+describe("tt-llk's _init_typecast_uint32_to_fp16b_ does not set the LREG12 its loop shifts by", () => {
+  // The loop's SFPSHFT2(v, LREG12, LREG7, SHFT_LREG) needs LREG12 = -31 (bit 31 of the input into
+  // L7, the SFPMAD's indirect VA index); the init never writes LREG12. The example supplies it
+  // between markers; without those lines LREG12 keeps its reset value (1/512, SFPU-NOTES B7: shift 0).
+  const file = 'wh_typecast_uint32_to_fp16b.sfpu';
+  const src = readFileSync(dir + file, 'utf8');
+  const begin = src.indexOf('// ---- begin: LREG12 = -31 ----');
+  const end = src.indexOf('// ---- end: LREG12 = -31 ----');
+  it('with LREG12 = -31 both forms agree on inputs with bit 31 set; as tt-llk has it they do not', () => {
+    assert.ok(begin > 0 && end > begin);
+    const data = new Array(FACE * 16).fill(0x80000002);
+    const serial = compile('wh_typecast_uint32_to_fp16b_nomacro.sfpu');
+    serial.m.configure({ sfpuFp32: true });
+    serial.m.writeDstRows(0, data, 'int32');
+    serial.m.run(serial.prog);
+    // 2^31 + 2 rounded to BF16 (ties away) is 2^31
+    assert.ok(serial.m.readDstRows(0, FACE * 16, 'fp32').every((x) => x === 0x4f000000));
+    for (const [text, same] of [
+      [src, true],
+      [src.slice(0, begin) + src.slice(end), false],
+    ] as const) {
+      const m = new TensixMachine('wormhole');
+      m.configure({ sfpuFp32: true });
+      m.writeDstRows(0, data, 'int32');
+      runTimed(m.state, m.compile(assemble(text, 'wormhole').words), { hazards: 'strict' });
+      const out = [...m.readDstRows(0, FACE * 16, 'fp32')];
+      assert.equal(
+        out.every((x) => x === 0x4f000000),
+        same,
+      );
+    }
+  });
+});
