@@ -174,7 +174,7 @@ describe('engine fast path and template loads', () => {
   });
 });
 
-describe('ckernel_sfpu_reduce.h column MIN over two tiles, column MAX over a 2x2 block', () => {
+describe('ckernel_sfpu_reduce.h row MAX, column MIN over two tiles, column MAX over a 2x2 block', () => {
   /** SFPSWAP's order (SFPSWAP.md): sign-magnitude, -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN. */
   const less = (a: number, b: number) => {
     const sa = a >>> 31;
@@ -190,6 +190,28 @@ describe('ckernel_sfpu_reduce.h column MIN over two tiles, column MAX over a 2x2
     fc.constantFrom(0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x00000001, 0x807fffff),
     fc.integer({ min: 0, max: 0xffffffff }),
   );
+  it('wh_reduce_row_max.sfpu: column 0 of each row holds the row maximum, columns 16..31 untouched; strict', () => {
+    const k = compile('wh_reduce_row_max.sfpu');
+    fc.assert(
+      fc.property(fc.array(elem, { minLength: 1024, maxLength: 1024 }), (tile) => {
+        k.m.reset();
+        k.m.configure({ sfpuFp32: true });
+        k.m.writeDstTile(0, tile, 'fp32');
+        const r = runTimed(k.m.state, k.prog, { hazards: 'strict' });
+        assert.equal(r.discarded, 0);
+        const out = k.m.readDstTile(0, 'fp32');
+        for (let row = 0; row < 32; row++) {
+          let best = tile[row * 32]! >>> 0;
+          for (let c = 1; c < 32; c++)
+            if (less(best, tile[row * 32 + c]! >>> 0)) best = tile[row * 32 + c]! >>> 0;
+          assert.equal(out[row * 32], flush(best), `row ${row}`);
+          for (let c = 16; c < 32; c++)
+            assert.equal(out[row * 32 + c], tile[row * 32 + c]! >>> 0, `row ${row} col ${c}`);
+        }
+      }),
+      { numRuns: 15, seed: 25, endOnFailure: true },
+    );
+  });
   for (const [file, tiles, pick, what] of [
     ['wh_reduce_col_min_2tiles.sfpu', 2, [0, 1], 'min'],
     ['wh_reduce_col_max_2x2.sfpu', 4, [0, 2], 'max'],
