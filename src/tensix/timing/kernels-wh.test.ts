@@ -316,3 +316,41 @@ describe("tt-llk's _init_typecast_uint32_to_fp16b_ does not set the LREG12 its l
     }
   });
 });
+
+describe('wh_cumsum: column prefix sums (ckernel_sfpu_cumsum.h)', () => {
+  const bits = (x: number) => new Uint32Array(new Float32Array([x]).buffer)[0]!;
+  const value = (b: number) => new Float32Array(new Uint32Array([b >>> 0]).buffer)[0]!;
+  /** SFPADD on Wormhole: denormal inputs count as zero; zero and denormal results are +0 (SFPU-NOTES B3). */
+  const add = (a: number, b: number) => {
+    const v = (x: number) => (((x >>> 23) & 0xff) === 0 ? 0 : value(x));
+    const r = bits(Math.fround(v(a) + v(b)));
+    return ((r >>> 23) & 0xff) === 0 ? 0 : r;
+  };
+  // finite values, zeros and denormals, with magnitudes that cannot overflow in 32 additions
+  const elem = fc.oneof(
+    fc.constantFrom(0, 0x80000000, 0x00000001, 0x807fffff, 0x3f800000, 0xbf800000),
+    fc.integer({ min: 0, max: 0x70ffffff }),
+    fc.integer({ min: 0x80000000, max: 0xf0ffffff }),
+    fc.double({ min: -1000, max: 1000, noNaN: true }).map((x) => bits(x)),
+  );
+  it('every element is the FP32 sum of its column down to it, in row order; strict', () => {
+    const k = compile('wh_cumsum.sfpu');
+    fc.assert(
+      fc.property(fc.array(elem, { minLength: 1024, maxLength: 1024 }), (tile) => {
+        k.m.reset();
+        k.m.configure({ sfpuFp32: true });
+        k.m.writeDstTile(0, tile, 'fp32');
+        runTimed(k.m.state, k.prog, { hazards: 'strict' });
+        const out = k.m.readDstTile(0, 'fp32');
+        for (let c = 0; c < 32; c++) {
+          let acc = 0;
+          for (let r = 0; r < 32; r++) {
+            acc = add(acc, tile[r * 32 + c]! >>> 0);
+            assert.equal(out[r * 32 + c], acc, `row ${r} column ${c}`);
+          }
+        }
+      }),
+      { numRuns: 15, seed: 26, endOnFailure: true },
+    );
+  });
+});
