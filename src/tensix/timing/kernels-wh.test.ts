@@ -354,3 +354,42 @@ describe('wh_cumsum: column prefix sums (ckernel_sfpu_cumsum.h)', () => {
     );
   });
 });
+
+describe('wh_add_top_row: rows 0-3 of tile 2 = tile 0 + tile 1 (ckernel_sfpu_add_top_row.h)', () => {
+  const bits = (x: number) => new Uint32Array(new Float32Array([x]).buffer)[0]!;
+  const value = (b: number) => new Float32Array(new Uint32Array([b >>> 0]).buffer)[0]!;
+  const fadd = (a: number, b: number) => {
+    const v = (x: number) => (((x >>> 23) & 0xff) === 0 ? 0 : value(x)); // WH SFPADD: denormal in = 0
+    const r = bits(Math.fround(v(a) + v(b)));
+    return ((r >>> 23) & 0xff) === 0 ? 0 : r; // zero / denormal result = +0 (SFPU-NOTES B3)
+  };
+  const finite = fc.oneof(
+    fc.constantFrom(0, 0x80000000, 0x00000001, 0x3f800000, 0xbf800000),
+    fc.integer({ min: 0, max: 0x7e7fffff }),
+    fc.integer({ min: 0x80000000, max: 0xfe7fffff }),
+  );
+  const any = fc.integer({ min: 0, max: 0xffffffff });
+  for (const [fmt, elem, f] of [
+    ['fp32', finite, fadd],
+    ['uint32', any, (a: number, b: number) => (a + b) >>> 0],
+  ] as const) {
+    it(`${fmt}: the sums computed directly, the rest of Dst unchanged; strict`, () => {
+      const k = compile(`wh_add_top_row_${fmt}.sfpu`);
+      fc.assert(
+        fc.property(fc.array(elem, { minLength: 3 * 1024, maxLength: 3 * 1024 }), (data) => {
+          k.m.reset();
+          k.m.configure({ sfpuFp32: true });
+          for (let t = 0; t < 3; t++)
+            k.m.writeDstTile(t, data.slice(t * 1024, (t + 1) * 1024), fmt === 'fp32' ? 'fp32' : 'int32');
+          runTimed(k.m.state, k.prog, { hazards: 'strict' });
+          const out = k.m.readDstTile(2, fmt === 'fp32' ? 'fp32' : 'int32');
+          for (let i = 0; i < 1024; i++) {
+            const want = i < 4 * 32 ? f(data[i]! >>> 0, data[1024 + i]! >>> 0) : data[2048 + i]! >>> 0;
+            assert.equal(out[i]! >>> 0, want, `element ${i}`);
+          }
+        }),
+        { numRuns: 15, seed: 27, endOnFailure: true },
+      );
+    });
+  }
+});
