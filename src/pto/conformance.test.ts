@@ -45,6 +45,11 @@ test('every vector in pto.jsonl.gz meets its acceptance condition on the cpu pro
     ...['TPARTADD', 'TPARTMAX', 'TPARTMIN', 'TCI', 'TGATHER', 'TGATHERB', 'TSCATTER'],
     ...['TFILLPAD', 'TFILLPAD_EXPAND', 'TEXTRACT', 'TGEMV', 'TGEMV_ACC', 'TGEMV_BIAS'],
     ...['TMATMUL_MX', 'TMATMUL_MX_ACC', 'TMATMUL_MX_BIAS', 'TSTORE_FP', 'TMOV_FP'],
+    // session 3 (no vectors either): sort.test.ts, mgather.test.ts, argreduce.test.ts,
+    // rearrange.test.ts, insert.test.ts
+    ...['TSORT32', 'TMRGSORT', 'MGATHER', 'MSCATTER', 'TROWARGMAX', 'TROWARGMIN', 'TCOLARGMAX'],
+    ...['TCOLARGMIN', 'TCONCAT', 'TINTERLEAVE', 'TDEINTERLEAVE', 'TTRI', 'TPARTMUL', 'TINSERT'],
+    ...['TEXTRACT_FP', 'TINSERT_FP', 'TFILLPAD_INPLACE'],
   ]);
   const untested = [...OPS.keys()].filter((n) => !seen.has(n) && !unitTested.has(n));
   assert.deepEqual(untested, []);

@@ -102,3 +102,43 @@ test('pto.tconcat, pto.tinterleave (two outs), pto.tpartmul, pto.ttri {upper}', 
   const bad = prog.replace(`outs(%x0, %x1 : ${T}, ${T})`, `outs(%x0 : ${T})`);
   assert.match(verifyDiagnostics(parsePtoAs(bad))[0]!.message, /expects 2 outs/);
 });
+
+test('pto.tinsert ins(%src, %r, %c) and pto.tinsert_fp ins(%src, %fp, %r, %c)', () => {
+  const S = TB('f32', 1, 4);
+  const D = TB('f32', 2, 8);
+  const prog = `func.func @k(%a: !pto.ptr<f32>, %o: !pto.ptr<f32>) {
+  ${consts}
+  ${io('a', 'f32', 1, 4, true)}
+  ${io('o', 'f32', 2, 8, false)}
+  %d = pto.alloc_tile : ${D}
+  pto.tinsert ins(%a_t, %c1, %c4 : ${S}, index, index) outs(%d : ${D})
+  pto.tinsert ins(%a_t, %c0, %c2 : ${S}, index, index) outs(%d : ${D})
+  ${store('o', 'f32', 2, 8, '%d')}
+  return
+}
+`;
+  const o = f4(new Array(16).fill(-1));
+  runProgram(check(prog), { a: f4([1, 2, 3, 4]), o });
+  assert.deepEqual(arr(o), [0, 0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4]);
+  const fpProg = `func.func @k(%a: !pto.ptr<i32>, %q: !pto.ptr<ui64>, %o: !pto.ptr<f16>) {
+  ${consts}
+  ${io('a', 'i32', 1, 4, true)}
+  ${io('q', 'ui64', 1, 4, true)}
+  ${io('o', 'f16', 1, 8, false)}
+  %d = pto.alloc_tile : ${TB('f16', 1, 8)}
+  pto.tinsert_fp ins(%a_t, %q_t, %c0, %c4 : ${TB('i32', 1, 4)}, ${TB('ui64', 1, 4)}, index, index) outs(%d : ${TB('f16', 1, 8)})
+  ${store('o', 'f16', 1, 8, '%d')}
+  return
+}
+`;
+  const of: NpyArray = { dtype: 'f2', shape: [8], data: new Uint16Array(8) };
+  // quant words = f32 bits of the scales 1, 0.5, 2, 0.25 (the m1 float in bits 13..31)
+  const q: NpyArray = {
+    dtype: 'u8',
+    shape: [4],
+    data: BigUint64Array.from([0x3f800000n, 0x3f000000n, 0x40000000n, 0x3e800000n]),
+  };
+  runProgram(check(fpProg), { a: i4([8, 8, 8, 8]), q, o: of });
+  // f16 bits of 8, 4, 16, 2
+  assert.deepEqual(Array.from(of.data as Uint16Array), [0, 0, 0, 0, 0x4800, 0x4400, 0x4c00, 0x4000]);
+});

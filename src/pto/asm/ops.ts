@@ -148,6 +148,11 @@ const table: [
   ['tfillpad', 'move', 'T'],
   ['tfillpad_expand', 'move', 'T'],
   ['textract', 'move', 'T S S'],
+  // tinsert.md / TEXTRACT_FP.md / TINSERT_FP.md: ins(%src[, %fp], %indexRow, %indexCol : …)
+  ['tinsert', 'move', 'T S S'],
+  ['textract_fp', 'move', 'T T S S'],
+  ['tinsert_fp', 'move', 'T T S S'],
+  ['tfillpad_inplace', 'move', 'T'],
   // PTOAS TGatherOp: index form ins(%src, %indices : …) or mask form ins(%src, {maskPattern = …} : …)
   ['tgather', 'move', 'T T?', 'T', { attrsInIns: true }],
   ['tgatherb', 'move', 'T T'],

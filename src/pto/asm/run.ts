@@ -282,7 +282,7 @@ function execCall(
     }
   }
   if (insn === 'TDIVS' && sawScalarFirst) attrs.order = 'scalar_first';
-  if (insn === 'TEXTRACT') {
+  if (insn === 'TEXTRACT' || insn === 'TINSERT' || insn === 'TEXTRACT_FP' || insn === 'TINSERT_FP') {
     // ins(%src, %indexRow, %indexCol : …)
     attrs.indexRow = scalars[0];
     attrs.indexCol = scalars[1];

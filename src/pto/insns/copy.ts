@@ -1,5 +1,5 @@
 /**
- * The one element copy loop behind TMOV, TTRANS and TEXTRACT: dst(map(r, c)) = src(r0 + r, c0 + c)
+ * The one element copy loop behind TMOV, TTRANS, TEXTRACT and TINSERT: dst(map(r, c)) = src(r0 + r, c0 + c)
  * for r < rows, c < cols, visiting columns outermost like the CPU simulator's loops (TMov.hpp,
  * TTrans.hpp, TExtract.hpp). Equal element types copy the raw bytes (the C++ assignment keeps them);
  * different types convert like the implicit C++ conversion the simulator's `SetElement` performs.
@@ -14,6 +14,9 @@ export interface RegionMap {
   srcCol?: number;
   /** write (r, c) to dst(c, r) instead of dst(r, c) */
   transpose?: boolean;
+  /** first destination row / column written (TINSERT) */
+  dstRow?: number;
+  dstCol?: number;
 }
 
 export function copyRegion(
@@ -27,10 +30,12 @@ export function copyRegion(
   const r0 = map.srcRow ?? 0;
   const c0 = map.srcCol ?? 0;
   const tr = map.transpose === true;
+  const dr = map.dstRow ?? 0;
+  const dc = map.dstCol ?? 0;
   if (s.dtype === d.dtype) {
     for (let c = 0; c < cols; c++) {
       for (let r = 0; r < rows; r++) {
-        copyElem(s, off(s, r0 + r, c0 + c), d, tr ? off(d, c, r) : off(d, r, c));
+        copyElem(s, off(s, r0 + r, c0 + c), d, tr ? off(d, c, r) : off(d, dr + r, dc + c));
       }
     }
     return;
@@ -42,7 +47,7 @@ export function copyRegion(
   for (let c = 0; c < cols; c++) {
     for (let r = 0; r < rows; r++) {
       const x = S.toF64(S.load(sv, off(s, r0 + r, c0 + c)));
-      D.store(dv, tr ? off(d, c, r) : off(d, r, c), D.fromF64(x));
+      D.store(dv, tr ? off(d, c, r) : off(d, dr + r, dc + c), D.fromF64(x));
     }
   }
 }

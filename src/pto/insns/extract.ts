@@ -11,11 +11,11 @@ import { badInput } from '../../errors.ts';
 import { ALL, type ExecCtx, type OpDef, reject } from '../op.ts';
 import { copyRegion } from './copy.ts';
 
-function index(ctx: ExecCtx, name: string): number {
+export function index(ctx: ExecCtx, name: string): number {
   const v = ctx.attrs[name] ?? 0;
   const n = typeof v === 'bigint' ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 0xffff)
-    throw badInput(`TEXTRACT: ${name} must be an integer in 0..65535, got ${String(v)}`);
+    throw badInput(`${ctx.op.name}: ${name} must be an integer in 0..65535, got ${String(v)}`);
   return n;
 }
 
@@ -60,6 +60,58 @@ export const EXTRACT_OPS: readonly OpDef[] = [
       copyRegion(ctx.profile, ctx.tiles.src!, d, d.validRow, d.validCol, {
         srcRow: index(ctx, 'indexRow'),
         srcCol: index(ctx, 'indexCol'),
+      });
+    },
+  },
+  {
+    // TInsert.hpp (plain form): dst(indexRow + r, indexCol + c) = src(r, c) over src's valid region,
+    // columns outermost, converting like SetElement; the bound check is an `assert` (cpu: writes past
+    // dst's valid region land in its buffer, past the buffer are UndefinedBehaviour). tinsert.md:
+    // Acc -> Mat on A2/A3 (A5 adds Vec sources); the window must fit dst there.
+    name: 'TINSERT',
+    family: 'layout',
+    summary: 'dst(indexRow + r, indexCol + c) = src(r,c) over the src valid region',
+    ref: 'pto-isa docs/isa/tile/ops/layout-and-rearrangement/tinsert.md',
+    operands: [
+      { name: 'dst', kind: 'tile', out: true },
+      { name: 'src', kind: 'tile' },
+    ],
+    attrs: [
+      { name: 'indexRow', kind: 'index', optional: true },
+      { name: 'indexCol', kind: 'index', optional: true },
+    ],
+    primary: 'dst',
+    dtypes: {
+      cpu: ALL,
+      // tinsert.md "Supported Element Types" (those axsim has)
+      a2a3: ['i8', 'f16', 'bf16', 'f32'],
+      a5: ['i8', 'f16', 'bf16', 'f32', 'f8e4m3', 'f8e5m2'],
+    },
+    check: (ctx) => {
+      const d = ctx.tiles.dst!;
+      const s = ctx.tiles.src!;
+      const ir = index(ctx, 'indexRow');
+      const ic = index(ctx, 'indexCol');
+      if (ctx.profile === 'cpu') return;
+      const okLoc = d.loc === 'mat' && (s.loc === 'acc' || (ctx.profile === 'a5' && s.loc === 'vec'));
+      if (!okLoc && !(ctx.profile === 'a5' && s.loc === 'vec' && d.loc === 'vec'))
+        reject(
+          'TINSERT',
+          d.dtype,
+          `a ${s.loc} -> ${d.loc} insert is not a documented pair on ${ctx.profile}`,
+          ctx.profile,
+        );
+      if (ir + s.validRow > d.rows || ic + s.validCol > d.cols) {
+        throw badInput(
+          `TINSERT: a ${s.validRow}x${s.validCol} source at (${ir}, ${ic}) does not fit the ${d.rows}x${d.cols} destination`,
+        );
+      }
+    },
+    exec: (ctx) => {
+      const s = ctx.tiles.src!;
+      copyRegion(ctx.profile, s, ctx.tiles.dst!, s.validRow, s.validCol, {
+        dstRow: index(ctx, 'indexRow'),
+        dstCol: index(ctx, 'indexCol'),
       });
     },
   },

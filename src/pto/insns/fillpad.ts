@@ -91,4 +91,16 @@ function op(name: string, expand: boolean, summary: string): OpDef {
 export const FILLPAD_OPS: readonly OpDef[] = [
   op('TFILLPAD', false, "dst = src over src's valid region, dst's pad value on the rest of the tile"),
   op('TFILLPAD_EXPAND', true, "like TFILLPAD into a larger dst: src's valid region, pad everywhere else"),
+  {
+    // TFILLPAD<TFillPadMode::InPlace> (vec tiles only): on the CPU simulator the same loop as TFILLPAD,
+    // meant for dst == src (tfillpad-inplace.md)
+    ...op('TFILLPAD_INPLACE', false, 'TFILLPAD with dst = src: pad the tile outside its valid region'),
+    ref: `${REF}/tfillpad-inplace.md`,
+    check: (ctx) => {
+      const d = ctx.tiles.dst!;
+      if (d.loc !== 'vec' || ctx.tiles.src!.loc !== 'vec')
+        reject('TFILLPAD_INPLACE', d.dtype, 'the in-place form takes vec tiles', ctx.profile);
+      check(ctx, false);
+    },
+  },
 ];

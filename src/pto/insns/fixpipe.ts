@@ -23,6 +23,7 @@ import { type Arith, anyArith } from '../arith.ts';
 import type { DType } from '../dtype.ts';
 import { type ExecCtx, type OpDef, off, reject } from '../op.ts';
 import type { Tile } from '../tile.ts';
+import { index } from './extract.ts';
 import { gOff } from './memory.ts';
 
 type Mode = 'B8' | 'DEQF16' | 'SHIFT16' | null;
@@ -180,4 +181,56 @@ export const FIXPIPE_OPS: readonly OpDef[] = [
       }
     },
   },
+  // TExtract.hpp / TInsert.hpp `fp` overloads: a window through the fix-pipe. TEXTRACT_FP walks dst's
+  // valid region and takes the word of the *source* column (scalars[c + indexCol]); TINSERT_FP walks
+  // src's valid region and takes the word of its column c. (TMOV_FP above = TEXTRACT_FP at (0, 0).)
+  fixpipeWindow('TEXTRACT_FP', 'dst(r,c) = quantise(src(indexRow + r, indexCol + c), fp word indexCol + c)'),
+  fixpipeWindow('TINSERT_FP', 'dst(indexRow + r, indexCol + c) = quantise(src(r,c), fp word c)'),
 ];
+
+function fixpipeWindow(name: 'TEXTRACT_FP' | 'TINSERT_FP', summary: string): OpDef {
+  const insert = name === 'TINSERT_FP';
+  return {
+    name,
+    family: 'memory',
+    summary,
+    ref: `pto-isa docs/isa/${name}.md`,
+    operands: [
+      { name: 'dst', kind: 'tile', out: true },
+      { name: 'src', kind: 'tile' },
+      { name: 'fp', kind: 'tile' },
+    ],
+    attrs: [
+      { name: 'indexRow', kind: 'index', optional: true },
+      { name: 'indexCol', kind: 'index', optional: true },
+    ],
+    primary: 'src',
+    dtypes: { cpu: ['f32', 'i32'], a2a3: ['f32', 'i32'], a5: ['f32', 'i32'] },
+    check: (ctx) => {
+      checkFp(ctx, ctx.tiles.src!);
+      index(ctx, 'indexRow');
+      index(ctx, 'indexCol');
+    },
+    exec: (ctx) => {
+      const s = ctx.tiles.src!;
+      const d = ctx.tiles.dst!;
+      const ir = index(ctx, 'indexRow');
+      const ic = index(ctx, 'indexCol');
+      const S = anyArith(s.dtype, ctx.profile);
+      const D = anyArith(d.dtype, ctx.profile);
+      const sv = S.view(s.bytes);
+      const dv = D.view(d.bytes);
+      const mode = modeOf(s.dtype, d.dtype);
+      const words = quantWords(ctx.tiles.fp!);
+      const rows = insert ? s.validRow : d.validRow;
+      const cols = insert ? s.validCol : d.validCol;
+      for (let c = 0; c < cols; c++) {
+        for (let r = 0; r < rows; r++) {
+          const x = S.toF64(S.load(sv, insert ? off(s, r, c) : off(s, ir + r, ic + c)));
+          const v = mode ? quantize(mode, x, word(ctx, words, insert ? c : ic + c), D) : D.fromF64(x);
+          D.store(dv, insert ? off(d, ir + r, ic + c) : off(d, r, c), v);
+        }
+      }
+    },
+  };
+}
