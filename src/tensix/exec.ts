@@ -285,7 +285,7 @@ export function execRecord(st: TensixState, code: Int32Array, o: number): void {
       sfpconfig(st, code[o + 1]!, code[o + 5]!, code[o + 6]!);
       return;
     case 34: // SWAP
-      sfpswap(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!);
+      sfpswap(st, mask, code[o + 1]!, code[o + 2]!, code[o + 5]!, code[o + 3]!);
       return;
     case 35: // SHFT2
       sfpshft2(st, mask, code[o + 1]!, code[o + 2]!, code[o + 3]!, code[o + 5]!, code[o + 6]!);

@@ -231,7 +231,8 @@ export function predecode(d: DecodedInsn, arch: Arch, out: Int32Array, at: numbe
       break;
     case 'SFPSWAP':
       if (!bh && mod1 >= 10) throw reserved('instr_mod1', mod1, 'Mod1 10-15 are not defined on Wormhole');
-      set(Op.SWAP, vd, vc, 0, 0, mod1);
+      // VB slot: the row read as the "VD" operand (VD itself, except when SFPLOADMACRO schedules it).
+      set(Op.SWAP, vd, vc, vd, 0, mod1);
       break;
     case 'SFPSHFT2': {
       if (mod1 > 6)

@@ -142,7 +142,8 @@ export function depsOf(code: Int32Array, o: number): Deps {
       if (vd >= 11 && vd <= 14) writes = bit(vd);
       break;
     case Op.SWAP:
-      reads = bit(vc) | bit(vd);
+      // VB: the row read as the "VD" operand (= VD unless SFPLOADMACRO scheduled it; insns/swap.ts)
+      reads = bit(vc) | bit(vb);
       writes = bit(vc) | bit(vd);
       break;
     case Op.SHFT2: {

@@ -165,7 +165,7 @@ export function buildScheduled(
     else rec[S.OP] = Op.NOP;
     const op = rec[S.OP]!;
     // Wire the macro-determined VB / VC into the record where the pre-decoded form implies them.
-    if (op === Op.AND || op === Op.OR || op === Op.ARECIP) rec[S.VB] = vb;
+    if (op === Op.AND || op === Op.OR || op === Op.ARECIP || op === Op.SWAP) rec[S.VB] = vb;
     else if (op === Op.SHFT2 && (mod1 === 5 || mod1 === 6)) rec[S.VB] = vb;
     else if (VB_VIA_VD.has(op) && vb !== finalVd) precopyFrom = vb;
     else if ((op === Op.MULI || op === Op.ADDI) && vc !== finalVd) precopyFrom = vc;
