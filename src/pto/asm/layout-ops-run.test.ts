@@ -142,3 +142,51 @@ test('pto.tinsert ins(%src, %r, %c) and pto.tinsert_fp ins(%src, %fp, %r, %c)', 
   // f16 bits of 8, 4, 16, 2
   assert.deepEqual(Array.from(of.data as Uint16Array), [0, 0, 0, 0, 0x4800, 0x4400, 0x4c00, 0x4000]);
 });
+
+test('pto.tpartargmax (two outs), pto.tpairreducesum, pto.thistogram {byte}, pto.tprefetch', () => {
+  const T = TB('f32', 1, 4);
+  const I = TB('i32', 1, 4);
+  const prog = `func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %o: !pto.ptr<f32>, %oi: !pto.ptr<i32>, %s: !pto.ptr<f32>, %h: !pto.ptr<ui16>, %hb: !pto.ptr<ui32>) {
+  ${consts}
+  %c32 = arith.constant 32 : index
+  %c256 = arith.constant 256 : index
+  ${io('a', 'f32', 1, 4, true)}
+  ${io('b', 'f32', 1, 4, false)}
+  ${io('o', 'f32', 1, 4, false)}
+  ${io('oi', 'i32', 1, 4, false)}
+  ${io('s', 'f32', 1, 4, false)}
+  ${io('h', 'ui16', 1, 4, true)}
+  ${io('hb', 'ui32', 1, 256, false)}
+  %b_t = pto.alloc_tile : ${T}
+  pto.tprefetch ins(%b_p : ${PV('f32', 1, 4)}) outs(%b_t : ${T})
+  %i0 = pto.alloc_tile : ${I}
+  %i1 = pto.alloc_tile : ${I}
+  %dv = pto.alloc_tile : ${T}
+  %di = pto.alloc_tile : ${I}
+  pto.tpartargmax ins(%a_t, %b_t, %i0, %i1 : ${T}, ${T}, ${I}, ${I}) outs(%dv, %di : ${T}, ${I})
+  ${store('o', 'f32', 1, 4, '%dv')}
+  ${store('oi', 'i32', 1, 4, '%di')}
+  %ps = pto.alloc_tile : ${T}
+  pto.tpairreducesum ins(%a_t : ${T}) outs(%ps : ${T})
+  ${store('s', 'f32', 1, 4, '%ps')}
+  %ix = pto.alloc_tile : ${TB('ui8', 1, 32)}
+  %hist = pto.alloc_tile : ${TB('ui32', 1, 256)}
+  pto.thistogram ins(%h_t, %ix : ${TB('ui16', 1, 4)}, ${TB('ui8', 1, 32)}) outs(%hist : ${TB('ui32', 1, 256)}) {byte = 1}
+  ${store('hb', 'ui32', 1, 256, '%hist')}
+  return
+}
+`;
+  const o = f4([0, 0, 0, 0]);
+  const oi = i4([9, 9, 9, 9]);
+  const s = f4([9, 9, 9, 9]);
+  const h: NpyArray = { dtype: 'u2', shape: [4], data: Uint16Array.from([0x0100, 0x0300, 0x0301, 0x0000]) };
+  const hb: NpyArray = { dtype: 'u4', shape: [256], data: new Uint32Array(256) };
+  runProgram(check(prog), { a: f4([1, 8, 3, 4]), b: f4([2, 2, 5, 4]), o, oi, s, h, hb });
+  // max per element (src1 on ties); the index tiles are zero-filled fresh tiles
+  assert.deepEqual(arr(o), [2, 8, 5, 4]);
+  assert.deepEqual(arr(oi), [0, 0, 0, 0]);
+  assert.deepEqual(arr(s), [9, 7, 0, 0]);
+  const hist = arr(hb);
+  // high bytes 1, 3, 3, 0: running counts 1 (bin 0), 2 (bin 1), 2 (bin 2), 4 (bin 3 on)
+  assert.deepEqual([hist[0], hist[1], hist[2], hist[3], hist[255]], [1, 2, 2, 4, 4]);
+});

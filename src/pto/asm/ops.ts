@@ -192,6 +192,14 @@ const table: [
   ['tdeinterleave', 'misc', 'T T?', 'T', { outs: [2, 2] }],
   // TTRI.md: ins(%diagonal : i32) outs(%dst) [{upper = true}] (lower by default)
   ['ttri', 'misc', 'S'],
+  // TPARTARGMAX.md: ins(%src0Val, %src1Val, %src0Idx, %src1Idx) outs(%dstVal, %dstIdx)
+  ['tpartargmax', 'misc', 'T T T T', 'T', { outs: [2, 2] }],
+  ['tpartargmin', 'misc', 'T T T T', 'T', { outs: [2, 2] }],
+  ['tpairreducesum', 'misc', 'T'],
+  // THISTOGRAM.md gives no operand list: ins(%src, %idx) outs(%dst) {byte = k}
+  ['thistogram', 'misc', 'T T'],
+  // tprefetch.md: ins(%src : view) outs(%dst : tile)
+  ['tprefetch', 'load', 'V', 'T'],
   // indexed global memory access (PTOAS MGatherOp / MScatterOp; mgather.md / mscatter.md)
   ['mgather', 'misc', 'V T', 'T'],
   ['mscatter', 'misc', 'T T', 'V'],

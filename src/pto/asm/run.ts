@@ -319,6 +319,10 @@ function execCall(
       if (spec && v.kind === 'tile') operands[spec.name] = v.handle as Tile;
     });
   }
+  if (insn === 'THISTOGRAM') {
+    const b = call.attrs.find((a) => a.name === 'byte');
+    if (b) attrs.byte = b.value.kind === 'int' ? Number(b.value.value) : attrWord([b], ['byte'])?.word;
+  }
   if (insn === 'TTRI') {
     // ins(%diagonal : i32)
     attrs.diagonal = scalars[0];

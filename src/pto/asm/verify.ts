@@ -834,6 +834,7 @@ class Verifier {
       MGATHER: ['coalesce', 'oob'],
       MSCATTER: ['coalesce', 'oob', 'atomic', 'conflict'],
       TTRI: ['upper'],
+      THISTOGRAM: ['byte'],
     };
     const ok = allowed[c.sig.insn] ?? [];
     if (c.sig.insn === 'TGATHER' && c.op.kind === 'dps') {

@@ -1,0 +1,117 @@
+/**
+ * TPARTARGMAX/MIN, TPAIRREDUCESUM, THISTOGRAM and TPREFETCH (pto-isa TPARTARGMAX.md,
+ * TPairReduceSum.md, THISTOGRAM.md, tprefetch.md and the CPU simulator's loops), worked by hand.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AxsimError } from '../errors.ts';
+import { createTile, execute, GlobalTensor, readTile } from './index.ts';
+
+const isCat = (c: string) => (e: unknown) => e instanceof AxsimError && e.category === c;
+
+test('TPARTARGMAX / TPARTARGMIN: pairs from the chosen source, src1 on ties, zeros outside both', () => {
+  for (const [name, v00, want00] of [
+    ['TPARTARGMAX', 5, [5, 20]],
+    ['TPARTARGMIN', 5, [5, 20]],
+    ['TPARTARGMAX', 6, [6, 10]],
+    ['TPARTARGMIN', 6, [5, 20]],
+  ] as const) {
+    const s0 = createTile({ dtype: 'f32', rows: 2, cols: 2, validCol: 1 }, [v00, 99, 1, 99]);
+    const s1 = createTile({ dtype: 'f32', rows: 2, cols: 2, validRow: 1 }, [5, 7, 99, 99]);
+    const i0 = createTile({ dtype: 'i32', rows: 2, cols: 2 }, [10, 11, 12, 13]);
+    const i1 = createTile({ dtype: 'i32', rows: 2, cols: 2 }, [20, 21, 22, 23]);
+    const dst = createTile({ dtype: 'f32', rows: 2, cols: 2 }, [-1, -1, -1, -1]);
+    const dstIdx = createTile({ dtype: 'i32', rows: 2, cols: 2 }, [-1, -1, -1, -1]);
+    execute(name, { dst, dstIdx, src0: s0, src1: s1, src0Idx: i0, src1Idx: i1 });
+    assert.deepEqual(
+      [readTile(dst)[0]![0], readTile(dstIdx)[0]![0]],
+      [...want00],
+      `${name} with src0(0,0) = ${v00}`,
+    );
+    assert.deepEqual(readTile(dst), [
+      [want00[0], 7],
+      [1, 0],
+    ]);
+    assert.deepEqual(readTile(dstIdx), [
+      [want00[1], 21],
+      [12, 0],
+    ]);
+  }
+});
+
+test('TPAIRREDUCESUM: pair sums, the odd tail + 0 (so -0 -> +0), the rest of dst zeroed', () => {
+  const src = createTile(
+    { dtype: 'f32', rows: 2, cols: 8, validRow: 1, validCol: 5 },
+    [1, 2, 3, 4, -0, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9],
+  );
+  const dst = createTile(
+    { dtype: 'f32', rows: 2, cols: 8, validRow: 1, validCol: 5 },
+    new Array(16).fill(-1),
+  );
+  execute('TPAIRREDUCESUM', { dst, src });
+  const t = readTile(dst);
+  assert.deepEqual(t, [
+    [3, 7, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0],
+  ]);
+  assert.ok(Object.is(t[0]![2], 0)); // +0, not -0
+  assert.throws(
+    () =>
+      execute('TPAIRREDUCESUM', { dst: createTile({ dtype: 'f32', rows: 1, cols: 8, validCol: 0 }), src }),
+    isCat('UndefinedBehaviour'),
+  );
+});
+
+test('THISTOGRAM: cumulative counts of the chosen byte with the cascaded filters', () => {
+  const src16 = createTile({ dtype: 'u16', rows: 1, cols: 16, validCol: 4 }, [
+    0x0100,
+    0x0105,
+    0x0200,
+    0xff00,
+    ...new Array(12).fill(0),
+  ]);
+  const idx = createTile({ dtype: 'u8', rows: 1, cols: 32 }, [1, ...new Array(31).fill(0)]);
+  const dst = createTile({ dtype: 'u32', rows: 1, cols: 256 });
+  execute('THISTOGRAM', { dst, src: src16, idx }, { byte: 1 });
+  const h = readTile(dst)[0]!;
+  assert.deepEqual([h[0], h[1], h[2], h[3], h[254], h[255]], [0, 2, 3, 3, 3, 4]);
+  execute('THISTOGRAM', { dst, src: src16, idx }, { byte: 0 });
+  // only 0x0100 and 0x0105 have high byte 1: low bytes 0x00 and 0x05
+  const l = readTile(dst)[0]!;
+  assert.deepEqual([l[0], l[4], l[5], l[255]], [1, 1, 2, 2]);
+  const src32 = createTile(
+    { dtype: 'u32', rows: 1, cols: 8, validCol: 3 },
+    [0xab010000, 0xab020000, 0xac010000, 0, 0, 0, 0, 0],
+  );
+  const idx3 = createTile({ dtype: 'u8', rows: 3, cols: 32 }, [0xab, ...new Array(95).fill(0)]);
+  execute('THISTOGRAM', { dst, src: src32, idx: idx3 }, { byte: 2 });
+  const w = readTile(dst)[0]!;
+  assert.deepEqual([w[0], w[1], w[2], w[255]], [0, 1, 2, 2]);
+  assert.throws(() => execute('THISTOGRAM', { dst, src: src16, idx }, { byte: 2 }), isCat('Unsupported'));
+  assert.throws(
+    () => execute('THISTOGRAM', { dst, src: src16, idx }, {}, { profile: 'a2a3' }),
+    isCat('Unsupported'),
+  );
+});
+
+test('TPREFETCH: cpu copies raw element r*Cols + c of the tensor; a5 maps through the strides like TLOAD', () => {
+  const mk = () =>
+    new GlobalTensor(
+      'f32',
+      [1, 1, 1, 2, 8],
+      [16, 16, 16, 8, 1],
+      'ND',
+      new Uint8Array(Float32Array.from({ length: 16 }, (_, i) => i).buffer),
+    );
+  const t = createTile({ dtype: 'f32', rows: 2, cols: 4 });
+  execute('TPREFETCH', { dst: t, src: mk() });
+  assert.deepEqual(readTile(t), [
+    [0, 1, 2, 3],
+    [4, 5, 6, 7],
+  ]);
+  execute('TPREFETCH', { dst: t, src: mk() }, {}, { profile: 'a5' });
+  assert.deepEqual(readTile(t), [
+    [0, 1, 2, 3],
+    [8, 9, 10, 11],
+  ]);
+});
