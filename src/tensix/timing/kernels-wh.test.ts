@@ -393,3 +393,40 @@ describe('wh_add_top_row: rows 0-3 of tile 2 = tile 0 + tile 1 (ckernel_sfpu_add
     });
   }
 });
+
+describe('reduce column SUM (UInt32) and AVG (Int32) over a tile (ckernel_sfpu_reduce.h)', () => {
+  const word = fc.oneof(
+    fc.constantFrom(0, 1, 0x7fffffff, 0x80000000, 0xffffffff),
+    fc.integer({ min: 0, max: 0xffffffff }),
+  );
+  const colSum = (tile: number[], c: number) => {
+    let s = 0;
+    for (let r = 0; r < 32; r++) s = (s + tile[r * 32 + c]!) >>> 0; // SFPIADD: modulo 2^32
+    return s;
+  };
+  // perform_int_average<INT32>: |s| (SFPABS integer; INT32_MIN stays) logically >> 5, negated back for s < 0
+  const avg = (s: number) => {
+    const mag = (s | 0) < 0 ? (-(s | 0) >>> 0) >>> 5 : s >>> 5;
+    return (s | 0) < 0 ? -mag >>> 0 : mag;
+  };
+  for (const [file, f] of [
+    ['wh_reduce_col_sum_uint32', (s: number) => s],
+    ['wh_reduce_col_avg_int32', avg],
+  ] as const) {
+    it(`${file}: row 0 holds each column's result, rows 4..31 unchanged; strict`, () => {
+      const k = compile(`${file}.sfpu`);
+      fc.assert(
+        fc.property(fc.array(word, { minLength: 1024, maxLength: 1024 }), (tile) => {
+          k.m.reset();
+          k.m.configure({ sfpuFp32: true });
+          k.m.writeDstTile(0, tile, 'int32');
+          runTimed(k.m.state, k.prog, { hazards: 'strict' });
+          const out = k.m.readDstTile(0, 'int32');
+          for (let c = 0; c < 32; c++) assert.equal(out[c]! >>> 0, f(colSum(tile, c)), `column ${c}`);
+          for (let i = 4 * 32; i < 1024; i++) assert.equal(out[i]! >>> 0, tile[i]! >>> 0, `element ${i}`);
+        }),
+        { numRuns: 15, seed: 28, endOnFailure: true },
+      );
+    });
+  }
+});
