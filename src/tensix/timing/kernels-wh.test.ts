@@ -430,3 +430,47 @@ describe('reduce column SUM (UInt32) and AVG (Int32) over a tile (ckernel_sfpu_r
     });
   }
 });
+
+describe('wh_max_pool_with_indices: argmax over rows 0..8 with ENABLE_DEST_INDEX (ckernel_sfpu_max_pool_indices.h)', () => {
+  /** SFPSWAP's order (SFPSWAP.md): sign-magnitude. */
+  const less = (a: number, b: number) => {
+    const sa = a >>> 31;
+    const sb = b >>> 31;
+    if (sa !== sb) return sa === 1;
+    return sa === 0 ? (a & 0x7fffffff) < (b & 0x7fffffff) : (a & 0x7fffffff) > (b & 0x7fffffff);
+  };
+  const flush = (x: number) => (((x >>> 23) & 0xff) === 0 ? (x & 0x80000000) >>> 0 : x >>> 0);
+  const word = fc.integer({ min: 0, max: 0xffffffff });
+  // rows 0..8 of each column distinct (no ties to break), the rest anything
+  const pooled = fc.array(fc.uniqueArray(word, { minLength: 9, maxLength: 9 }), {
+    minLength: 32,
+    maxLength: 32,
+  });
+  const rest = fc.array(word, { minLength: 23 * 32, maxLength: 23 * 32 });
+  const indices = fc.array(word, { minLength: 1024, maxLength: 1024 });
+  it('row 0 holds each column maximum and the index that came with it; strict', () => {
+    const k = compile('wh_max_pool_with_indices.sfpu');
+    fc.assert(
+      fc.property(pooled, rest, indices, (cols, tail, idx) => {
+        const values = new Array<number>(1024);
+        for (let r = 0; r < 9; r++) for (let c = 0; c < 32; c++) values[r * 32 + c] = cols[c]![r]!;
+        for (let i = 9 * 32; i < 1024; i++) values[i] = tail[i - 9 * 32]!;
+        k.m.reset();
+        k.m.configure({ sfpuFp32: true });
+        k.m.writeDstTile(0, values, 'fp32');
+        k.m.writeDstTile(1, idx, 'int32');
+        runTimed(k.m.state, k.prog, { hazards: 'strict' });
+        const outV = k.m.readDstTile(0, 'fp32');
+        const outI = k.m.readDstTile(1, 'int32');
+        for (let c = 0; c < 32; c++) {
+          let best = 0;
+          for (let r = 1; r < 9; r++)
+            if (less(values[best * 32 + c]! >>> 0, values[r * 32 + c]! >>> 0)) best = r;
+          assert.equal(outV[c], flush(values[best * 32 + c]! >>> 0), `value, column ${c}`);
+          assert.equal(outI[c]! >>> 0, idx[best * 32 + c]! >>> 0, `index, column ${c}`);
+        }
+      }),
+      { numRuns: 15, seed: 29, endOnFailure: true },
+    );
+  });
+});
