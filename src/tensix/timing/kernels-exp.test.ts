@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { f32ToBits } from '../../numeric/index.ts';
 import { assemble } from '../asm/index.ts';
+import type { Arch } from '../encoding.ts';
 import { TensixMachine } from '../index.ts';
 import { Op, S, STRIDE } from '../ops.ts';
 import type { Program } from '../program.ts';
@@ -62,12 +63,15 @@ function roundF32(s: number, m: bigint, e: number): number {
   return ((s << 31) | ((E + 127) << 23) | (Number(q) & 0x7fffff)) >>> 0;
 }
 
-/** SFPMAD a * b + c on FP32 bit patterns (exact sum, then one rounding). */
-function mad(a: number, b: number, c: number): number {
+/**
+ * SFPMAD a * b + c on FP32 bit patterns (exact sum, then one rounding). A NaN result is
+ * sign | 0x7f800001 with the product's sign on Wormhole (SFPU-NOTES B2), 0x7fc00000 on Blackhole (C2).
+ */
+function mad(a: number, b: number, c: number, arch: Arch = 'wormhole'): number {
   const nan = (x: number) => (x & 0x7fffffff) > 0x7f800000;
   const isInf = (x: number) => (x & 0x7fffffff) === 0x7f800000;
   const ps = (a ^ b) >>> 31;
-  if (nan(a) || nan(b)) return ((ps << 31) | 0x7f800001) >>> 0;
+  if (nan(a) || nan(b)) return arch === 'blackhole' ? 0x7fc00000 : ((ps << 31) | 0x7f800001) >>> 0;
   if (isInf(a) || isInf(b)) {
     if (isInf(c) && c >>> 31 !== ps) return 0x7f800001;
     return ((ps << 31) | 0x7f800000) >>> 0; // A and B - C are finite and non-zero here
@@ -119,14 +123,14 @@ function smLess(a: number, b: number): boolean {
 }
 
 /** CLAMP_NEGATIVE = true: y = max(y, -88.5); uint16(A*y + (B-C)) << 15. */
-function expClamped(y: number): number {
+function expClamped(y: number, arch: Arch = 'wormhole'): number {
   const x = smLess(y, THRESHOLD) ? THRESHOLD : y;
-  return storeF32((toInt(mad(A, x, B_MINUS_C), false, 65535) << 15) >>> 0);
+  return storeF32((toInt(mad(A, x, B_MINUS_C, arch), false, 65535) << 15) >>> 0);
 }
 
 /** CLAMP_NEGATIVE = false: i = int16(A*y + (B-C)); sign of i, exponent/mantissa of i << 15. */
-function expUnclamped(y: number): number {
-  const i = toInt(mad(A, y, B_MINUS_C), true, 32767);
+function expUnclamped(y: number, arch: Arch = 'wormhole'): number {
+  const i = toInt(mad(A, y, B_MINUS_C, arch), true, 32767);
   return storeF32(((i & 0x80000000) | ((i << 15) & 0x7fffffff)) >>> 0);
 }
 
@@ -135,9 +139,9 @@ function expUnclamped(y: number): number {
 function source(file: string): string {
   return readFileSync(dir + file, 'utf8');
 }
-function compile(src: string, file: string): { m: TensixMachine; prog: Program } {
-  const m = new TensixMachine('wormhole');
-  return { m, prog: m.compile(assemble(src, 'wormhole', { file }).words) };
+function compile(src: string, file: string, arch: Arch = 'wormhole'): { m: TensixMachine; prog: Program } {
+  const m = new TensixMachine(arch);
+  return { m, prog: m.compile(assemble(src, arch, { file }).words) };
 }
 function load(m: TensixMachine, data: number[]): void {
   m.reset();
@@ -378,5 +382,46 @@ describe('wh_exp_fast_approx_noclamp (CLAMP_NEGATIVE = false, SFPLOADMACRO + REP
       r.hazards.map((h) => h.id),
       new Array(8).fill('early-read'),
     );
+  });
+});
+
+describe('Blackhole: the same kernels (bh_exp_fast_approx*, tt_llk_blackhole ckernel_sfpu_exp.h)', () => {
+  const bh = (f: string) => compile(source(`${f}.sfpu`), `${f}.sfpu`, 'blackhole');
+  const macro = bh('bh_exp_fast_approx');
+  const serial = bh('bh_exp_fast_approx_nomacro');
+  const macroU = bh('bh_exp_fast_approx_noclamp');
+  const serialU = bh('bh_exp_fast_approx_noclamp_nomacro');
+  const ex = (y: number) => expClamped(y, 'blackhole');
+  const exU = (y: number) => expUnclamped(y, 'blackhole');
+  const notClamped = (y: number) => !smLess(y, THRESHOLD);
+  it('DISABLE forms compute the algorithm in both modes (the stall logic holds SFP_STOCH_RND back: no hazard)', () => {
+    const check = (data: number[]) => {
+      for (const [k, f] of [
+        [serial, ex],
+        [serialU, exU],
+      ] as const) {
+        load(k.m, data);
+        k.m.run(k.prog);
+        expectAll(k.m.readDstRows(0, 256, 'fp32'), data, f);
+        load(k.m, data);
+        const r = runTimed(k.m.state, k.prog, { hazards: 'strict' });
+        assert.ok(r.stallCycles >= 8);
+        expectAll(k.m.readDstRows(0, 256, 'fp32'), data, f);
+      }
+    };
+    check(specials(16));
+    fc.assert(fc.property(inputs(16), check), { numRuns: 15, seed: 14, endOnFailure: true });
+  });
+  it('SFPLOADMACRO forms: unclamped = algorithm; clamped = algorithm where the clamp does not apply; strict', () => {
+    const check = (data: number[]) => {
+      load(macroU.m, data);
+      assert.equal(runTimed(macroU.m.state, macroU.prog, { hazards: 'strict' }).discarded, 0);
+      expectAll(macroU.m.readDstRows(0, 256, 'fp32'), data, exU);
+      load(macro.m, data);
+      assert.equal(runTimed(macro.m.state, macro.prog, { hazards: 'strict' }).discarded, 0);
+      expectAll(macro.m.readDstRows(0, 256, 'fp32'), data, ex, notClamped);
+    };
+    check(specials(16));
+    fc.assert(fc.property(inputs(16), check), { numRuns: 15, seed: 15, endOnFailure: true });
   });
 });
