@@ -1,7 +1,7 @@
 /**
  * tt-llk's Wormhole fast approximate exp (ckernel_sfpu_exp.h, Schraudolph's method) in
  * examples/tensix: the clamped form (CLAMP_NEGATIVE = true) and the unclamped SFPLOADMACRO + REPLAY
- * form (8 and 32 iterations), each with its DISABLE_SFPLOADMACRO form.
+ * form (8 and 32 iterations), each with its DISABLE_SFPLOADMACRO form; and the Blackhole copies.
  *
  * Expected values come from the kernels' documented algorithm, computed here from the instruction
  * pages' functional models, not from axsim: y = max(y, -88.5) in SFPSWAP's sign-magnitude order

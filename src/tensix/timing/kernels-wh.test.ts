@@ -1,8 +1,12 @@
 /**
- * More tt-llk Wormhole kernels with SFPLOADMACRO and REPLAY (examples/tensix): where (general and
- * in-place forms, and its DISABLE_SFPLOADMACRO form). Expected values are the kernels' definitions
- * computed here from the inputs (not from axsim), and the two forms must leave identical Dst bits;
- * the macro forms run in strict hazard mode and reach the throughput their comments claim.
+ * More tt-llk Wormhole kernels with SFPLOADMACRO and/or REPLAY (examples/tensix): where (general,
+ * in-place and DISABLE forms), mul_int (both forms), reduce (row MAX, column MIN over two tiles,
+ * column MAX over a 2x2 block, integer column SUM/AVG), cumsum, add_top_row, max pool with indices,
+ * and checks of the int32/uint32 -> fp32 typecasts (their macro/DISABLE pairs are in
+ * kernels.test.ts). Expected values are each kernel's definition computed here from the inputs, not
+ * taken from axsim; where a DISABLE form exists the two forms must also agree. The kernels run in
+ * strict hazard mode and reach the throughput their comments claim. One test documents a bug in
+ * tt-llk's _init_typecast_uint32_to_fp16b_; one `todo` test holds an engine fast-path false hazard.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
