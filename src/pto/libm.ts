@@ -1,8 +1,10 @@
 /**
- * exp / log / pow in double, correctly rounded, to reproduce the host C library the reference
- * simulator calls (glibc's exp/log/pow round correctly in practice; V8's Math.exp/log/pow can be
- * one ulp off, which shows after a cast to a wide integer, e.g. (uint32_t)exp(40)). Computed in
- * double-double arithmetic (~100 bits) and rounded once.
+ * exp / log / pow in double, correctly rounded (double-double arithmetic, ~100 bits, one rounding).
+ * The instructions use glibc.ts's bit-exact replicas of glibc's exp and pow instead; `crLog` stands
+ * in for glibc's log (not replicated: on every f16, 8/16-bit integer and fp8 input, and on the
+ * integers up to 70 000, the two differ on 3 inputs, by one ulp of a double, which never survives
+ * the conversion to the element type). crExp / crPow remain as oracles for glibc.test.ts. V8's
+ * Math.exp/log/pow can be one ulp off, which shows after a cast to a wide integer.
  */
 
 // ---- double-double helpers (Dekker / Knuth error-free transformations, no FMA needed)

@@ -7,7 +7,7 @@
  */
 import { undefinedBehaviour } from '../../errors.ts';
 import { type Arith, anyArith } from '../arith.ts';
-import { crExp } from '../libm.ts';
+import { glibcExp } from '../glibc.ts';
 import { ALL, copyElem, type ExecCtx, type OpDef, off, per, reject } from '../op.ts';
 
 const REF = 'pto-isa docs/isa/tile/ops/reduce-and-expand';
@@ -35,7 +35,7 @@ function apply(A: Arith<unknown>, kind: Kind, a: unknown, b: unknown): unknown {
     case 'EXPDIF':
       // static_cast<double>(src0 - src1): the cast rounds the (float-evaluated) half difference
       // to the element type first (C's excess-precision rule), then exp runs in double
-      return A.fromF64(crExp(A.toF64(A.round(A.sub(a, b)))));
+      return A.fromF64(glibcExp(A.toF64(A.round(A.sub(a, b)))));
     default:
       return undefined;
   }

@@ -110,5 +110,5 @@ export function pickLoop(
   }
 }
 
-/** C `pow` (special cases per C11 F.10.4.4, correctly rounded otherwise; see libm.ts). */
-export { crPow as cPow } from '../libm.ts';
+/** C `pow` as the reference's glibc computes it (glibc.ts). */
+export { glibcPow as cPow } from '../glibc.ts';
