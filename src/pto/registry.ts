@@ -17,6 +17,7 @@ import { FILLPAD_OPS } from './insns/fillpad.ts';
 import { FIXPIPE_OPS } from './insns/fixpipe.ts';
 import { GATHER_OPS } from './insns/gather.ts';
 import { GEMV_OPS } from './insns/gemv.ts';
+import { GEMV_MX_OPS } from './insns/gemv-mx.ts';
 import { HISTOGRAM_OPS } from './insns/histogram.ts';
 import { MATMUL_OPS } from './insns/matmul.ts';
 import { MEMORY_OPS, SYNC_OPS } from './insns/memory.ts';
@@ -26,6 +27,7 @@ import { PAIRSUM_OPS } from './insns/pairsum.ts';
 import { PART_OPS } from './insns/part.ts';
 import { PARTARG_OPS } from './insns/partarg.ts';
 import { PREFETCH_OPS } from './insns/prefetch.ts';
+import { QUANT_OPS } from './insns/quant.ts';
 import { REARRANGE_OPS } from './insns/rearrange.ts';
 import { REDUCE_OPS } from './insns/reduce.ts';
 import { SCALAR_OPS } from './insns/scalar.ts';
@@ -81,6 +83,8 @@ addAll(PARTARG_OPS);
 addAll(PAIRSUM_OPS);
 addAll(HISTOGRAM_OPS);
 addAll(PREFETCH_OPS);
+addAll(QUANT_OPS);
+addAll(GEMV_MX_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {

@@ -190,3 +190,30 @@ test('pto.tpartargmax (two outs), pto.tpairreducesum, pto.thistogram {byte}, pto
   // high bytes 1, 3, 3, 0: running counts 1 (bin 0), 2 (bin 1), 2 (bin 2), 4 (bin 3 on)
   assert.deepEqual([hist[0], hist[1], hist[2], hist[3], hist[255]], [1, 2, 2, 4, 4]);
 });
+
+test('pto.tquant {quantType = "INT8_SYM"} and pto.tdequant', () => {
+  const prog = `func.func @k(%a: !pto.ptr<f32>, %q: !pto.ptr<i8>, %d: !pto.ptr<f32>) {
+  ${consts}
+  ${io('a', 'f32', 1, 4, true)}
+  ${io('q', 'i8', 1, 4, false)}
+  ${io('d', 'f32', 1, 4, false)}
+  %sc = pto.alloc_tile : ${TB('f32', 1, 1)}
+  %zero = pto.alloc_tile : ${TB('f32', 1, 1)}
+  %two = arith.constant 2.0 : f32
+  pto.texpands ins(%two : f32) outs(%sc : ${TB('f32', 1, 1)})
+  %qt = pto.alloc_tile : ${TB('i8', 1, 4)}
+  pto.tquant ins(%a_t, %sc : ${TB('f32', 1, 4)}, ${TB('f32', 1, 1)}) outs(%qt : ${TB('i8', 1, 4)}) {quantType = "INT8_SYM"}
+  ${store('q', 'i8', 1, 4, '%qt')}
+  %dq = pto.alloc_tile : ${TB('f32', 1, 4)}
+  pto.tdequant ins(%qt, %sc, %zero : ${TB('i8', 1, 4)}, ${TB('f32', 1, 1)}, ${TB('f32', 1, 1)}) outs(%dq : ${TB('f32', 1, 4)})
+  ${store('d', 'f32', 1, 4, '%dq')}
+  return
+}
+`;
+  const q: NpyArray = { dtype: 'i1', shape: [4], data: new Int8Array(4) };
+  const d = f4([0, 0, 0, 0]);
+  runProgram(check(prog), { a: f4([1.25, -0.75, 100, 0.2]), q, d });
+  // 2.5 -> 2, -1.5 -> -2, 200 -> 127, 0.4 -> 0; then (q - 0) * 2
+  assert.deepEqual(arr(q), [2, -2, 127, 0]);
+  assert.deepEqual(arr(d), [4, -4, 254, 0]);
+});

@@ -167,6 +167,10 @@ const table: [
   ['tgemv', 'matmul', 'T T', 'T', { hasResult: true }],
   ['tgemv.acc', 'matmul', 'T T T', 'T', { hasResult: true }],
   ['tgemv.bias', 'matmul', 'T T T', 'T', { hasResult: true }],
+  // tgemv-mx.md: pto.tgemv.mx ins(%a, %a_scale, %b, %b_scale) outs(%acc); .acc / .bias as for tmatmul.mx
+  ['tgemv.mx', 'matmul', 'T T T T', 'T', { hasResult: true }],
+  ['tgemv.mx.acc', 'matmul', 'T T T T T', 'T', { hasResult: true }],
+  ['tgemv.mx.bias', 'matmul', 'T T T T T', 'T', { hasResult: true }],
   // data movement
   ['tload', 'load', 'V', 'T'],
   ['tstore', 'store', 'T', 'V', { hasResult: true }],
@@ -200,6 +204,9 @@ const table: [
   ['thistogram', 'misc', 'T T'],
   // tprefetch.md: ins(%src : view) outs(%dst : tile)
   ['tprefetch', 'load', 'V', 'T'],
+  // tquant.md / tdequant.md (integer forms): ins(%src, %scale[, %offset]) outs(%dst) {quantType = "INT8_SYM"}
+  ['tquant', 'misc', 'T T T?'],
+  ['tdequant', 'misc', 'T T T'],
   // indexed global memory access (PTOAS MGatherOp / MScatterOp; mgather.md / mscatter.md)
   ['mgather', 'misc', 'V T', 'T'],
   ['mscatter', 'misc', 'T T', 'V'],

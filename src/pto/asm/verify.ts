@@ -835,6 +835,7 @@ class Verifier {
       MSCATTER: ['coalesce', 'oob', 'atomic', 'conflict'],
       TTRI: ['upper'],
       THISTOGRAM: ['byte'],
+      TQUANT: ['quantType'],
     };
     const ok = allowed[c.sig.insn] ?? [];
     if (c.sig.insn === 'TGATHER' && c.op.kind === 'dps') {
@@ -991,9 +992,13 @@ class Verifier {
         break;
       case 'matmul': {
         const insn = sig.insn;
-        const acc = insn === 'TMATMUL_ACC' || insn === 'TGEMV_ACC' || insn === 'TMATMUL_MX_ACC';
+        const acc =
+          insn === 'TMATMUL_ACC' ||
+          insn === 'TGEMV_ACC' ||
+          insn === 'TMATMUL_MX_ACC' ||
+          insn === 'TGEMV_MX_ACC';
         // MX forms interleave the scale tiles: (a, a_scale, b, b_scale) after the optional c_in
-        const mx = insn.startsWith('TMATMUL_MX');
+        const mx = insn.startsWith('TMATMUL_MX') || insn.startsWith('TGEMV_MX');
         const k = acc ? 1 : 0;
         const [a, b] = mx ? [ins[k], ins[k + 2]] : [ins[k], ins[k + 1]];
         if (!a || !b) break;
