@@ -478,3 +478,25 @@ describe('wh_max_pool_with_indices: argmax over rows 0..8 with ENABLE_DEST_INDEX
     );
   });
 });
+
+describe('wh_typecast_fp32_to_uint16: blocked on Wormhole SFPSWAP Mod1 15 (NonContractual in axsim)', () => {
+  // tt-llk's macro form uses SFPSWAP(0, LCONST_0, 12, 0xf) as "VD = max(0, VD)"; the DISABLE form
+  // uses Mod1 9 for the same step. Passes once Mod1 10-15 are given Mod1 9's meaning on Wormhole.
+  it('both forms agree', {
+    todo: 'WH SFPSWAP Mod1 10-15 are NonContractual (decision for the executor owner)',
+  }, () => {
+    const macro = compile('wh_typecast_fp32_to_uint16.sfpu');
+    const serial = compile('wh_typecast_fp32_to_uint16_nomacro.sfpu');
+    const data = Array.from(
+      { length: FACE * 16 },
+      (_, i) => [0x3f800000, 0xbf800000, 0x477fff80, 0x40200000][i % 4]!,
+    );
+    for (const k of [macro, serial]) {
+      k.m.configure({ sfpuFp32: true });
+      k.m.writeDstRows(0, data, 'fp32');
+    }
+    serial.m.run(serial.prog);
+    runTimed(macro.m.state, macro.prog, { hazards: 'strict' });
+    assert.deepEqual(macro.m.state.dst, serial.m.state.dst);
+  });
+});
