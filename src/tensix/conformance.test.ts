@@ -220,4 +220,12 @@ test('reject records run their words in order: an earlier run-time error beats a
     getL(st, 3),
     lreg[3]!.map((v) => v + 1),
   );
+  // The same SFPEXMAN inside a REPLAY load of 3 (executed while loading): the words before it do not
+  // compile on their own (the load is cut short), so its own error is reported.
+  // expected: ttsim v1.10.0 tensix_sfpexman, step 2 NonContractualBehavior "reserved bit set".
+  rec = { arch: 'wh', words: ['0x04000033', '0x79001335', '0x7800021c', '0x8f000000'], in: input };
+  loadCaseState(st, input);
+  raised = runRejectRecord(st, rec);
+  assert.equal(raised?.category, 'NonContractual');
+  assert.equal(raised?.location?.index, 2);
 });

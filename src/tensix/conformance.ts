@@ -197,7 +197,14 @@ export function runRejectRecord(st: TensixState, rec: Json): AxsimError | undefi
     } catch (e) {
       const k = e instanceof AxsimError ? e.location?.index : undefined;
       if (k === undefined) throw e;
-      run(st, compile(words.slice(0, k), st.arch));
+      let prefix: Program | undefined;
+      try {
+        prefix = compile(words.slice(0, k), st.arch);
+      } catch (p) {
+        // the prefix alone does not compile (a REPLAY load cut short): report word k's error
+        if (!(p instanceof AxsimError)) throw p;
+      }
+      if (prefix) run(st, prefix);
       throw e;
     }
     run(st, prog);
