@@ -93,7 +93,7 @@ function bin2LTail(
   strides: [number, number, number],
 ): void {
   const blk = BLOCK_BYTES / g.bytes;
-  const overflow = strides.some((s) => s / blk > REPEAT_STRIDE_MAX);
+  const overflow = strides.some((s) => Math.floor(s / blk) > REPEAT_STRIDE_MAX);
   const rs = strides.map((s) => Math.floor(s / blk) & 0xff) as [number, number, number];
   t.contMask(remainPerLine);
   let loop = 0;
@@ -115,7 +115,8 @@ function bin2LTail(
 
 function bin2LRowRpt(t: Trace, op: BinIssue, g: Geo, epr: number, vr: number, vc: number): string {
   const blk = BLOCK_BYTES / g.bytes;
-  const rs = g.rowStride / blk;
+  // integer division, as the kernels' `rowStride / blockSizeElem` (a partial block rounds down)
+  const rs = Math.floor(g.rowStride / blk);
   if (g.rows <= REPEAT_MAX && rs <= REPEAT_STRIDE_MAX) {
     const loop = Math.floor(vc / epr);
     const tail = vc % epr;
@@ -182,7 +183,7 @@ export function binaryInstrStrided(
   const remain = vc % epr;
   bin2LHead(op, vr, perLine);
   if (remain) {
-    const overflow = strides.some((s) => s / blk > REPEAT_STRIDE_MAX);
+    const overflow = strides.some((s) => Math.floor(s / blk) > REPEAT_STRIDE_MAX);
     const rs = strides.map((s) => Math.floor(s / blk) & 0xff) as [number, number, number];
     t.contMask(remain);
     const loop = Math.floor(vr / REPEAT_MAX);
@@ -243,7 +244,7 @@ function un2LProcess(t: Trace, op: UnIssue, g: Geo, epr: number, vr: number, vc:
     for (let i = 0; i < vr; i++) op(head, 8, 8);
     return 'per-row norm mode';
   }
-  const s = g.rowStride / blk;
+  const s = Math.floor(g.rowStride / blk);
   if (g.rows <= REPEAT_MAX && s <= REPEAT_STRIDE_MAX) {
     const loop = Math.floor(vc / epr);
     const tail = vc % epr;
@@ -269,7 +270,7 @@ function un2LProcess(t: Trace, op: UnIssue, g: Geo, epr: number, vr: number, vc:
   } else remain = vc % epr;
   if (remain) {
     const overflow = s > REPEAT_STRIDE_MAX;
-    const ss = Math.floor(s) & 0xff;
+    const ss = s & 0xff;
     t.contMask(remain);
     let loop = 0;
     let rem = vr;
@@ -324,7 +325,7 @@ export function binSInstr(t: Trace, op: UnIssue, g: Geo, vr: number, vc: number)
     for (let i = 0; i < vr; i++) op(head, 8, 8);
     return 'per-row norm mode';
   }
-  const s = g.rowStride / blk;
+  const s = Math.floor(g.rowStride / blk);
   if (g.rows <= REPEAT_MAX && s <= REPEAT_STRIDE_MAX) {
     const loop = Math.floor(vc / epr);
     const tail = vc % epr;
@@ -351,7 +352,7 @@ export function binSInstr(t: Trace, op: UnIssue, g: Geo, vr: number, vc: number)
   }
   if (remain) {
     const overflow = s > REPEAT_STRIDE_MAX;
-    const ss = Math.floor(s) & 0xff;
+    const ss = s & 0xff;
     t.contMask(remain);
     let loop = 0;
     let rem = vr;

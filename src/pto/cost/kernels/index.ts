@@ -58,7 +58,8 @@ const geo = (inp: CostInput, bytes = bytesOf(inp)): Geo => ({
   rows: inp.rows,
   cols: inp.cols,
   bytes,
-  rowStride: inp.cols,
+  // Tile::RowStride: Cols for row-major tiles, 1 for col-major ones (pto_tile.hpp)
+  rowStride: inp.layout === 'CM' ? 1 : inp.cols,
   staticValidCol: inp.staticValidCol ?? -1,
 });
 
@@ -112,7 +113,7 @@ const tnot: Kernel = (inp, t) => {
 function binS(intr: string, dtypes: string[], scalar: (inp: CostInput) => number | undefined): Kernel {
   return (inp, t) => {
     requireDtypes(inp, dtypes);
-    requireRowMajor(inp);
+    // TBinSOp.hpp has no layout static_assert: a col-major tile runs with its static Rows/Cols
     const sv = scalarArg(inp.dtype, scalar(inp));
     const op: UnIssue = (r, d, s) => t.vec(intr, r, [sv, r, 1, 1, d, s]);
     return {
@@ -166,23 +167,27 @@ const simple =
     dtypes: string[],
     f: (inp: CostInput, t: Trace, b: number) => string,
     first?: (inp: CostInput) => [number, number],
+    anyLayout = false,
   ): Kernel =>
   (inp, t) => {
     requireDtypes(inp, dtypes);
-    requireRowMajor(inp);
+    if (!anyLayout) requireRowMajor(inp);
     return { path: f(inp, t, bytesOf(inp)), firstTile: first ? first(inp) : [inp.validRow, inp.validCol] };
   };
 
 export const KERNELS: Record<string, Kernel> = {
-  TCMP: simple(['f32', 'f16', 'i32'], tcmp),
+  // TCmp.hpp has no layout static_assert; TCmps.hpp asserts only the (u8, row-major) destination,
+  // so a col-major source runs with its static Rows/Cols
+  TCMP: simple(['f32', 'f16', 'i32'], tcmp, undefined, true),
   // first tile argument: dst, valid validCol × validRow
   TTRANS: simple(ALL8, ttrans, (inp) => [inp.validCol, inp.validRow]),
-  TCMPS: simple(['f32', 'f16', 'i32', 'i16', 'u16'], tcmps),
+  TCMPS: simple(['f32', 'f16', 'i32', 'i16', 'u16'], tcmps, undefined, true),
   TSEL: simple(['f32', 'f16', 'i32', 'i16', 'u16', 'u32'], tsel),
   TSELS: simple(['f32', 'f16', 'i32', 'i16', 'u16', 'u32'], (inp, t) => tsels(inp, t)),
-  TDIVS: simple(F_I, (inp, t, b) => tdivs(inp, t, b, inp.scalarFirst ?? false, inp.scalar)),
+  // TDivS.hpp has no layout static_assert (col-major tiles run with RowStride 1)
+  TDIVS: simple(F_I, (inp, t, b) => tdivs(inp, t, b, inp.scalarFirst ?? false, inp.scalar), undefined, true),
   // pto_instr.hpp (costmodel): TRECIP(dst, src) is TDIVS(dst, 1, src), recorded as TDIVS
-  TRECIP: simple(F_I, (inp, t, b) => tdivs(inp, t, b, true, 1)),
+  TRECIP: simple(F_I, (inp, t, b) => tdivs(inp, t, b, true, 1), undefined, true),
   TCVT: (inp, t) => {
     requireRowMajor(inp);
     return { path: tcvt(inp, t), firstTile: [inp.validRow, inp.validCol], firstDtype: inp.dstDtype };
@@ -195,6 +200,8 @@ export const KERNELS: Record<string, Kernel> = {
   TCOLMIN: colRed(),
   TROWEXPAND: (inp, t) => {
     requireDtypes(inp, ALL8);
+    // TRowExpand.hpp: "dst layout must be ND" (the row's main tile is the destination)
+    requireRowMajor(inp);
     const b = bytesOf(inp);
     const path = rowExpandBrcbApplies(inp, b) ? rowExpandBrcb(inp, t) : rowExpand(inp, t, b);
     return { path, firstTile: [inp.validRow, inp.validCol] };

@@ -77,6 +77,21 @@ export function tmatmul(inp: CostInput, t: Trace): string {
     ((a === 'f16' || a === 'f32' || a === 'bf16') && (inp.accDtype ?? 'f32') === 'f32');
   if (!ok)
     throw unsupported(`pto-isa A2/A3 model: TMATMUL ${a} → ${inp.accDtype} is not a supported combination`);
+  // the Left/Right/Acc tile types static_assert whole fractal boxes: Left M×K in 16 × (32/size)
+  // boxes, Right K×N in (32/size) × 16, Acc M×N in 16 × 16 (pto_tile.hpp "divisible by inner box")
+  const kBox = 32 / (a === 'f32' ? 4 : a === 'i8' ? 1 : 2);
+  const { M, K, N } = inp;
+  if (
+    (M !== undefined && M % 16 !== 0) ||
+    (N !== undefined && N % 16 !== 0) ||
+    (K !== undefined && K % kBox !== 0)
+  )
+    throw unsupported(
+      `pto-isa A2/A3 model: TMATMUL tiles ${M}x${K}x${N} are not whole fractal boxes for ${a}`,
+      {
+        hint: `M and N must be multiples of 16, K of ${kBox}`,
+      },
+    );
   let m = inp.validM ?? inp.M ?? inp.validRow;
   const k = inp.validK ?? inp.K ?? 0;
   const n = inp.validN ?? inp.N ?? inp.validCol;

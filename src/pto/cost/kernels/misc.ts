@@ -141,7 +141,7 @@ export function tdivs(
     }
     return 'scalar loop (no vector intrinsics)';
   }
-  const g: Geo = { rows: inp.rows, cols: inp.cols, bytes, rowStride: inp.cols };
+  const g: Geo = { rows: inp.rows, cols: inp.cols, bytes, rowStride: inp.layout === 'CM' ? 1 : inp.cols };
   const sv = floatArg(inp.dtype, scalar);
   if (inp.inPlace && !scalarFirst) {
     const inv = scalar === undefined ? null : floatArg(inp.dtype, 1 / scalar);

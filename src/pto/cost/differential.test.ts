@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AxsimError } from '../../errors.ts';
+import { ptoIsaCost } from './cce.ts';
+import { formatTerm } from './conformance.ts';
+import { inp } from './fixtures.ts';
+import type { CostInput } from './types.ts';
+
+// Regression cases found by differential testing against pto-isa's A2/A3 cost model built locally
+// (@3186c381, -D__COSTMODEL -D__NPU_ARCH__=2201, the conformance driver's tile conventions; see
+// docs/pto-status.md "Differential testing of the cost models"). Every expected value below is the
+// reference build's output for that input (cycles, pending vector tail, and the `cce` trace in the
+// pto-cost.jsonl.gz spelling), not axsim's.
+
+const trace = (i: CostInput) => {
+  const r = ptoIsaCost(i);
+  return { cycles: r.cycles, pending: r.pendingVectorTail, cce: r.terms.map(formatTerm).join(';') };
+};
+
+const unsupported = (i: CostInput) =>
+  assert.throws(
+    () => ptoIsaCost(i),
+    (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported',
+  );
+
+// colmajor_2Ux8 tiles (2U × 8, all operands col-major). TBinSOp.hpp has no layout static_assert and
+// strides by Tile::RowStride, which is 1 for col-major tiles: 1 / (32/size) blocks = repeat stride 0.
+test('TADDS f32 16x8 col-major runs (reference: 31 cycles, vadds repeat stride 0)', () => {
+  const cm = { op: 'TADDS', rows: 16, cols: 8, validRow: 16, validCol: 8, layout: 'CM', scalar: 3 };
+  assert.deepEqual(trace(inp(cm)), {
+    cycles: 31,
+    pending: 18,
+    cce: 'set_vector_mask:1(0,255);vadds:29(1077936128,16,1,1,0,0);set_vector_mask:1',
+  });
+});
+
+test('TADDS f16 32x8 col-major (reference: 47 cycles; 3.0 as half = 16896)', () => {
+  const cm = {
+    op: 'TADDS',
+    dtype: 'f16',
+    rows: 32,
+    cols: 8,
+    validRow: 32,
+    validCol: 8,
+    layout: 'CM',
+    scalar: 3,
+  };
+  assert.deepEqual(trace(inp(cm)), {
+    cycles: 47,
+    pending: 18,
+    cce: 'set_vector_mask:1(0,255);vadds:45(16896,32,1,1,0,0);set_vector_mask:1',
+  });
+});
+
+test('TNEG i32 16x8 col-major is vmuls by -1 (reference: 29 cycles; the -1 argument is dropped)', () => {
+  const cm = { op: 'TNEG', dtype: 'i32', rows: 16, cols: 8, validRow: 16, validCol: 8, layout: 'CM' };
+  assert.deepEqual(trace(inp(cm)), {
+    cycles: 29,
+    pending: 15,
+    cce: 'set_vector_mask:1(0,255);vmuls:27(16,1,1,0,0);set_vector_mask:1',
+  });
+});
+
+test('TDIVS f32 16x8 and TRECIP f16 32x8 col-major (reference: 118 and 198 cycles)', () => {
+  const cm = { rows: 16, cols: 8, validRow: 16, validCol: 8, layout: 'CM' };
+  assert.deepEqual(trace(inp({ ...cm, op: 'TDIVS', scalar: 3 })), {
+    cycles: 118,
+    pending: 19,
+    cce: 'set_vector_mask:1(0,255);vector_dup:27(1077936128,16,1,1,0,0);pipe_barrier:1(1);vdiv:75(16,1,1,1,0,0,0);set_vector_mask:1',
+  });
+  const h = { ...cm, op: 'TRECIP', dtype: 'f16', rows: 32, validRow: 32 };
+  assert.deepEqual(trace(inp(h)), {
+    cycles: 198,
+    pending: 19,
+    cce: 'set_vector_mask:1(0,255);vector_dup:43(15360,32,1,1,0,0);pipe_barrier:1(1);vdiv:139(32,1,1,1,0,0,0);set_vector_mask:1',
+  });
+  // integer TDIVS is the scalar loop whatever the layout: the fitted estimate (4) is substituted
+  assert.equal(
+    ptoIsaCost(inp({ ...cm, op: 'TDIVS', dtype: 'i16', rows: 32, validRow: 32, scalar: 3 })).cycles,
+    4,
+  );
+});
+
+test('TCMP f32 16x8 / TCMPS i16 32x8 col-major sources: one compare per row (reference: 40 / 72)', () => {
+  const a = trace(
+    inp({ op: 'TCMP', rows: 16, cols: 8, validRow: 16, validCol: 8, layout: 'CM', cmpMode: 'LT' }),
+  );
+  assert.equal(a.cycles, 40);
+  assert.equal(a.pending, 0);
+  assert.ok(a.cce.startsWith('set_mask_norm:1;set_vector_mask:1;vcmpv_lt:8(1,1,1,1,8,8,8);vcmpv_lt:2(1,'));
+  assert.equal(a.cce.split(';').length, 2 + 16);
+  const s = { op: 'TCMPS', dtype: 'i16', rows: 32, cols: 8, validRow: 32, validCol: 8, layout: 'CM' };
+  const b = trace(inp({ ...s, cmpMode: 'LT', scalar: 3 }));
+  assert.equal(b.cycles, 72);
+  assert.ok(b.cce.startsWith('set_mask_norm:1;set_vector_mask:1;vcmpvs_lt:8(3,1,1,1,8,8);vcmpvs_lt:2(3,'));
+  assert.equal(b.cce.split(';').length, 2 + 32);
+});
+
+test('rejected like the reference build: TROWEXPAND into a col-major dst, TMATMUL i8 with K=16', () => {
+  // TRowExpand.hpp: "Fix: TROWEXPAND dst layout must be ND!"
+  unsupported(inp({ op: 'TROWEXPAND', rows: 16, cols: 8, validRow: 16, validCol: 8, layout: 'CM' }));
+  // pto_tile.hpp: "Layout cols must be divisible by inner box cols" (i8 Left boxes are 16 x 32)
+  const mm = { M: 16, K: 16, N: 16, validM: 1, validK: 1, validN: 1, accDtype: 'i32' };
+  unsupported(inp({ op: 'TMATMUL', dtype: 'i8', layout: 'fractal', ...mm }));
+  unsupported(inp({ op: 'TMATMUL_ACC', dtype: 'i8', layout: 'fractal', ...mm }));
+});
