@@ -34,7 +34,9 @@ export type AttrKind =
   /** a non-negative integer (TEXTRACT indexRow / indexCol) */
   | 'index'
   /** a named element-selection pattern (TGATHER maskPattern) */
-  | 'pattern';
+  | 'pattern'
+  /** a plain number attribute (TADDDEQRELU deqScale) */
+  | 'number';
 export interface AttrSpec {
   name: string;
   kind: AttrKind;

@@ -15,6 +15,7 @@ import { EXPAND_OPS } from './insns/expand.ts';
 import { EXTRACT_OPS } from './insns/extract.ts';
 import { FILLPAD_OPS } from './insns/fillpad.ts';
 import { FIXPIPE_OPS } from './insns/fixpipe.ts';
+import { FUSEDRELU_OPS } from './insns/fusedrelu.ts';
 import { GATHER_OPS } from './insns/gather.ts';
 import { GEMV_OPS } from './insns/gemv.ts';
 import { GEMV_MX_OPS } from './insns/gemv-mx.ts';
@@ -85,6 +86,7 @@ addAll(HISTOGRAM_OPS);
 addAll(PREFETCH_OPS);
 addAll(QUANT_OPS);
 addAll(GEMV_MX_OPS);
+addAll(FUSEDRELU_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {

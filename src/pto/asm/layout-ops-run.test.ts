@@ -217,3 +217,35 @@ test('pto.tquant {quantType = "INT8_SYM"} and pto.tdequant', () => {
   assert.deepEqual(arr(q), [2, -2, 127, 0]);
   assert.deepEqual(arr(d), [4, -4, 254, 0]);
 });
+
+test('pto.tfusedmuladdrelu and pto.tadddeqrelu ins(%a, %b, %deqScale, %tmp)', () => {
+  const F = TB('f32', 1, 4);
+  const I = TB('i32', 1, 4);
+  const H = TB('f16', 1, 4);
+  const prog = `func.func @k(%a: !pto.ptr<f32>, %o: !pto.ptr<f32>, %x: !pto.ptr<i32>, %h: !pto.ptr<f16>) {
+  ${consts}
+  ${io('a', 'f32', 1, 4, true)}
+  ${io('o', 'f32', 1, 4, false)}
+  ${io('x', 'i32', 1, 4, true)}
+  ${io('h', 'f16', 1, 4, false)}
+  %d = pto.alloc_tile : ${F}
+  %one = arith.constant 1.0 : f32
+  pto.texpands ins(%one : f32) outs(%d : ${F})
+  pto.tfusedmuladdrelu ins(%a_t, %a_t : ${F}, ${F}) outs(%d : ${F})
+  ${store('o', 'f32', 1, 4, '%d')}
+  %tmp = pto.alloc_tile : ${I}
+  %hd = pto.alloc_tile : ${H}
+  %q = arith.constant 0.25 : f32
+  pto.tadddeqrelu ins(%x_t, %x_t, %q, %tmp : ${I}, ${I}, f32, ${I}) outs(%hd : ${H})
+  ${store('h', 'f16', 1, 4, '%hd')}
+  return
+}
+`;
+  const o = f4([0, 0, 0, 0]);
+  const h: NpyArray = { dtype: 'f2', shape: [4], data: new Uint16Array(4) };
+  runProgram(check(prog), { a: f4([2, -3, 0.5, -0.25]), o, x: i4([8, -8, 2, 0]), h });
+  // a * 1 + a, ReLU: 4, 0, 1, 0
+  assert.deepEqual(arr(o), [4, 0, 1, 0]);
+  // (x + x) * 0.25: 4, 0 (ReLU), 1, 0 -> f16 bits
+  assert.deepEqual(Array.from(h.data as Uint16Array), [0x4400, 0, 0x3c00, 0]);
+});

@@ -207,6 +207,11 @@ const table: [
   // tquant.md / tdequant.md (integer forms): ins(%src, %scale[, %offset]) outs(%dst) {quantType = "INT8_SYM"}
   ['tquant', 'misc', 'T T T?'],
   ['tdequant', 'misc', 'T T T'],
+  // fused ReLU forms (TFUSEDMULADDRELU.md, TADDReluConv.md, TSUBReluConv.md, TAddDeqRelu.md)
+  ['tfusedmuladdrelu', 'binary', 'T T'],
+  ['taddreluconv', 'misc', 'T T'],
+  ['tsubreluconv', 'misc', 'T T'],
+  ['tadddeqrelu', 'misc', 'T T S T?'],
   // indexed global memory access (PTOAS MGatherOp / MScatterOp; mgather.md / mscatter.md)
   ['mgather', 'misc', 'V T', 'T'],
   ['mscatter', 'misc', 'T T', 'V'],

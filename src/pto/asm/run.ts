@@ -323,6 +323,11 @@ function execCall(
     const b = call.attrs.find((a) => a.name === 'byte');
     if (b) attrs.byte = b.value.kind === 'int' ? Number(b.value.value) : attrWord([b], ['byte'])?.word;
   }
+  if (insn === 'TADDDEQRELU') {
+    // ins(%src0, %src1, %deqScale : …, f32, …)
+    attrs.deqScale = scalars[0];
+    delete attrs.scalar;
+  }
   if (insn === 'TTRI') {
     // ins(%diagonal : i32)
     attrs.diagonal = scalars[0];
