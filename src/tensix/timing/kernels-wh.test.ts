@@ -6,7 +6,7 @@
  * kernels.test.ts). Expected values are each kernel's definition computed here from the inputs, not
  * taken from axsim; where a DISABLE form exists the two forms must also agree. The kernels run in
  * strict hazard mode and reach the throughput their comments claim. One test documents a bug in
- * tt-llk's _init_typecast_uint32_to_fp16b_; one `todo` test holds an engine fast-path false hazard.
+ * tt-llk's _init_typecast_uint32_to_fp16b_; a `todo` test holds the WH SFPSWAP Mod1 15 question.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -132,9 +132,7 @@ describe('wh_mul_int: out = (a * b) & 0xffff on uint16 tiles (ckernel_sfpu_mul_i
         serial.m.run(serial.prog);
         assert.deepEqual([...serial.m.readDstRows(0, 3 * TILE * 16, 'raw16')], expected(data));
         load(macro.m, data);
-        // timeline: true takes the engine's general path; its fast path misreports the template
-        // loads (see the todo test below)
-        const r = runTimed(macro.m.state, macro.prog, { hazards: 'strict', timeline: true });
+        const r = runTimed(macro.m.state, macro.prog, { hazards: 'strict' });
         assert.equal(r.discarded, 0);
         assert.deepEqual([...macro.m.readDstRows(0, 3 * TILE * 16, 'raw16')], expected(data));
         // and the DISABLE form on the cycle model too
@@ -158,13 +156,10 @@ describe('wh_mul_int: out = (a * b) & 0xffff on uint16 tiles (ckernel_sfpu_mul_i
 });
 
 describe('engine fast path and template loads', () => {
-  // Reported to the timing-layer owner: without a timeline the engine's fast path reports
-  // swap-shft2-follow ("SFPIADD on the cycle after SFPSHFT2 mode 2") for two backdoor template
-  // loads, which execute nothing (the record's mode slot holds the template index, 2); the
-  // general path (timeline: true) reports nothing. _init_mul_int_ has exactly this pair.
-  it('two template loads (SFPSHFT2 then SFPIADD, VD 14 / 15) report no hazard', {
-    todo: 'engine.ts fast path treats a TEMPLATE record of an SFPSHFT2 word as SFPSHFT2 mode <slot>',
-  }, () => {
+  // Found with _init_mul_int_ (fixed in commit 6e9e5e7): without a timeline the engine's fast path
+  // reported swap-shft2-follow ("SFPIADD on the cycle after SFPSHFT2 mode 2") for two backdoor
+  // template loads, which execute nothing (the record's mode slot holds the template index, 2).
+  it('two template loads (SFPSHFT2 then SFPIADD, VD 14 / 15) report no hazard, on both engine paths', () => {
     const words = assemble('TTI_SFPSHFT2(8, 0, 14, 6);\nTTI_SFPIADD(0, 5, 15, 4);\n', 'wormhole').words;
     for (const timeline of [true, false]) {
       const m = new TensixMachine('wormhole');
