@@ -77,6 +77,7 @@ function reluConv(ctx: ExecCtx, sub: boolean): void {
             ? av.getFloat32(4 * ao, true) - bv.getFloat32(4 * bo, true)
             : av.getFloat32(4 * ao, true) + bv.getFloat32(4 * bo, true),
         );
+        // biome-ignore lint/complexity/useMathMinMax: ReLU maps NaN to 0, Math.max would keep NaN
         dv.setUint16(2 * o, f16Sat(x > 0 ? x : 0), true);
       } else if (a.dtype === 'f16') {
         const p = f16Val(av.getUint16(2 * ao, true));
@@ -146,6 +147,7 @@ function addDeqRelu(ctx: ExecCtx): void {
         h = f16Val(bits) > 0 ? bits : 0;
       } else {
         const y = fr(fr(fr(x * lo) * q) * 2 ** 17);
+        // biome-ignore lint/complexity/useMathMinMax: ReLU maps NaN to 0, Math.max would keep NaN
         h = f16Sat(y > 0 ? y : 0);
       }
       dv.setUint16(2 * off(d, r, c), h, true);
