@@ -35,6 +35,7 @@ import { SCALAR_OPS } from './insns/scalar.ts';
 import { SORT_OPS } from './insns/sort.ts';
 import { TCI_OPS } from './insns/tci.ts';
 import { TERNARY_OPS } from './insns/ternary.ts';
+import { TRANDOM_OPS } from './insns/trandom.ts';
 import { TRANS_OPS } from './insns/trans.ts';
 import { TRI_OPS } from './insns/tri.ts';
 import { UNARY_OPS } from './insns/unary.ts';
@@ -87,6 +88,7 @@ addAll(PREFETCH_OPS);
 addAll(QUANT_OPS);
 addAll(GEMV_MX_OPS);
 addAll(FUSEDRELU_OPS);
+addAll(TRANDOM_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {

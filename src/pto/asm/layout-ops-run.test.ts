@@ -249,3 +249,23 @@ test('pto.tfusedmuladdrelu and pto.tadddeqrelu ins(%a, %b, %deqScale, %tmp)', ()
   // (x + x) * 0.25: 4, 0 (ReLU), 1, 0 -> f16 bits
   assert.deepEqual(Array.from(h.data as Uint16Array), [0x4400, 0, 0x3c00, 0]);
 });
+
+test('pto.trandom ins(%key, %counter) outs(%dst) {rounds = 10}', () => {
+  const K = TB('ui32', 1, 8);
+  const D = TB('ui32', 1, 8);
+  const prog = `func.func @k(%o: !pto.ptr<ui32>) {
+  ${consts}
+  ${io('o', 'ui32', 1, 8, false)}
+  %key = pto.alloc_tile : ${K}
+  %ctr = pto.alloc_tile : ${K}
+  %d = pto.alloc_tile : ${D}
+  pto.trandom ins(%key, %ctr : ${K}, ${K}) outs(%d : ${D}) {rounds = 10}
+  ${store('o', 'ui32', 1, 8, '%d')}
+  return
+}
+`;
+  const o: NpyArray = { dtype: 'u4', shape: [8], data: new Uint32Array(8) };
+  runProgram(check(prog), { o });
+  // zero key and counter: Philox-4x32-10's known answer word 0 at column 0
+  assert.equal((o.data as Uint32Array)[0], 0x6627e8d5);
+});

@@ -212,6 +212,8 @@ const table: [
   ['taddreluconv', 'misc', 'T T'],
   ['tsubreluconv', 'misc', 'T T'],
   ['tadddeqrelu', 'misc', 'T T S T?'],
+  // trandom.md: ins(%key, %counter : tile_buf, tile_buf) outs(%dst) [{rounds = 7}]
+  ['trandom', 'misc', 'T T'],
   // indexed global memory access (PTOAS MGatherOp / MScatterOp; mgather.md / mscatter.md)
   ['mgather', 'misc', 'V T', 'T'],
   ['mscatter', 'misc', 'T T', 'V'],

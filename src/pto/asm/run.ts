@@ -310,6 +310,13 @@ function execCall(
     if (!na) continue;
     attrs[a.name] = na.value.kind === 'bool' ? na.value.value : attrWord([na], [a.name])?.word;
   }
+  for (const a of def.attrs) {
+    // plain number attributes written in the dictionary ({rounds = 7})
+    if (a.kind !== 'number' || attrs[a.name] !== undefined) continue;
+    const na = call.attrs.find((x) => x.name === a.name);
+    if (na?.value.kind === 'int') attrs[a.name] = Number(na.value.value);
+    else if (na?.value.kind === 'float') attrs[a.name] = Number(na.value.text);
+  }
   let executedView: ViewValue | undefined;
   if (insn !== 'TSORT32' && insn !== 'TMRGSORT') {
     // further outs(…) operands fill the instruction's further destinations in order

@@ -836,6 +836,7 @@ class Verifier {
       TTRI: ['upper'],
       THISTOGRAM: ['byte'],
       TQUANT: ['quantType'],
+      TRANDOM: ['rounds'],
     };
     const ok = allowed[c.sig.insn] ?? [];
     if (c.sig.insn === 'TGATHER' && c.op.kind === 'dps') {
