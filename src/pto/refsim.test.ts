@@ -52,3 +52,22 @@ test('i64 TSHR (arithmetic) is not vectorised: amount modulo 64 in every element
   execute('TSHL', { dst, src0: RM('i64', 8, 8, 3n), src1: RM('i64', 8, 8, 65n) });
   assert.deepEqual((readTile(dst) as bigint[][])[0]!.slice(0, 8), Array(8).fill(0n));
 });
+
+test('TCVT fp8 -> the same fp8 type copies the code without saturation, clamps to [0, 0] with it', () => {
+  // reference: src codes 00..0b -> OFF: 00..0b unchanged (a C++ copy), ON: all 00 (SafeLimits of
+  // MXType are [0, 0]); decode + encode would have turned e4m3 04..07 / e5m2 02..03 into other codes
+  for (const dtype of ['f8e4m3', 'f8e5m2'] as const) {
+    for (const [satMode, want] of [
+      ['OFF', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]],
+      ['ON', Array(12).fill(0)],
+    ] as const) {
+      const src = createTile(
+        { dtype, rows: 1, cols: 32 },
+        Uint8Array.from({ length: 32 }, (_, i) => i),
+      );
+      const dst = createTile({ dtype, rows: 1, cols: 32 });
+      execute('TCVT', { dst, src }, { roundMode: 'CAST_RINT', satMode });
+      assert.deepEqual([...dst.bytes.subarray(0, 12)], want, `${dtype} sat ${satMode}`);
+    }
+  }
+});
