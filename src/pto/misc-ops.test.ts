@@ -115,3 +115,22 @@ test('TPREFETCH: cpu copies raw element r*Cols + c of the tensor; a5 maps throug
     [8, 9, 10, 11],
   ]);
 });
+
+test('TRESHAPE copies the bytes under the new tile type; incompatible pairs are rejected; SYNCALL is a no-op', () => {
+  const src = createTile(
+    { dtype: 'f16', rows: 1, cols: 16 },
+    Array.from({ length: 16 }, (_, i) => i),
+  );
+  const dst = createTile({ dtype: 'bf16', rows: 2, cols: 8 });
+  execute('TRESHAPE', { dst, src });
+  assert.deepEqual(Array.from(dst.bytes), Array.from(src.bytes));
+  assert.throws(
+    () => execute('TRESHAPE', { dst: createTile({ dtype: 'i16', rows: 2, cols: 8 }), src }),
+    isCat('Unsupported'),
+  );
+  assert.throws(
+    () => execute('TRESHAPE', { dst: createTile({ dtype: 'f16', rows: 1, cols: 8 }), src }),
+    isCat('Unsupported'),
+  );
+  execute('SYNCALL', {});
+});

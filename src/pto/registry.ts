@@ -31,6 +31,7 @@ import { PREFETCH_OPS } from './insns/prefetch.ts';
 import { QUANT_OPS } from './insns/quant.ts';
 import { REARRANGE_OPS } from './insns/rearrange.ts';
 import { REDUCE_OPS } from './insns/reduce.ts';
+import { RESHAPE_OPS } from './insns/reshape.ts';
 import { SCALAR_OPS } from './insns/scalar.ts';
 import { SORT_OPS } from './insns/sort.ts';
 import { TCI_OPS } from './insns/tci.ts';
@@ -89,6 +90,7 @@ addAll(QUANT_OPS);
 addAll(GEMV_MX_OPS);
 addAll(FUSEDRELU_OPS);
 addAll(TRANDOM_OPS);
+addAll(RESHAPE_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {
