@@ -71,3 +71,16 @@ test('TCVT fp8 -> the same fp8 type copies the code without saturation, clamps t
     }
   }
 });
+
+test('TCOLMIN f32 -> f16 compares the raw f32 element with the f16 minimum', () => {
+  // column [0.5, 0, -9.99994610111476e-41, 2]: -1e-40 < +0 in float, so the minimum becomes
+  // half(-1e-40) = -0; converting first would compare -0 < +0 (false). Reference output: 0x8000.
+  const col = [0.5, 0, -9.99994610111476e-41, 2];
+  const src = createTile(
+    { dtype: 'f32', rows: 4, cols: 8 },
+    Float32Array.from({ length: 32 }, (_, i) => col[i >> 3]!),
+  );
+  const dst = createTile({ dtype: 'f16', rows: 1, cols: 16 });
+  execute('TCOLMIN', { dst, src });
+  assert.equal(dst.bytes[0]! | (dst.bytes[1]! << 8), 0x8000);
+});

@@ -152,6 +152,15 @@ function extreme(ctx: ExecCtx, dir: Dir, max: boolean): void {
   const dv = D.view(dst.bytes);
   const L = lanes(src, dir);
   if (L.inner === 0) return;
+  // TColMin/TColMax.hpp (and TRowMin/Max for a source that is not plain RowMajor) compare the raw
+  // source element with the accumulator in the destination type (`src[idx] < minVal`, usual
+  // arithmetic conversions); the plain RowMajor row loop converts first (`std::min(minVal,
+  // static_cast<DstT>(src))`). Only a narrowing float pair can tell them apart: f32 -> f16 TCOLMIN
+  // with -1e-10 after +0 keeps -0 (the reference's output; differential runs, docs/pto-status.md).
+  const rawCompare =
+    (dir === 'col' || src.blayout !== 'row' || src.slayout !== 'none') &&
+    S.dtype === 'f32' &&
+    (D.dtype === 'f16' || D.dtype === 'bf16');
   for (let o = 0; o < L.outer; o++) {
     const [r0, c0] = L.at(o, 0);
     let bestOff = off(src, r0, c0);
@@ -159,8 +168,16 @@ function extreme(ctx: ExecCtx, dir: Dir, max: boolean): void {
     for (let i = 1; i < L.inner; i++) {
       const [r, c] = L.at(o, i);
       const so = off(src, r, c);
-      const x = toD(S.load(sv, so));
-      if (max ? D.lt(best, x) : D.lt(x, best)) {
+      const raw = S.load(sv, so);
+      const x = toD(raw);
+      const better = rawCompare
+        ? max
+          ? (raw as number) > (best as number)
+          : (raw as number) < (best as number)
+        : max
+          ? D.lt(best, x)
+          : D.lt(x, best);
+      if (better) {
         best = x;
         bestOff = so;
       }
