@@ -327,3 +327,19 @@ test('TMRGSORT rejects multi-row tiles, mixed types and forms', () => {
     isBad,
   );
 });
+
+test('TSORT32 on a2a3: a one-row index tile is broadcast to every source row (tsort32.md)', () => {
+  const src = createTile(
+    { dtype: 'f32', rows: 2, cols: 32 },
+    Array.from({ length: 64 }, (_, i) => (i < 32 ? i : -i)),
+  );
+  const idx = createTile(
+    { dtype: 'u32', rows: 1, cols: 32 },
+    Array.from({ length: 32 }, (_, i) => 500 + i),
+  );
+  const dst = createTile({ dtype: 'f32', rows: 2, cols: 64 });
+  execute('TSORT32', { dst, src, idx }, {}, { profile: 'a2a3' });
+  // row 0 ascending 0..31 -> first record (31, 531); row 1 is -32..-63 -> first record (-32, 500)
+  assert.deepEqual(records(dst, 1), [[31, 531]]);
+  assert.deepEqual(records(dst, 1, 64), [[-32, 500]]);
+});

@@ -10,7 +10,8 @@
  *   manual (and so a2a3/a5) places block b at column 32·b·coef (coef 2 for f32, 4 for f16). A tail
  *   block shorter than 32 sorts its valid elements only on `cpu`; on a2a3/a5 it needs the `tmp`
  *   operand (the 4-argument form) and is padded to 32 with -inf values (their indices are the index
- *   tile's elements at those columns), without `tmp` it is rejected (validCol % 32 == 0).
+ *   tile's elements at those columns), without `tmp` it is rejected (validCol % 32 == 0); a one-row
+ *   index tile is broadcast to every source row there.
  *   The C++ sort is libstdc++'s `std::stable_sort`; `stableSortDesc` below is that algorithm (buffered
  *   merge sort: insertion-sorted runs of 7, pairwise merges, a final merge of two halves), so inputs
  *   with NaN values, for which the comparison is not a strict weak order, come out in the same order.
@@ -75,6 +76,7 @@ function tsort32(ctx: ExecCtx): void {
   const n = s.elemBytes;
   const iv = new DataView(ix.bytes.buffer, ix.bytes.byteOffset, ix.bytes.byteLength);
   const per = RECORD / n; // elements per record
+  const bcast = !cpu && ix.rows === 1 && vr > 1;
   const stepCols = cpu ? 2 * 32 : 32 * per;
   const work = arr3(32);
   const buf = arr3(32);
@@ -86,7 +88,8 @@ function tsort32(ctx: ExecCtx): void {
       const valid = Math.min(32, vc - j);
       const count = cpu ? valid : 32;
       const so = off(s, r, j);
-      const io = off(ix, r, j);
+      // tsort32.md: on the NPU a 1 x C index tile is broadcast to every row
+      const io = off(ix, bcast ? 0 : r, j);
       for (let k = 0; k < count; k++) {
         if (k < valid) {
           if (so + k >= s.numel) outside(ctx, `source element ${so + k} lies outside the source`);
