@@ -7,7 +7,7 @@
 import { undefinedBehaviour } from '../../errors.ts';
 import { anyArith } from '../arith.ts';
 import { DTYPE_INFO } from '../dtype.ts';
-import { type ExecCtx, INTS, type OpDef, type OperandSpec, off, per } from '../op.ts';
+import { type ExecCtx, INTS, type OpDef, type OperandSpec, off, per, reject } from '../op.ts';
 import { binaryLoop, unaryLoop } from './kernels.ts';
 
 /**
@@ -114,6 +114,20 @@ function checkScalarShift(ctx: ExecCtx): void {
     );
   }
 }
+/**
+ * Every source must have dst's element type: the loops above read all operands through dst's view,
+ * and the simulator's templates static_assert one element type (ElementTileOp.h, TBinSOps.hpp).
+ * Without this check a mismatch reinterpreted the source bytes (a silently wrong answer) or, for
+ * 64-bit dst, crashed inside the BigInt arithmetic.
+ */
+function sameElementType(ctx: ExecCtx): void {
+  const d = ctx.tiles.dst!.dtype;
+  for (const n of ['src', 'src0', 'src1']) {
+    const t = ctx.tiles[n];
+    if (t && t.dtype !== d)
+      reject(ctx.op.name, d, `${n} (${t.dtype}) must have dst's element type`, ctx.profile);
+  }
+}
 const T3: readonly OperandSpec[] = [
   { name: 'dst', kind: 'tile', out: true },
   { name: 'src0', kind: 'tile' },
@@ -138,6 +152,7 @@ function tt(name: string, sym: string, f: F, tmp = false): OpDef {
     operands: tmp ? T3TMP : T3,
     attrs: [],
     dtypes: ints,
+    check: sameElementType,
     exec:
       name === 'TSHL' || name === 'TSHR'
         ? (ctx) =>
@@ -158,6 +173,7 @@ function ts(name: string, sym: string, f: F, tmp = false): OpDef {
     operands: tmp ? TSTMP : TS,
     attrs: SCALAR,
     dtypes: ints,
+    check: sameElementType,
     exec: (ctx) => {
       if (name === 'TSHLS' || name === 'TSHRS') checkScalarShift(ctx);
       if ((name === 'TSHLS' || name === 'TSHRS') && anyArith(ctx.tiles.dst!.dtype).big) {
@@ -184,6 +200,7 @@ export const BITWISE_OPS: readonly OpDef[] = [
     operands: TS,
     attrs: [],
     dtypes: ints,
+    check: sameElementType,
     exec: (ctx) => unaryLoop(ctx, 'src', (A, a) => A.not(a)),
   },
   ts('TANDS', '&', (A, a, b) => A.and(a, b)),
