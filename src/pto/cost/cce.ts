@@ -162,11 +162,13 @@ export function ptoIsaCost(inp: CostInput, _state?: PipeState): CostResult {
   const info = kernel(inp, t);
   let cycles = t.cycles;
   let path = info.path;
-  const est = estimateInstrCycles(inp.op, info.firstTile[0], info.firstTile[1], info.firstDtype ?? inp.dtype);
+  // the opcode RecordInstr sees: the cost build's TRECIP is MAP_INSTR_IMPL(TDIVS, dst, 1, src)
+  const recOp = inp.op === 'TRECIP' ? 'TDIVS' : inp.op;
+  const est = estimateInstrCycles(recOp, info.firstTile[0], info.firstTile[1], info.firstDtype ?? inp.dtype);
   const useEst =
     cycles === 0 ||
-    (inp.op === 'TROWEXPAND' && est > cycles) ||
-    (inp.op === 'TDIVS' && (inp.dtype === 'i16' || inp.dtype === 'i32'));
+    (recOp === 'TROWEXPAND' && est > cycles) ||
+    (recOp === 'TDIVS' && (inp.dtype === 'i16' || inp.dtype === 'i32'));
   if (useEst) {
     cycles = est;
     path += ' (fitted estimate substituted)';

@@ -104,3 +104,75 @@ test('rejected like the reference build: TROWEXPAND into a col-major dst, TMATMU
   unsupported(inp({ op: 'TMATMUL', dtype: 'i8', layout: 'fractal', ...mm }));
   unsupported(inp({ op: 'TMATMUL_ACC', dtype: 'i8', layout: 'fractal', ...mm }));
 });
+
+// Random widening beyond the conformance grid (valid regions incl. empty ones, static valid shapes,
+// 8-bit masks, one-column col-major stores); again every expected value is the reference's output.
+
+test('an empty valid region: TADDS/TSUBS/TMINS/TDIVS issue nothing, the fitted estimate (2) is reported', () => {
+  const e = { dtype: 'i16', rows: 62, cols: 96, validRow: 0, validCol: 96, scalar: 3 };
+  assert.deepEqual(trace(inp({ ...e, op: 'TADDS' })), { cycles: 2, pending: 0, cce: '' });
+  // TRECIP f16 7x32 valid 0x22 (recorded as TDIVS): 2; integer TRECIP takes TDIVS's fixed 4
+  const r = { op: 'TRECIP', dtype: 'f16', rows: 7, cols: 32, validRow: 0, validCol: 22 };
+  assert.deepEqual(trace(inp(r)), { cycles: 2, pending: 0, cce: '' });
+  const ri = { op: 'TRECIP', dtype: 'i16', rows: 15, cols: 2320, validRow: 0, validCol: 1732 };
+  assert.equal(ptoIsaCost(inp(ri)).cycles, 4);
+});
+
+test('TSTORE from a one-column col-major tile takes the DN burst scheme (reference: 5 and 2 cycles)', () => {
+  // i8 64x1: a 64-byte burst costs 0 cycles, so the fitted estimate 3 + 64·2/64 = 5 is reported;
+  // gmGap = (1 − 64)·1 as uint32
+  const a = { op: 'TSTORE', dtype: 'i8', rows: 64, cols: 1, validRow: 64, validCol: 1, layout: 'CM' };
+  assert.deepEqual(trace(inp({ ...a, gm: 'ND contiguous' })), {
+    cycles: 5,
+    pending: 0,
+    cce: 'copy_ubuf_to_gm_align_b8:0(0,1,64,0,0,0,4294967233)',
+  });
+  const b = { op: 'TSTORE', dtype: 'i16', rows: 112, cols: 1, validRow: 112, validCol: 1, layout: 'CM' };
+  assert.deepEqual(trace(inp({ ...b, gm: 'ND contiguous' })), {
+    cycles: 2,
+    pending: 0,
+    cce: 'copy_ubuf_to_gm_align_b16:2(0,1,224,0,0,0,4294967074)',
+  });
+  // TLOAD has no one-column exception: "only support ND2ND/DN2DN/NZ2NZ!"
+  unsupported(inp({ ...b, op: 'TLOAD', rows: 48, validRow: 17, gm: 'ND contiguous' }));
+});
+
+test('an 8-bit continuous mask of 203 lanes: the high word is (1 << (139 mod 64)) − 1 = 2047', () => {
+  const c = { op: 'TCVT', dtype: 'i8', dstDtype: 'u8', roundMode: 'CAST_FLOOR', rows: 20, cols: 704 };
+  assert.deepEqual(trace(inp({ ...c, validRow: 0, validCol: 203 })), {
+    cycles: 4,
+    pending: 0,
+    cce: 'set_ctrl:1(0);set_vector_mask:1(2047);set_vector_mask:1;set_ctrl:1(0)',
+  });
+});
+
+test('static valid shapes reach the compile-time paths of TDIVS and TNOT', () => {
+  // TDIVS f16 21x32 static valid 18x32, scalar ÷ tile: norm mode 4 repeats + a 64-lane tail
+  const d = { op: 'TDIVS', dtype: 'f16', rows: 21, cols: 32, validRow: 18, validCol: 32, staticValidCol: 32 };
+  assert.deepEqual(trace(inp({ ...d, scalar: 3, scalarFirst: true })), {
+    cycles: 88,
+    pending: 19,
+    cce: 'vector_dup:15(16896,4,1,1,8,0);pipe_barrier:1(1);vdiv:27(4,1,1,1,8,8,8);set_vector_mask:1(0);vector_dup:1(16896,1,1,1,8,0);pipe_barrier:1(1);vdiv:15(1,1,1,1,8,8,8);set_vector_mask:1',
+  });
+  // TNOT u32 178x368 static valid 1x368: seen as 16-bit lanes, 736 of them in count mode
+  const n = {
+    op: 'TNOT',
+    dtype: 'u32',
+    rows: 178,
+    cols: 368,
+    validRow: 1,
+    validCol: 368,
+    staticValidCol: 368,
+  };
+  assert.deepEqual(trace(inp(n)), {
+    cycles: 12,
+    pending: 12,
+    cce: 'set_mask_count:1;set_vector_mask:1(0,736);vnot:8(0,1,1,8,8);set_mask_norm:1;set_vector_mask:1',
+  });
+});
+
+test('integer TDIVS by a zero scalar crashes the reference build (SIGFPE) -> Unsupported', () => {
+  unsupported(
+    inp({ op: 'TDIVS', dtype: 'i16', rows: 16, cols: 2224, validRow: 16, validCol: 1903, scalar: 0 }),
+  );
+});

@@ -153,7 +153,9 @@ export class Trace {
 
   /** SetContinuousMask(n): the low n lanes (MASK_LEN 64 per word). */
   contMask(n: number): void {
-    const hi = n > 64 ? (1n << BigInt(n - 64)) - 1n : 0n;
+    // utils.hpp SetContinuousMask shifts a uint64_t by n − 64; for n ≥ 128 (8-bit lanes) that is an
+    // over-wide shift, which x86 performs modulo 64 (the reference trace shows 2^11 − 1 for n = 203)
+    const hi = n > 64 ? ((1n << BigInt((n - 64) & 63)) - 1n) & (U64 - 1n) : 0n;
     const lo = n >= 64 ? U64 - 1n : (1n << BigInt(n)) - 1n;
     this.mask(hi, lo);
   }

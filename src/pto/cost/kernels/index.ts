@@ -105,15 +105,34 @@ const tnot: Kernel = (inp, t) => {
   const b = bytesOf(inp);
   const scale = (n: number) => (b === 4 ? n * 2 : b === 1 ? Math.floor(n / 2) : n);
   const vc = b === 1 ? Math.ceil(inp.validCol / 2) : b === 4 ? inp.validCol * 2 : inp.validCol;
-  const g: Geo = { rows: inp.rows, cols: scale(inp.cols), bytes: 2, rowStride: scale(inp.cols) };
+  const sv = inp.staticValidCol;
+  const g: Geo = {
+    rows: inp.rows,
+    cols: scale(inp.cols),
+    bytes: 2,
+    rowStride: scale(inp.cols),
+    staticValidCol: sv === undefined || sv < 0 ? -1 : scale(sv),
+  };
   const op: UnIssue = (r, d, s) => t.vec('vnot', r, [r, 1, 1, d, s]);
   return { path: unaryInstr(t, op, g, inp.validRow, vc), firstTile: [inp.validRow, inp.validCol] };
 };
 
-function binS(intr: string, dtypes: string[], scalar: (inp: CostInput) => number | undefined): Kernel {
+/**
+ * `skipEmpty`: the op's _IMPL only calls the kernel when the valid region is non-empty (TAddS.hpp,
+ * TSubS.hpp, TMins.hpp test `validRow != 0 && validCol != 0`; TMulS.hpp and TMaxS.hpp do not).
+ */
+function binS(
+  intr: string,
+  dtypes: string[],
+  scalar: (inp: CostInput) => number | undefined,
+  skipEmpty = false,
+): Kernel {
   return (inp, t) => {
     requireDtypes(inp, dtypes);
     // TBinSOp.hpp has no layout static_assert: a col-major tile runs with its static Rows/Cols
+    if (skipEmpty && (inp.validRow === 0 || inp.validCol === 0)) {
+      return { path: 'empty valid region (not issued)', firstTile: [inp.validRow, inp.validCol] };
+    }
     const sv = scalarArg(inp.dtype, scalar(inp));
     const op: UnIssue = (r, d, s) => t.vec(intr, r, [sv, r, 1, 1, d, s]);
     return {
@@ -188,8 +207,8 @@ export const KERNELS: Record<string, Kernel> = {
   TDIVS: simple(F_I, (inp, t, b) => tdivs(inp, t, b, inp.scalarFirst ?? false, inp.scalar), undefined, true),
   // pto_instr.hpp (costmodel): TRECIP(dst, src) is TDIVS(dst, 1, src), recorded as TDIVS
   TRECIP: simple(F_I, (inp, t, b) => tdivs(inp, t, b, true, 1), undefined, true),
+  // TCvt.hpp has no layout static_assert
   TCVT: (inp, t) => {
-    requireRowMajor(inp);
     return { path: tcvt(inp, t), firstTile: [inp.validRow, inp.validCol], firstDtype: inp.dstDtype };
   },
   TROWSUM: rowRed(),
@@ -262,10 +281,10 @@ export const KERNELS: Record<string, Kernel> = {
   TABS: unary('vabs', F),
   TRELU: unary('vrelu', ['f32', 'f16', 'i32']),
   TNOT: tnot,
-  TADDS: binS('vadds', F_I, given),
-  TSUBS: binS('vadds', F_I, (inp) => (inp.scalar === undefined ? undefined : -inp.scalar)),
+  TADDS: binS('vadds', F_I, given, true),
+  TSUBS: binS('vadds', F_I, (inp) => (inp.scalar === undefined ? undefined : -inp.scalar), true),
   TMULS: binS('vmuls', F_I, given),
   TMAXS: binS('vmaxs', F_I, given),
-  TMINS: binS('vmins', F_I, given),
+  TMINS: binS('vmins', F_I, given, true),
   TNEG: binS('vmuls', F_I, () => -1),
 };

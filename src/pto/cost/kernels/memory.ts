@@ -21,15 +21,49 @@ function gmRowStride(inp: CostInput): number {
   });
 }
 
+/**
+ * TStore picks the copy by the *tile's* layout: a col-major (DN) vector tile takes the DN2DN burst
+ * scheme. With an ND global view the static check (CheckStaticForVecAndMat) accepts that only for
+ * the one-column special case (`Cols == 1`).
+ */
+function isOneColumnDn(inp: CostInput): boolean {
+  return inp.layout === 'CM' && inp.cols === 1;
+}
+
+function requireNdTile(inp: CostInput): void {
+  if (inp.layout !== undefined && inp.layout !== 'RM') {
+    throw unsupported(`pto-isa A2/A3 model: ${inp.op} between an ND view and a ${inp.layout} tile`, {
+      hint: 'the kernel static_asserts matching layouts (ND/DN/NZ) or a one-row / one-column tile',
+    });
+  }
+}
+
+/**
+ * TStoreUb2gmDn2dn on the 2-D ND view (shape [.., vr, vc], strides [.., g, 1]):
+ * nBurst = shape4 = vc, lenBurst = validRow·size, gmGap = (stride4 − shape3)·size as uint32 (it
+ * wraps: stride4 is 1), ubGap = (Rows − shape3)·size >> 5.
+ */
+function dnBursts(inp: CostInput, bytes: number) {
+  return {
+    nBurst: inp.validCol,
+    lenBurst: inp.validRow * bytes,
+    gmGap: ((1 - inp.validRow) * bytes) >>> 0,
+    ubGap: Math.floor(((inp.rows - inp.validRow) * bytes) / 32),
+  };
+}
+
 function suffix(bytes: number): string {
   return bytes === 1 ? 'b8' : bytes === 2 ? 'b16' : 'b32';
 }
 
 /** TLOAD of an ND global tensor into a row-major vector tile (one copy per outer index, here 1). */
 export function tload(inp: CostInput, t: Trace, bytes: number): string {
-  if (inp.layout !== undefined && inp.layout !== 'RM') {
-    throw unsupported(`pto-isa A2/A3 model: TLOAD into a ${inp.layout} tile is not modelled`);
-  }
+  // TLoad.hpp: "TLOAD(VecTile, GlobalTensor) only support ND2ND/DN2DN/NZ2NZ!" (no one-column
+  // exception, unlike TSTORE)
+  requireNdTile(inp);
+  // tload_common.hpp TLoadGm2ubNd2nd: static_assert(TileData::Rows < 4096)
+  if (inp.rows >= 4096)
+    throw unsupported('pto-isa A2/A3 model: TLOAD into a vector tile of 4096 or more rows');
   const nBurst = inp.validRow;
   const lenBurst = inp.validCol * bytes;
   const gmGap = (gmRowStride(inp) - inp.validCol) * bytes;
@@ -50,9 +84,20 @@ export function tload(inp: CostInput, t: Trace, bytes: number): string {
 
 /** TSTORE of a row-major vector tile to an ND global tensor. */
 export function tstore(inp: CostInput, t: Trace, bytes: number): string {
-  if (inp.layout !== undefined && inp.layout !== 'RM') {
-    throw unsupported(`pto-isa A2/A3 model: TSTORE from a ${inp.layout} tile is not modelled`);
+  if (isOneColumnDn(inp)) {
+    const d = dnBursts(inp, bytes);
+    t.mem(`copy_ubuf_to_gm_align_${suffix(bytes)}`, 'UB_TO_GM', d.nBurst * d.lenBurst, [
+      0,
+      d.nBurst,
+      d.lenBurst,
+      0,
+      0,
+      d.ubGap,
+      d.gmGap,
+    ]);
+    return 'UB → DN burst copy (one-column col-major tile)';
   }
+  requireNdTile(inp);
   const nBurst = inp.validRow;
   const lenBurst = inp.validCol * bytes;
   const gmGap = (gmRowStride(inp) - inp.validCol) * bytes;

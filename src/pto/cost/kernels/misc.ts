@@ -130,6 +130,8 @@ export function tdivs(
   scalarFirst: boolean,
   scalar: number | undefined,
 ): string {
+  // TDivS.hpp calls the kernel only for a non-empty valid region (both forms)
+  if (inp.validRow === 0 || inp.validCol === 0) return 'empty valid region (not issued)';
   if (inp.dtype === 'i16' || inp.dtype === 'i32') {
     if (scalarFirst) {
       throw unsupported(
@@ -139,9 +141,23 @@ export function tdivs(
         },
       );
     }
+    if (scalar === 0) {
+      throw unsupported(
+        `pto-isa A2/A3 model: ${inp.op} on ${inp.dtype} by 0 crashes the reference cost-model build`,
+        {
+          hint: 'its scalar loop divides by the scalar (SIGFPE)',
+        },
+      );
+    }
     return 'scalar loop (no vector intrinsics)';
   }
-  const g: Geo = { rows: inp.rows, cols: inp.cols, bytes, rowStride: inp.layout === 'CM' ? 1 : inp.cols };
+  const g: Geo = {
+    rows: inp.rows,
+    cols: inp.cols,
+    bytes,
+    rowStride: inp.layout === 'CM' ? 1 : inp.cols,
+    staticValidCol: inp.staticValidCol ?? -1,
+  };
   const sv = floatArg(inp.dtype, scalar);
   if (inp.inPlace && !scalarFirst) {
     const inv = scalar === undefined ? null : floatArg(inp.dtype, 1 / scalar);
@@ -275,8 +291,10 @@ export function tcvt(inp: CostInput, t: Trace): string {
   if (remain > 0) {
     const dEpb = 32 / sD;
     const sEpb = 32 / sS;
-    const dStride = Math.floor(inp.cols / dEpb);
-    const sStride = Math.floor(inp.cols / sEpb);
+    // TCvt.hpp strides by Tile::RowStride (Cols row-major, 1 col-major)
+    const rowStride = inp.layout === 'CM' ? 1 : inp.cols;
+    const dStride = Math.floor(rowStride / dEpb);
+    const sStride = Math.floor(rowStride / sEpb);
     t.contMask(remain);
     for (let j = 0; j < Math.floor(vr / REPEAT_MAX); j++) cast(REPEAT_MAX, dStride, sStride);
     if (vr % REPEAT_MAX) cast(vr % REPEAT_MAX, dStride, sStride);
