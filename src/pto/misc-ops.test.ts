@@ -134,3 +134,34 @@ test('TRESHAPE copies the bytes under the new tile type; incompatible pairs are 
   );
   execute('SYNCALL', {});
 });
+
+test('TIMG2COL: 3x3 map, 2 channels (C0), 2x2 filter; then a top pad row with pad value 7', () => {
+  // NC1HWC0 = [1, 1, 3, 3, 2]: element (h, w, c0) at raw offset (h*3 + w)*2 + c0 holds 10h + w + 100c0
+  const raw = new Array(32).fill(0);
+  for (let h = 0; h < 3; h++)
+    for (let w = 0; w < 3; w++)
+      for (let c0 = 0; c0 < 2; c0++) raw[(h * 3 + w) * 2 + c0] = 10 * h + w + 100 * c0;
+  const src = createTile({ dtype: 'f16', rows: 2, cols: 16, loc: 'mat' }, raw);
+  const conv = {
+    layout: 'NC1HWC0',
+    shape: [1, 1, 3, 3, 2],
+    stride: [1, 1],
+    dilation: [1, 1],
+    filter: [2, 2],
+    pad: [0, 0, 0, 0],
+  };
+  const dst = createTile({ dtype: 'f16', rows: 16, cols: 16, layout: 'LEFT', validRow: 4, validCol: 8 });
+  execute('TIMG2COL', { dst, src }, { conv });
+  // row m = output position (m / 2, m % 2); column k = (kernel i, j) * 2 + c0
+  const t = readTile(dst, { valid: true });
+  assert.deepEqual(t[0], [0, 100, 1, 101, 10, 110, 11, 111]);
+  assert.deepEqual(t[3], [11, 111, 12, 112, 21, 121, 22, 122]);
+  // pad top 1: outH = 3; output row 0 reads input row -1 for kernel row 0 -> pad value
+  execute('TIMG2COL', { dst, src }, { conv: { ...conv, pad: [0, 0, 1, 0] }, scalar: 7 });
+  const p = readTile(dst, { valid: true });
+  assert.deepEqual(p[0], [7, 7, 7, 7, 0, 100, 1, 101]);
+  // posK = 4 shifts the columns by two kernel positions
+  execute('TIMG2COL', { dst, src }, { conv, posK: 4 });
+  assert.deepEqual(readTile(dst, { valid: true })[0]!.slice(0, 4), [10, 110, 11, 111]);
+  assert.throws(() => execute('TIMG2COL', { dst, src }, {}), isCat('BadInput'));
+});

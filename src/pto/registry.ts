@@ -20,6 +20,7 @@ import { GATHER_OPS } from './insns/gather.ts';
 import { GEMV_OPS } from './insns/gemv.ts';
 import { GEMV_MX_OPS } from './insns/gemv-mx.ts';
 import { HISTOGRAM_OPS } from './insns/histogram.ts';
+import { IMG2COL_OPS } from './insns/img2col.ts';
 import { MATMUL_OPS } from './insns/matmul.ts';
 import { MEMORY_OPS, SYNC_OPS } from './insns/memory.ts';
 import { MGATHER_OPS } from './insns/mgather.ts';
@@ -91,6 +92,7 @@ addAll(GEMV_MX_OPS);
 addAll(FUSEDRELU_OPS);
 addAll(TRANDOM_OPS);
 addAll(RESHAPE_OPS);
+addAll(IMG2COL_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {
