@@ -269,3 +269,36 @@ test('pto.trandom ins(%key, %counter) outs(%dst) {rounds = 10}', () => {
   // zero key and counter: Philox-4x32-10's known answer word 0 at column 0
   assert.equal((o.data as Uint32Array)[0], 0x6627e8d5);
 });
+
+test('pto.tfusedmuladd, pto.tsubrelu, pto.tmuladddst (docs/isa spellings) reach part 1', () => {
+  const F = TB('f32', 1, 4);
+  const prog = `func.func @k(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %z: !pto.ptr<f32>) {
+  ${consts}
+  ${io('a', 'f32', 1, 4, true)}
+  ${io('b', 'f32', 1, 4, true)}
+  ${io('x', 'f32', 1, 4, false)}
+  ${io('y', 'f32', 1, 4, false)}
+  ${io('z', 'f32', 1, 4, false)}
+  %one = arith.constant 1.0 : f32
+  %d1 = pto.alloc_tile : ${F}
+  pto.texpands ins(%one : f32) outs(%d1 : ${F})
+  pto.tfusedmuladd ins(%a_t, %b_t : ${F}, ${F}) outs(%d1 : ${F})
+  ${store('x', 'f32', 1, 4, '%d1')}
+  %d2 = pto.alloc_tile : ${F}
+  pto.tsubrelu ins(%a_t, %b_t : ${F}, ${F}) outs(%d2 : ${F})
+  ${store('y', 'f32', 1, 4, '%d2')}
+  %d3 = pto.alloc_tile : ${F}
+  pto.texpands ins(%one : f32) outs(%d3 : ${F})
+  pto.tmuladddst ins(%a_t, %b_t : ${F}, ${F}) outs(%d3 : ${F})
+  ${store('z', 'f32', 1, 4, '%d3')}
+  return
+}
+`;
+  const x = f4([0, 0, 0, 0]);
+  const y = f4([0, 0, 0, 0]);
+  const z = f4([0, 0, 0, 0]);
+  runProgram(check(prog), { a: f4([1, 5, -2, 3]), b: f4([4, 2, 1, 3]), x, y, z });
+  assert.deepEqual(arr(x), [5, 7, -1, 6]); // a * 1 + b
+  assert.deepEqual(arr(y), [0, 3, 0, 0]); // max(a - b, 0)
+  assert.deepEqual(arr(z), [5, 11, -1, 10]); // a * b + 1
+});

@@ -207,6 +207,11 @@ const table: [
   // tquant.md / tdequant.md (integer forms): ins(%src, %scale[, %offset]) outs(%dst) {quantType = "INT8_SYM"}
   ['tquant', 'misc', 'T T T?'],
   ['tdequant', 'misc', 'T T T'],
+  // docs/isa/TFUSEDMULADD.md, TSUBRELU.md, TMULADDDST.md: ins(%src0, %src1) outs(%dst) (dst is also read
+  // by tfusedmuladd / tmuladddst)
+  ['tfusedmuladd', 'binary', 'T T'],
+  ['tsubrelu', 'binary', 'T T'],
+  ['tmuladddst', 'binary', 'T T'],
   // fused ReLU forms (TFUSEDMULADDRELU.md, TADDReluConv.md, TSUBReluConv.md, TAddDeqRelu.md)
   ['tfusedmuladdrelu', 'binary', 'T T'],
   ['taddreluconv', 'misc', 'T T'],
