@@ -110,8 +110,9 @@ function f32Fast(ctx: ExecCtx, op: 0 | 1 | 2 | 3): boolean {
   const d = ctx.tiles.dst!;
   const s0 = ctx.tiles.src0!;
   const s1 = ctx.tiles.src1!;
-  if (d.dtype !== 'f32' || d.slayout !== 'none' || s0.slayout !== 'none' || s1.slayout !== 'none')
-    return false;
+  // (a source of another type falls through to the checked loop, which rejects it)
+  if (d.dtype !== 'f32' || s0.dtype !== 'f32' || s1.dtype !== 'f32') return false;
+  if (d.slayout !== 'none' || s0.slayout !== 'none' || s1.slayout !== 'none') return false;
   if (d.blayout !== 'row' || s0.blayout !== 'row' || s1.blayout !== 'row') return false;
   const R = d.validRow;
   const C = d.validCol;

@@ -4,13 +4,28 @@
  */
 import { undefinedBehaviour } from '../../errors.ts';
 import type { Arith } from '../arith.ts';
-import { copyElem, type ExecCtx, off, tileArith } from '../op.ts';
+import { copyElem, type ExecCtx, off, reject, tileArith } from '../op.ts';
 
 export type Bin = (A: Arith<unknown>, a: unknown, b: unknown) => unknown;
 export type Un = (A: Arith<unknown>, a: unknown) => unknown;
 
+/**
+ * The loops below read every operand through dst's element view, and the simulator's templates
+ * static_assert one element type for all of them (ElementTileOp.h "Underlying data types in tiles
+ * should be the same", TBinSOps.hpp CheckDstSrcTileData): a source of another type is Unsupported
+ * rather than reinterpreted byte for byte (a silently wrong answer) or, with a 64-bit dst, a crash.
+ */
+function requireDstType(ctx: ExecCtx, names: readonly string[]): void {
+  const d = ctx.tiles.dst!.dtype;
+  for (const n of names) {
+    const t = ctx.tiles[n]!;
+    if (t.dtype !== d) reject(ctx.op.name, d, `${n} (${t.dtype}) must have dst's element type`, ctx.profile);
+  }
+}
+
 /** dst(r,c) = f(x(r,c), y(r,c)) over dst's valid region. */
 export function binaryLoop(ctx: ExecCtx, x: string, y: string, f: Bin): void {
+  requireDstType(ctx, [x, y]);
   const d = ctx.tiles.dst!;
   const s0 = ctx.tiles[x]!;
   const s1 = ctx.tiles[y]!;
@@ -27,6 +42,7 @@ export function binaryLoop(ctx: ExecCtx, x: string, y: string, f: Bin): void {
 
 /** Like binaryLoop, but every operand is indexed with dst's element offsets (one C++ tile type). */
 export function binaryLoopDstOffsets(ctx: ExecCtx, x: string, y: string, f: Bin): void {
+  requireDstType(ctx, [x, y]);
   const d = ctx.tiles.dst!;
   const s0 = ctx.tiles[x]!;
   const s1 = ctx.tiles[y]!;
@@ -47,6 +63,7 @@ export function binaryLoopDstOffsets(ctx: ExecCtx, x: string, y: string, f: Bin)
 
 /** dst(r,c) = f(x(r,c)) over dst's valid region. */
 export function unaryLoop(ctx: ExecCtx, x: string, f: Un): void {
+  requireDstType(ctx, [x]);
   const d = ctx.tiles.dst!;
   const s = ctx.tiles[x]!;
   const A = tileArith(ctx, 'dst');
@@ -67,6 +84,7 @@ export function ternaryLoop(
   z: string,
   f: (A: Arith<unknown>, a: unknown, b: unknown, c: unknown) => unknown,
 ): void {
+  requireDstType(ctx, [x, y, z]);
   const d = ctx.tiles.dst!;
   const s0 = ctx.tiles[x]!;
   const s1 = ctx.tiles[y]!;
@@ -94,6 +112,7 @@ export function pickLoop(
   y: string,
   pick: (A: Arith<unknown>, a: unknown, b: unknown) => 0 | 1,
 ): void {
+  requireDstType(ctx, [x, y]);
   const d = ctx.tiles.dst!;
   const s0 = ctx.tiles[x]!;
   const s1 = ctx.tiles[y]!;

@@ -6,7 +6,7 @@
  * ElementTileScalarOp.h, TBinSOps.hpp.
  */
 import type { Arith } from '../arith.ts';
-import { ALL, type OpDef, type OperandSpec, per } from '../op.ts';
+import { ALL, type OpDef, type OperandSpec, per, reject } from '../op.ts';
 import { requireSameTileType } from './binary.ts';
 import { ternaryLoop, unaryLoop } from './kernels.ts';
 
@@ -106,6 +106,12 @@ export const TERNARY_OPS: readonly OpDef[] = [
       const s = ctx.scalar;
       const d = ctx.tiles.dst!;
       const f16 = d.dtype === 'f16';
+      // TBinSOps.hpp TAXPY_IMPL also compiles for a src type other than dst's (C++ promotion of
+      // dst + src * scalar); that mixed form is not modelled, so it is refused rather than computed
+      // through dst's view of the source bytes.
+      const st = ctx.tiles.src!.dtype;
+      if (st !== d.dtype)
+        reject('TAXPY', d.dtype, `src of type ${st}: the mixed-type form is not modelled`, ctx.profile);
       // dst is read in place: route it through the ternary loop as its own third operand
       ternaryLoop(ctx, 'src', 'src', 'dst', (A, a, _b, x) =>
         A.add(x, f16 ? A.round(A.mul(a, s)) : A.mul(a, s)),
