@@ -40,7 +40,7 @@ test('tile-tile ops: a source of another element type is Unsupported (f32 fast p
 });
 
 test('unary and tile-scalar ops: a source of another element type is Unsupported', () => {
-  for (const op of ['TEXP', 'TNEG', 'TSQRT']) {
+  for (const op of ['TEXP', 'TNEG', 'TSQRT', 'TRELU']) {
     assert.throws(() => execute(op, { dst: ramp('f32'), src: ramp('i32') }), unsupported, op);
   }
   for (const op of ['TADDS', 'TMULS', 'TDIVS', 'TAXPY']) {

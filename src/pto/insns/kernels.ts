@@ -15,7 +15,7 @@ export type Un = (A: Arith<unknown>, a: unknown) => unknown;
  * should be the same", TBinSOps.hpp CheckDstSrcTileData): a source of another type is Unsupported
  * rather than reinterpreted byte for byte (a silently wrong answer) or, with a 64-bit dst, a crash.
  */
-function requireDstType(ctx: ExecCtx, names: readonly string[]): void {
+export function requireDstType(ctx: ExecCtx, names: readonly string[]): void {
   const d = ctx.tiles.dst!.dtype;
   for (const n of names) {
     const t = ctx.tiles[n]!;

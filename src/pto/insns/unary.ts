@@ -8,7 +8,7 @@ import { glibcExp } from '../glibc.ts';
 import { crLog } from '../libm.ts';
 import { ALL, copyElem, type OpDef, type OperandSpec, off, per, requireRowMajor, tileArith } from '../op.ts';
 import { requireSameTileType } from './binary.ts';
-import { unaryLoop } from './kernels.ts';
+import { requireDstType, unaryLoop } from './kernels.ts';
 
 const REF = 'pto-isa docs/isa/tile/ops/elementwise-unary';
 const TS: readonly OperandSpec[] = [
@@ -61,6 +61,7 @@ export const UNARY_OPS: readonly OpDef[] = [
   ),
   un('TRELU', 'dst = std::max(src, 0)', () => 0, {
     exec: (ctx) => {
+      requireDstType(ctx, ['src']);
       const d = ctx.tiles.dst!;
       const s = ctx.tiles.src!;
       const A = tileArith(ctx, 'dst');
