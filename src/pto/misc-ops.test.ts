@@ -165,3 +165,17 @@ test('TIMG2COL: 3x3 map, 2 channels (C0), 2x2 filter; then a top pad row with pa
   assert.deepEqual(readTile(dst, { valid: true })[0]!.slice(0, 4), [10, 110, 11, 111]);
   assert.throws(() => execute('TIMG2COL', { dst, src }, {}), isCat('BadInput'));
 });
+
+test('TSUBVIEW in the library copies the window (dst(i, j) = src(r + i, c + j) over dst valid)', () => {
+  const src = createTile({ dtype: 'i32', rows: 2, cols: 4 }, [0, 1, 2, 3, 4, 5, 6, 7]);
+  const dst = createTile({ dtype: 'i32', rows: 2, cols: 4, validRow: 1, validCol: 2 }, new Array(8).fill(-1));
+  execute('TSUBVIEW', { dst, src }, { rowIdx: 1, colIdx: 1 });
+  assert.deepEqual(readTile(dst), [
+    [5, 6, -1, -1],
+    [-1, -1, -1, -1],
+  ]);
+  assert.throws(
+    () => execute('TSUBVIEW', { dst: createTile({ dtype: 'i32', rows: 2, cols: 4, loc: 'mat' }), src }),
+    isCat('Unsupported'),
+  );
+});

@@ -35,6 +35,7 @@ import { REDUCE_OPS } from './insns/reduce.ts';
 import { RESHAPE_OPS } from './insns/reshape.ts';
 import { SCALAR_OPS } from './insns/scalar.ts';
 import { SORT_OPS } from './insns/sort.ts';
+import { SUBVIEW_OPS } from './insns/subview.ts';
 import { TCI_OPS } from './insns/tci.ts';
 import { TERNARY_OPS } from './insns/ternary.ts';
 import { TRANDOM_OPS } from './insns/trandom.ts';
@@ -93,6 +94,7 @@ addAll(FUSEDRELU_OPS);
 addAll(TRANDOM_OPS);
 addAll(RESHAPE_OPS);
 addAll(IMG2COL_OPS);
+addAll(SUBVIEW_OPS);
 
 /** Adds instruction families (used by the family modules loaded after this one). */
 export function registerOps(list: readonly OpDef[]): void {

@@ -52,7 +52,7 @@ const table: [
   OpFamily,
   string,
   ('T' | 'V')?,
-  { attrsInIns?: boolean; hasResult?: boolean; outs?: [number, number] }?,
+  { attrsInIns?: boolean; hasResult?: boolean; outs?: [number, number]; insn?: string }?,
 ][] = [
   // binary tile-tile
   ['tadd', 'binary', 'T T'],
@@ -219,6 +219,8 @@ const table: [
   ['tadddeqrelu', 'misc', 'T T S T?'],
   // trandom.md: ins(%key, %counter : tile_buf, tile_buf) outs(%dst) [{rounds = 7}]
   ['trandom', 'misc', 'T T'],
+  // subview.md: pto.subview ins(%src, %rowIdx, %colIdx : T, i16, i16) outs(%dst : T) -> TSUBVIEW
+  ['subview', 'misc', 'T S S', 'T', { insn: 'TSUBVIEW' }],
   // indexed global memory access (PTOAS MGatherOp / MScatterOp; mgather.md / mscatter.md)
   ['mgather', 'misc', 'V T', 'T'],
   ['mscatter', 'misc', 'T T', 'V'],
@@ -233,7 +235,7 @@ export const OP_SIGS: ReadonlyMap<string, OpSig> = new Map(
     mnemonic,
     {
       mnemonic,
-      insn: insnName(mnemonic),
+      insn: extra?.insn ?? insnName(mnemonic),
       family,
       ins: ins.split(' ') as OperandKind[],
       out: out ?? 'T',

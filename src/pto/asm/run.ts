@@ -162,8 +162,11 @@ export function runProgram(
   const copyWindow = (child: Tile, toChild: boolean): void => {
     const w = windows.get(child)!;
     const n = child.elemBytes;
-    for (let r = 0; r < child.rows; r++) {
-      for (let c = 0; c < child.cols; c++) {
+    // the part of the child inside the parent (a pto.subview destination may be as large as its source)
+    const rows = Math.min(child.rows, w.parent.rows - w.r0);
+    const cols = Math.min(child.cols, w.parent.cols - w.c0);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
         const co = child.offset(r, c) * n;
         const po = w.parent.offset(w.r0 + r, w.c0 + c) * n;
         if (toChild) for (let b = 0; b < n; b++) child.bytes[co + b] = w.parent.bytes[po + b]!;
@@ -219,6 +222,12 @@ export function runProgram(
         if (windows.size)
           for (const v of [...ins, out, ...extraOuts]) if (v.kind === 'tile') syncIn(v.handle as Tile);
         execCall(call, ins, out, arrays, profile, extraOuts);
+        if (call.sig.insn === 'TSUBVIEW' && ins[0]?.kind === 'tile' && out.kind === 'tile') {
+          // pto.subview: from now on the destination is a live window of the source
+          const [r0, c0] = ins.slice(1).map((v) => (v.kind === 'int' ? v.v : 0));
+          windows.set(out.handle as Tile, { parent: ins[0].handle as Tile, r0: r0 ?? 0, c0: c0 ?? 0 });
+          return;
+        }
         if (windows.size)
           for (const v of [out, ...extraOuts]) if (v.kind === 'tile') syncOut(v.handle as Tile);
         if (out.kind === 'view') written.add(out.arg);
@@ -282,6 +291,10 @@ function execCall(
     }
   }
   if (insn === 'TDIVS' && sawScalarFirst) attrs.order = 'scalar_first';
+  if (insn === 'TSUBVIEW') {
+    attrs.rowIdx = scalars[0];
+    attrs.colIdx = scalars[1];
+  }
   if (insn === 'TEXTRACT' || insn === 'TINSERT' || insn === 'TEXTRACT_FP' || insn === 'TINSERT_FP') {
     // ins(%src, %indexRow, %indexCol : …)
     attrs.indexRow = scalars[0];

@@ -139,3 +139,20 @@ test('pto.subset errors: wrong type after the colon, windows leaving the parent,
   assert.match(boxed(`%s = pto.subset %t[%c0, %c8] sizes [32, 16] : ${NZ(32, 32)}`)[0]!, /multiples/);
   assert.match(boxed(`%s = pto.subset %t[%c16, %c0] sizes [16, 16] : ${NZ(32, 32)}`)[0]!, /keeps all rows/);
 });
+
+test('pto.subview ins(%src, %r, %c : T, i16, i16) outs(%dst): dst stays a live window of src', () => {
+  const V = TB(4, 8, 4, 4);
+  const out = run(
+    prog(`%r0 = arith.constant 0 : i16
+  %c4s = arith.constant 4 : i16
+  %v = pto.alloc_tile : ${V}
+  pto.subview ins(%p, %r0, %c4s : ${TB(4, 8)}, i16, i16) outs(%v : ${V})
+  %hundred = arith.constant 100.0 : f32
+  pto.tadds ins(%v, %hundred : ${V}, f32) outs(%v : ${V})`),
+  );
+  // columns 4..7 of the parent (the view's 4 valid columns) got +100
+  assert.deepEqual(
+    out,
+    Array.from({ length: 32 }, (_, k) => (k % 8 >= 4 ? k + 100 : k)),
+  );
+});
