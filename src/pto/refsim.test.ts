@@ -1,7 +1,7 @@
 /**
  * Regression tests from differential runs against the pto-isa CPU simulator (docs/pto-status.md,
  * "Differential testing against the CPU simulator"). Unless a test says otherwise, every expected
- * value below is what the reference simulator (@3186c381, clang 19 -O2 -DNDEBUG, x86-64) printed for
+ * value below is what the reference simulator (@3186c381, a clang 19 release build on x86-64) printed for
  * the same inputs, not axsim output.
  */
 import assert from 'node:assert/strict';

@@ -56,7 +56,7 @@ function shift64(ctx: ExecCtx, left: boolean, srcName: string, amountName: strin
  *   So amounts 16..31 and most others give 0, 0x8000 gives x, 0xdd03 multiplies by -8.
  * - `>>` shifts the promoted 32-bit lanes one count at a time (psrad/psrld take the whole count):
  *   an amount outside 0..31 as an unsigned 32-bit value gives the sign fill (i16) or 0 (u16).
- * Measured on the CPU simulator (clang -O2, differential runs; docs/pto-status.md): src0 = -23131,
+ * Measured on the CPU simulator (clang release build, differential runs; docs/pto-status.md): src0 = -23131,
  * src1 = 40 everywhere in a 2x64 i16 tile of valid width 15: TSHL gives 0 in columns 0..7 and
  * (-23131 << 8) truncated = -23296 in columns 8..14. 8-bit and 32-bit shifts use the amount modulo
  * 32 everywhere.
