@@ -110,6 +110,11 @@ test('TPREFETCH: cpu copies raw element r*Cols + c of the tensor; a5 maps throug
     [4, 5, 6, 7],
   ]);
   execute('TPREFETCH', { dst: t, src: mk() }, {}, { profile: 'a5' });
+  // TPREFETCH_ASYNC only warms the L2 cache: nothing changes
+  const g = mk();
+  const before = Array.from(g.bytes);
+  execute('TPREFETCH_ASYNC', { src: g });
+  assert.deepEqual(Array.from(g.bytes), before);
   assert.deepEqual(readTile(t), [
     [0, 1, 2, 3],
     [8, 9, 10, 11],

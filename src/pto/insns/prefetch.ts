@@ -5,6 +5,9 @@
  * strides not applied) to element r·Cols + c of the tile buffer; `cpu` does exactly that. The page
  * describes a transfer of the GM region into the tile buffer, i.e. a TLOAD: a2a3/a5 map element
  * (r, c) through the tensor's shape and strides into the tile's layout.
+ *
+ * TPREFETCH_ASYNC (docs/isa/TPREFETCH_ASYNC.md, include/pto/cpu/TPrefetchAsync.hpp) only warms the
+ * L2 cache: no architectural state changes (the simulator's implementation is a no-op).
  */
 import { undefinedBehaviour } from '../../errors.ts';
 import { DTYPE_INFO } from '../dtype.ts';
@@ -52,5 +55,15 @@ export const PREFETCH_OPS: readonly OpDef[] = [
         );
     },
     exec: prefetch,
+  },
+  {
+    name: 'TPREFETCH_ASYNC',
+    family: 'memory',
+    summary: 'L2 cache prefetch of a global tensor (no functional effect)',
+    ref: 'pto-isa docs/isa/TPREFETCH_ASYNC.md',
+    operands: [{ name: 'src', kind: 'global' }],
+    attrs: [],
+    dtypes: { cpu: ALL, a2a3: ALL, a5: ALL },
+    exec: () => {},
   },
 ];
