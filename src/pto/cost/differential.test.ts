@@ -176,3 +176,19 @@ test('integer TDIVS by a zero scalar crashes the reference build (SIGFPE) -> Uns
     inp({ op: 'TDIVS', dtype: 'i16', rows: 16, cols: 2224, validRow: 16, validCol: 1903, scalar: 0 }),
   );
 });
+
+test('a col-major src1 of TROWEXPANDSUB is read from the vbrcb copy at TMP_UB_OFFSET (184 KiB)', () => {
+  const s = { op: 'TROWEXPANDSUB', rows: 16, cols: 40, validRow: 16, validCol: 30, src1ColMajor: true };
+  assert.deepEqual(trace(inp(s)), {
+    cycles: 63,
+    pending: 14,
+    cce: 'vbrcb:0(188416,1,8,2);pipe_barrier:1(1);set_vector_mask:1(0,1073741823);vsub:42(188416,16,1,1,0,5,5,1);set_vector_mask:1',
+  });
+  // per-row count mode: src1 advances one 32-byte block per row
+  const c = { op: 'TROWEXPANDSUB', rows: 56, cols: 304, validRow: 2, validCol: 304, src1ColMajor: true };
+  assert.deepEqual(trace(inp(c)), {
+    cycles: 33,
+    pending: 14,
+    cce: 'vbrcb:0(188416,1,8,1);pipe_barrier:1(1);set_mask_count:1;set_vector_mask:1(0,304);vsub:10(188416,0,1,1,0,8,8,0);vsub:0(188448,0,1,1,0,8,8,0);set_mask_norm:1;set_vector_mask:1',
+  });
+});

@@ -5,7 +5,11 @@
  */
 import { type Trace, u64 } from '../trace.ts';
 import type { CostInput } from '../types.ts';
+
 import { BLOCK_BYTES, REPEAT_BYTE, REPEAT_MAX } from './elementwise.ts';
+
+/** include/pto/common/constants.hpp TMP_UB_OFFSET: the UB scratch area of the row-expand kernels. */
+const TMP_UB_OFFSET = 184 * 1024;
 
 const B16_REPEAT_MAX = 65535;
 const GROUP: Record<string, string> = { TROWSUM: 'vcgadd', TROWMAX: 'vcgmax', TROWMIN: 'vcgmin' };
@@ -344,16 +348,23 @@ export function rowExpandBinary(inp: CostInput, t: Trace, bytes: number, intr: s
   const dRS = Math.floor(stride / epb) & 0xff;
   const overflow = stride / epb > 255;
   const useCount = overflow || Math.floor(vc / epr) > vr;
+  // a col-major src1 is read from the broadcast copy at TMP_UB_OFFSET: an integer address the trace
+  // keeps (the tile pointers are host pointers and dropped)
+  const src1Addr = inp.src1ColMajor ? [TMP_UB_OFFSET] : [];
   const countMode = () => {
     t.ctl('set_mask_count');
     t.mask(0, vc);
-    for (let i = 0; i < vr; i++) t.vec(intr, 0, [0, 1, 1, 0, 8, 8, 0]);
+    // per row, src1 advances one 32-byte block (row i of the broadcast copy)
+    for (let i = 0; i < vr; i++) {
+      const a = src1Addr.length ? [TMP_UB_OFFSET + i * BLOCK_BYTES] : [];
+      t.vec(intr, 0, [...a, 0, 1, 1, 0, 8, 8, 0]);
+    }
     t.ctl('set_mask_norm');
     t.fullMask();
     return 'per-row count mode';
   };
   const normTail = (rows: number) => {
-    const issue = () => t.vec(intr, rows, [rows & 0xff, 1, 1, 0, dRS, dRS, 1]);
+    const issue = () => t.vec(intr, rows, [...src1Addr, rows & 0xff, 1, 1, 0, dRS, dRS, 1]);
     if (stride < epr) {
       t.contMask(vc);
       issue();
@@ -372,8 +383,10 @@ export function rowExpandBinary(inp: CostInput, t: Trace, bytes: number, intr: s
   if (inp.src1ColMajor) {
     // TRowExpandBinaryInstr: a column src1 (rows × 1) is first broadcast to one 32-byte block per
     // row in the 8 KB tmp buffer with vbrcb (8 rows per repeat), then used like the 32-byte form
+    // its destination is the fixed UB scratch address TMP_UB_OFFSET = 184 KiB (constants.hpp), an
+    // integer the trace keeps (only host pointers are dropped)
     const brcb = (rpt: number) => {
-      t.vec('vbrcb', rpt, [1, 8, rpt & 0xff]);
+      t.vec('vbrcb', rpt, [TMP_UB_OFFSET, 1, 8, rpt & 0xff]);
       t.barrier('PIPE_V');
     };
     if (inp.rows < 256 || vr < 256) {
