@@ -5,7 +5,6 @@
  */
 import { type Trace, u64 } from '../trace.ts';
 import type { CostInput } from '../types.ts';
-
 import { BLOCK_BYTES, REPEAT_BYTE, REPEAT_MAX } from './elementwise.ts';
 
 /** include/pto/common/constants.hpp TMP_UB_OFFSET: the UB scratch area of the row-expand kernels. */
