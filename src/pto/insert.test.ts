@@ -72,3 +72,20 @@ test('TFILLPAD_INPLACE: pads a vec tile outside its valid region in place', () =
   const m = createTile({ dtype: 'f32', rows: 2, cols: 2, loc: 'mat', pad: 'zero' });
   assert.throws(() => execute('TFILLPAD_INPLACE', { dst: m, src: m }), isCat('Unsupported'));
 });
+
+test('TEXTRACT / TINSERT with relu (ReluPreMode::NormalRelu): val > 0 ? val : 0 before the store', () => {
+  const s = createTile({ dtype: 'f32', rows: 1, cols: 4 }, [-1, 2.5, Number.NaN, -0]);
+  const d = createTile({ dtype: 'f32', rows: 1, cols: 4 }, [9, 9, 9, 9]);
+  execute('TEXTRACT', { dst: d, src: s }, { relu: true });
+  assert.deepEqual(readTile(d), [[0, 2.5, 0, 0]]);
+  assert.ok(Object.is(readTile(d)[0]![3], 0)); // -0 becomes +0
+  const h = createTile({ dtype: 'f16', rows: 2, cols: 4 }, new Array(8).fill(7));
+  execute('TINSERT', { dst: h, src: s }, { indexRow: 1, relu: true });
+  assert.deepEqual(readTile(h), [
+    [7, 7, 7, 7],
+    [0, 2.5, 0, 0],
+  ]);
+  // without relu the values pass through
+  execute('TEXTRACT', { dst: d, src: s });
+  assert.deepEqual(readTile(d)[0]!.slice(0, 2), [-1, 2.5]);
+});

@@ -17,6 +17,8 @@ export interface RegionMap {
   /** first destination row / column written (TINSERT) */
   dstRow?: number;
   dstCol?: number;
+  /** ReLU on the source value first (`val > 0 ? val : 0`, the ReluPreMode::NormalRelu variants) */
+  relu?: boolean;
 }
 
 export function copyRegion(
@@ -32,6 +34,10 @@ export function copyRegion(
   const tr = map.transpose === true;
   const dr = map.dstRow ?? 0;
   const dc = map.dstCol ?? 0;
+  if (map.relu === true) {
+    reluRegion(profile, s, d, rows, cols, r0, c0, dr, dc, tr);
+    return;
+  }
   if (s.dtype === d.dtype) {
     for (let c = 0; c < cols; c++) {
       for (let r = 0; r < rows; r++) {
@@ -48,6 +54,35 @@ export function copyRegion(
     for (let r = 0; r < rows; r++) {
       const x = S.toF64(S.load(sv, off(s, r0 + r, c0 + c)));
       D.store(dv, tr ? off(d, c, r) : off(d, dr + r, dc + c), D.fromF64(x));
+    }
+  }
+}
+
+/** copyRegion with ReLU (TExtract/TInsert `applyRelu`): a value that is not > 0 (NaN too) becomes 0. */
+function reluRegion(
+  profile: Profile,
+  s: Tile,
+  d: Tile,
+  rows: number,
+  cols: number,
+  r0: number,
+  c0: number,
+  dr: number,
+  dc: number,
+  tr: boolean,
+): void {
+  const S = anyArith(s.dtype, profile);
+  const D = anyArith(d.dtype, profile);
+  const sv = S.view(s.bytes);
+  const dv = D.view(d.bytes);
+  for (let c = 0; c < cols; c++) {
+    for (let r = 0; r < rows; r++) {
+      const so = off(s, r0 + r, c0 + c);
+      const o = tr ? off(d, c, r) : off(d, dr + r, dc + c);
+      const x = S.load(sv, so);
+      if (!S.lt(S.zero, x)) D.store(dv, o, D.zero);
+      else if (s.dtype === d.dtype) copyElem(s, so, d, o);
+      else D.store(dv, o, D.fromF64(S.toF64(x)));
     }
   }
 }

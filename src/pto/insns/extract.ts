@@ -32,6 +32,8 @@ export const EXTRACT_OPS: readonly OpDef[] = [
     attrs: [
       { name: 'indexRow', kind: 'index', optional: true },
       { name: 'indexCol', kind: 'index', optional: true },
+      // ReluPreMode::NormalRelu (TExtract.hpp `applyRelu`)
+      { name: 'relu', kind: 'flag', optional: true },
     ],
     primary: 'src',
     dtypes: {
@@ -60,6 +62,7 @@ export const EXTRACT_OPS: readonly OpDef[] = [
       copyRegion(ctx.profile, ctx.tiles.src!, d, d.validRow, d.validCol, {
         srcRow: index(ctx, 'indexRow'),
         srcCol: index(ctx, 'indexCol'),
+        relu: ctx.attrs.relu === true,
       });
     },
   },
@@ -79,6 +82,8 @@ export const EXTRACT_OPS: readonly OpDef[] = [
     attrs: [
       { name: 'indexRow', kind: 'index', optional: true },
       { name: 'indexCol', kind: 'index', optional: true },
+      // ReluPreMode::NormalRelu (TInsert.hpp `applyRelu`)
+      { name: 'relu', kind: 'flag', optional: true },
     ],
     primary: 'dst',
     dtypes: {
@@ -112,6 +117,7 @@ export const EXTRACT_OPS: readonly OpDef[] = [
       copyRegion(ctx.profile, s, ctx.tiles.dst!, s.validRow, s.validCol, {
         dstRow: index(ctx, 'indexRow'),
         dstCol: index(ctx, 'indexCol'),
+        relu: ctx.attrs.relu === true,
       });
     },
   },
