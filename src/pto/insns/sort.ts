@@ -29,7 +29,7 @@
  */
 import { badInput, undefinedBehaviour } from '../../errors.ts';
 import { type Arith, anyArith, type ElemView } from '../arith.ts';
-import type { DType } from '../dtype.ts';
+import { DTYPES, type DType } from '../dtype.ts';
 import { type ExecCtx, type OpDef, off, reject } from '../op.ts';
 import type { Tile } from '../tile.ts';
 
@@ -367,21 +367,8 @@ function requireVecRow1(ctx: ExecCtx, names: readonly string[], needRows1: boole
 
 const SORT32_CPU: readonly DType[] = ['i32', 'i16', 'f16', 'bf16', 'f32'];
 const HALF_FLOAT: readonly DType[] = ['f16', 'f32'];
-const MRG_CPU: readonly DType[] = [
-  'f32',
-  'f16',
-  'bf16',
-  'i8',
-  'i16',
-  'i32',
-  'i64',
-  'u8',
-  'u16',
-  'u32',
-  'u64',
-  'f8e4m3',
-  'f8e5m2',
-];
+// TMRGSORT on cpu: every element type axsim has.
+const MRG_CPU: readonly DType[] = DTYPES;
 
 export const SORT_OPS: readonly OpDef[] = [
   {
