@@ -19,6 +19,14 @@ export function index(ctx: ExecCtx, name: string): number {
   return n;
 }
 
+/** The optional `relu` switch: a boolean; anything else is refused rather than read as "off". */
+function reluFlag(ctx: ExecCtx): boolean {
+  const v = ctx.attrs.relu;
+  if (v === undefined || v === false) return false;
+  if (v === true) return true;
+  throw badInput(`${ctx.op.name}: relu must be true or false, got ${String(v)}`);
+}
+
 export const EXTRACT_OPS: readonly OpDef[] = [
   {
     name: 'TEXTRACT',
@@ -62,7 +70,7 @@ export const EXTRACT_OPS: readonly OpDef[] = [
       copyRegion(ctx.profile, ctx.tiles.src!, d, d.validRow, d.validCol, {
         srcRow: index(ctx, 'indexRow'),
         srcCol: index(ctx, 'indexCol'),
-        relu: ctx.attrs.relu === true,
+        relu: reluFlag(ctx),
       });
     },
   },
@@ -117,7 +125,7 @@ export const EXTRACT_OPS: readonly OpDef[] = [
       copyRegion(ctx.profile, s, ctx.tiles.dst!, s.validRow, s.validCol, {
         dstRow: index(ctx, 'indexRow'),
         dstCol: index(ctx, 'indexCol'),
-        relu: ctx.attrs.relu === true,
+        relu: reluFlag(ctx),
       });
     },
   },
