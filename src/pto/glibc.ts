@@ -5,17 +5,18 @@
  * rounded (< 0.52 ulp), so a correctly rounded result differs from the reference's on rare inputs,
  * which shows after a cast to a 64-bit integer (e.g. TPOWS i64: pow(-99, 8)).
  *
- * The algorithms are the ones glibc >= 2.28 uses (sysdeps/ieee754/dbl-64/e_exp.c, e_pow.c: a
+ * The algorithms are the ones glibc >= 2.28 uses (which came from Arm's optimized-routines: a
  * 128-entry 2^(k/128) table and a degree-5 polynomial; pow = log with a 128-entry table in
- * double-double, then exp of the product), written here from their description. On x86-64 glibc
+ * double-double, then exp of the product). On x86-64 glibc
  * picks at load time between a plain SSE2 build and one compiled with FMA (`__exp_fma`,
  * `__pow_fma`) on CPUs with FMA + AVX2 — every x86-64 server since 2013, and the machine that made
  * the reference vectors is assumed to be one. This file reproduces the FMA build: the explicit
  * `__builtin_fma` calls and every `a * b + c` GCC contracted into an fma (found by comparing with a
- * glibc 2.36 libm on such a CPU: 2.4 million random exp and 600 000 pow arguments, all equal; see
- * docs/pto.md). The tables are computed here from their definitions; the handful of polynomial
- * coefficients and split constants are glibc's (e_exp_data.c, e_pow_log_data.c), since a minimax fit
- * cannot be re-derived bit for bit.
+ * glibc 2.36 libm on such a CPU: about 2.6 million random exp and 600 000 pow arguments, all equal;
+ * see docs/pto.md). The tables are computed here from their definitions; the polynomial
+ * coefficients and ln 2 splits are the published constants (see "numeric constants" below). The
+ * code is written from the algorithm's description; the order of the floating-point operations is
+ * the part that must (and does) match, since any other order rounds differently.
  */
 
 // ---- exact double fma (a * b + c rounded once), without hardware fma
@@ -156,127 +157,151 @@ const POW_TAB: Float64Array = (() => {
   return tab;
 })();
 
-// ---- constants (glibc e_exp_data.c, N = 128, EXP_POLY_ORDER = 5)
+// ---- numeric constants
+//
+// The ln 2 splits, the rounding shift and the two minimax polynomials below are the published
+// constants of the exp/pow routines glibc took from Arm's optimized-routines (MIT OR Apache-2.0
+// WITH LLVM-exception), written here as exact hex fractions. A minimax fit cannot be re-derived
+// bit for bit, and the replica is only exact with exactly these numbers.
 
-const INV_LN2_N = (0x171547652b82fe / 2 ** 52) * 128; // 0x1.71547652b82fep0 * 128
-const NEG_LN2_HI_N = -0x162e42fefa0000 / 2 ** 60; // -0x1.62e42fefa0000p-8
-const NEG_LN2_LO_N = -0x1cf79abc9e3b3a / 2 ** 99; // -0x1.cf79abc9e3b3ap-47
-const SHIFT = 0x18000000000000; // 0x1.8p52: adding it rounds to an integer held in the low bits
-const C2 = 0x1ffffffffffdbd / 2 ** 54; // 0x1.ffffffffffdbdp-2
-const C3 = 0x1555555555543c / 2 ** 55; // 0x1.555555555543cp-3
-const C4 = 0x155555cf172b91 / 2 ** 57; // 0x1.55555cf172b91p-5
-const C5 = 0x11111167a4d017 / 2 ** 59; // 0x1.1111167a4d017p-7
+const N_PER_LN2 = (0x171547652b82fe / 2 ** 52) * 128; // 128 / ln 2
+const LN2_OVER_N_HI = -0x162e42fefa0000 / 2 ** 60; // -(ln 2 / 128), leading bits
+const LN2_OVER_N_LO = -0x1cf79abc9e3b3a / 2 ** 99; // -(ln 2 / 128), the rest
+const ROUND_SHIFT = 0x18000000000000; // 1.5 * 2^52: adding it leaves round(v) in the low mantissa bits
+// e^r - 1 - r ~= r^2 (E2 + r E3) + r^4 (E4 + r E5) on |r| <= ln 2 / 256
+const E2 = 0x1ffffffffffdbd / 2 ** 54;
+const E3 = 0x1555555555543c / 2 ** 55;
+const E4 = 0x155555cf172b91 / 2 ** 57;
+const E5 = 0x11111167a4d017 / 2 ** 59;
 
 /**
- * e^(x + xtail) with sign (glibc's exp and pow's exp_inline; exp passes xtail = 0, neg = false).
- * x = k ln2/128 + r; result = 2^(k/128) (1 + tail) (1 + poly(r)).
+ * e^(x + xLow), negated when `negate` (pow's sign of an odd power). With n = round(128 x / ln 2)
+ * and x = n ln 2 / 128 + red: e^x = 2^(n/128) e^red, where 2^(n mod 128 / 128) comes from EXP_TAB
+ * as scale * (1 + tabTail) and e^red - 1 from the polynomial. `inPow` selects pow's handling of
+ * huge, infinite and NaN arguments (its caller has filtered them) and of tiny results.
  */
-function expCore(x: number, xtail: number, neg: boolean, forPow: boolean): number {
+function expScaled(x: number, xLow: number, negate: boolean, inPow: boolean): number {
   F[0] = x;
-  let abstop = (U[1]! >>> 20) & 0x7ff;
-  if (abstop < 0x3c9 || abstop >= 0x408) {
-    // |x| < 2^-54 or |x| >= 512
-    if (abstop < 0x3c9) {
-      const one = 1 + x;
-      return neg ? -one : one;
+  let top = (U[1]! >>> 20) & 0x7ff; // biased exponent of |x|
+  if (top < 0x3c9 || top >= 0x408) {
+    if (top < 0x3c9) {
+      // |x| < 2^-54: e^x rounds to 1 + x
+      const v = 1 + x;
+      return negate ? -v : v;
     }
-    if (abstop >= 0x409) {
-      // |x| >= 1024 (exp: also inf / nan)
-      if (!forPow) {
+    if (top >= 0x409) {
+      // |x| >= 1024 (and, for exp itself, infinities and NaN)
+      if (!inPow) {
         if (x === Number.NEGATIVE_INFINITY) return 0;
-        if (abstop >= 0x7ff) return 1 + x;
+        if (top >= 0x7ff) return 1 + x;
       }
-      const r = x < 0 ? 0 : Number.POSITIVE_INFINITY;
-      return neg ? -r : r;
+      const v = x < 0 ? 0 : Number.POSITIVE_INFINITY;
+      return negate ? -v : v;
     }
-    abstop = 0; // large |x|: scale in two steps below
+    top = 0; // 512 <= |x| < 1024: the result may leave the normal range; see expNearLimits
   }
-  const kd0 = fma64(INV_LN2_N, x, SHIFT);
-  F[0] = kd0;
-  const ki = U[0]!;
-  const kd = kd0 - SHIFT;
-  let r = fma64(kd, NEG_LN2_LO_N, fma64(kd, NEG_LN2_HI_N, x));
-  if (forPow) r += xtail;
-  const j = 4 * (ki & 127);
-  const tail = fromBits(EXP_TAB[j + 1]!, EXP_TAB[j]!);
-  const sLo = EXP_TAB[j + 2]!;
-  const sHi = (EXP_TAB[j + 3]! + (((ki + (neg ? 0x40000 : 0)) & 0x7ffff) << 13)) >>> 0;
-  const r2 = r * r;
-  const tmp = fma64(r2 * r2, fma64(r, C5, C4), fma64(r2, fma64(r, C3, C2), tail + r));
-  if (abstop === 0) return expSpecial(tmp, sHi, sLo, ki, forPow);
-  const scale = fromBits(sHi, sLo);
-  return fma64(scale, tmp, scale);
+  // n and red, with the multiply-adds the FMA build performs
+  const shifted = fma64(N_PER_LN2, x, ROUND_SHIFT);
+  F[0] = shifted;
+  const nBits = U[0]!; // n as a 32-bit two's-complement integer
+  const n = shifted - ROUND_SHIFT;
+  let red = fma64(n, LN2_OVER_N_LO, fma64(n, LN2_OVER_N_HI, x));
+  if (inPow) red += xLow;
+  const at = 4 * (nBits & 127);
+  const tabTail = fromBits(EXP_TAB[at + 1]!, EXP_TAB[at]!);
+  const scaleLo = EXP_TAB[at + 2]!;
+  // the table holds 2^(j/128) minus j << 45; adding n << 45 also applies 2^floor(n/128), and the
+  // sign bit for a negated result
+  const scaleHi = (EXP_TAB[at + 3]! + (((nBits + (negate ? 0x40000 : 0)) & 0x7ffff) << 13)) >>> 0;
+  const red2 = red * red;
+  const poly = fma64(red2 * red2, fma64(red, E5, E4), fma64(red2, fma64(red, E3, E2), tabTail + red));
+  if (top === 0) return expNearLimits(poly, scaleHi, scaleLo, nBits, inPow);
+  const scale = fromBits(scaleHi, scaleLo);
+  return fma64(scale, poly, scale);
 }
 
-/** Results that may overflow or reach the subnormal range: scale by 2^1009 or 2^-1022 apart. */
-function expSpecial(tmp: number, sHi: number, sLo: number, ki: number, forPow: boolean): number {
-  if ((ki & 0x80000000) === 0) {
-    const scale = fromBits((sHi - (1009 << 20)) >>> 0, sLo);
-    return fma64(scale, tmp, scale) * 2 ** 1009;
+/**
+ * scale * (1 + poly) when the scale's exponent field would overflow or underflow: apply 2^1009
+ * (n > 0) or 2^-1022 (n < 0) separately; in the subnormal range add the parts so that the result
+ * is rounded once, at the final precision.
+ */
+function expNearLimits(
+  poly: number,
+  scaleHi: number,
+  scaleLo: number,
+  nBits: number,
+  inPow: boolean,
+): number {
+  if ((nBits & 0x80000000) === 0) {
+    const scale = fromBits((scaleHi - (1009 << 20)) >>> 0, scaleLo);
+    return fma64(scale, poly, scale) * 2 ** 1009;
   }
-  const hi2 = (sHi + (1022 << 20)) >>> 0;
-  const scale = fromBits(hi2, sLo);
-  // here the product is shared with the branch below, so GCC did not fuse it
-  const st = scale * tmp;
-  let y = scale + st;
-  if (forPow ? Math.abs(y) < 1 : y < 1) {
-    // round once at the final precision before scaling into the subnormal range
-    const one = y < 0 ? -1 : 1;
-    let lo = scale - y + st;
-    const hi = one + y;
-    lo = one - hi + y + lo;
-    y = hi + lo - one;
-    if (y === 0) y = forPow && hi2 >= 0x80000000 ? -0 : 0;
+  const upHi = (scaleHi + (1022 << 20)) >>> 0;
+  const scale = fromBits(upHi, scaleLo);
+  const prod = scale * poly; // not fused: the product is reused below
+  let sum = scale + prod;
+  if (inPow ? Math.abs(sum) < 1 : sum < 1) {
+    const unit = sum < 0 ? -1 : 1;
+    let err = scale - sum + prod;
+    const biased = unit + sum;
+    err = unit - biased + sum + err;
+    sum = biased + err - unit;
+    if (sum === 0) sum = inPow && upHi >= 0x80000000 ? -0 : 0;
   }
-  return 2 ** -1022 * y;
+  return 2 ** -1022 * sum;
 }
 
 /** glibc `exp` (x86-64 FMA build), bit for bit. */
 export function glibcExp(x: number): number {
-  return expCore(x, 0, false, false);
+  return expScaled(x, 0, false, false);
 }
 
-// ---- pow (glibc e_pow_log_data.c, POW_LOG_TABLE_BITS = 7, POW_LOG_POLY_ORDER = 8)
+// ---- pow = exp(y log x), log x in double-double
 
-const LN2_HI = 0x162e42fefa3800 / 2 ** 53; // 0x1.62e42fefa3800p-1
-const LN2_LO = 0x1ef35793c76730 / 2 ** 97; // 0x1.ef35793c76730p-45
-// polynomial coefficients, pre-scaled as glibc stores them (A[0] = -0.5)
-const A1 = (0x1555555555556 / 2 ** 50) * -2; // 0x1.555555555556p-2 * -2
-const A2 = (-0x10000000000006 / 2 ** 54) * -2; // -0x1.0000000000006p-2 * -2
-const A3 = (0x1999999959554e / 2 ** 55) * 4; // 0x1.999999959554ep-3 * 4
-const A4 = (-0x1555555529a47a / 2 ** 55) * 4; // -0x1.555555529a47ap-3 * 4
-const A5 = (0x12495b9b4845e9 / 2 ** 55) * -8; // 0x1.2495b9b4845e9p-3 * -8
-const A6 = (-0x10002b8b263fc3 / 2 ** 55) * -8; // -0x1.0002b8b263fc3p-3 * -8
+const LN2_HI = 0x162e42fefa3800 / 2 ** 53; // ln 2, leading bits
+const LN2_LO = 0x1ef35793c76730 / 2 ** 97; // ln 2, the rest
+// log(1 + r) - r ~= hr^2 (with hr = -r/2) + hr^3 Q(r); stored pre-multiplied so that Q's
+// coefficients are B1 + r B2 + ... (the factors -2, 4, -8 undo the powers of -1/2)
+const B1 = (0x1555555555556 / 2 ** 50) * -2;
+const B2 = (-0x10000000000006 / 2 ** 54) * -2;
+const B3 = (0x1999999959554e / 2 ** 55) * 4;
+const B4 = (-0x1555555529a47a / 2 ** 55) * 4;
+const B5 = (0x12495b9b4845e9 / 2 ** 55) * -8;
+const B6 = (-0x10002b8b263fc3 / 2 ** 55) * -8;
 
-let logTail = 0;
+/** The low part of the last logHiLo result. */
+let logLow = 0;
 
-/** log(x) as hi + logTail (about 68 bits), x given by its bits (subnormals pre-normalised). */
-function logInline(ixHi: number, ixLo: number): number {
-  const tmpHi = (ixHi - POW_OFF_HI) | 0;
-  const i = (tmpHi >>> 13) & 127;
-  const k = tmpHi >> 20;
-  const z = fromBits((ixHi - (tmpHi & 0xfff00000)) >>> 0, ixLo);
-  const invc = POW_TAB[3 * i]!;
-  const r = fma64(z, invc, -1); // exact: 1/c has few bits
-  const t1 = fma64(k, LN2_HI, POW_TAB[3 * i + 1]!);
-  const t2 = t1 + r;
-  const lo1 = fma64(k, LN2_LO, POW_TAB[3 * i + 2]!);
-  const lo2 = t1 - t2 + r;
-  const ar = -0.5 * r;
-  const ar2 = r * ar;
-  const ar3 = r * ar2;
-  const hi = t2 + ar2;
-  const lo3 = fma64(ar, r, -ar2);
-  const lo4 = t2 - hi + ar2;
-  const q = fma64(ar2, fma64(ar2, fma64(r, A6, A5), fma64(r, A4, A3)), fma64(r, A2, A1));
-  const lo = fma64(ar3, q, lo1 + lo2 + lo3 + lo4);
-  const y = hi + lo;
-  logTail = hi - y + lo;
-  return y;
+/**
+ * log(x) as a double-double (the returned value plus `logLow`), x given by its bits (a subnormal
+ * pre-normalised, with a negative exponent). x = 2^e z with z in [OFF, 2 OFF); z c ~= 1 for the
+ * table's c, so log x = e ln 2 + log c + log(1 + (z/c - 1)), the last from the polynomial.
+ */
+function logHiLo(hiBits: number, loBits: number): number {
+  const fromOff = (hiBits - POW_OFF_HI) | 0;
+  const sub = (fromOff >>> 13) & 127; // subinterval of z
+  const e = fromOff >> 20;
+  const z = fromBits((hiBits - (fromOff & 0xfff00000)) >>> 0, loBits);
+  const red = fma64(z, POW_TAB[3 * sub]!, -1); // z/c - 1, exact: 1/c has few bits
+  const base = fma64(e, LN2_HI, POW_TAB[3 * sub + 1]!); // e ln2 + log c, leading part
+  const head = base + red;
+  const baseErr = fma64(e, LN2_LO, POW_TAB[3 * sub + 2]!);
+  const headErr = base - head + red;
+  const hr = -0.5 * red;
+  const sq = red * hr; // -r^2/2
+  const cube = red * sq;
+  const top = head + sq;
+  const sqErr = fma64(hr, red, -sq);
+  const topErr = head - top + sq;
+  const q = fma64(sq, fma64(sq, fma64(red, B6, B5), fma64(red, B4, B3)), fma64(red, B2, B1));
+  const rest = fma64(cube, q, baseErr + headErr + sqErr + topErr);
+  const v = top + rest;
+  logLow = top - v + rest;
+  return v;
 }
 
-/** 0: y is not an integer, 1: odd integer, 2: even integer (y finite, non-zero). */
-function checkInt(y: number): number {
+/** 0: y is not an integer, 1: an odd integer, 2: an even integer (y finite, non-zero). */
+function integerKind(y: number): number {
   if (!Number.isInteger(y)) return 0;
   if (Math.abs(y) >= 2 ** 53) return 2;
   return y % 2 === 0 ? 2 : 1;
@@ -285,14 +310,14 @@ function checkInt(y: number): number {
 /** glibc `pow` (x86-64 FMA build), bit for bit, including C's special cases. */
 export function glibcPow(x: number, y: number): number {
   F[0] = x;
-  let ixHi = U[1]!;
-  let ixLo = U[0]!;
+  let xHi = U[1]!;
+  let xLo = U[0]!;
   F[0] = y;
-  const topy = (U[1]! >>> 20) & 0x7ff;
-  const topx = ixHi >>> 20;
-  let neg = false;
-  const yExtreme = topy < 0x3be || topy >= 0x43e; // |y| < 2^-65, |y| >= 2^63, 0, inf, nan
-  if (topx === 0 || topx >= 0x7ff || yExtreme) {
+  const yTop = (U[1]! >>> 20) & 0x7ff;
+  const xTop = xHi >>> 20;
+  let negate = false;
+  const yExtreme = yTop < 0x3be || yTop >= 0x43e; // |y| < 2^-65, |y| >= 2^63, 0, inf, nan
+  if (xTop === 0 || xTop >= 0x7ff || yExtreme) {
     if (y === 0 || !Number.isFinite(y)) {
       if (y === 0 || x === 1) return 1;
       if (Number.isNaN(x) || Number.isNaN(y)) return x + y;
@@ -300,32 +325,32 @@ export function glibcPow(x: number, y: number): number {
       return Math.abs(x) < 1 === y > 0 ? 0 : y * y;
     }
     if (x === 0 || !Number.isFinite(x)) {
-      let x2 = x * x;
-      if ((x < 0 || Object.is(x, -0)) && checkInt(y) === 1) x2 = -x2;
-      return y < 0 ? 1 / x2 : x2;
+      let sq = x * x;
+      if ((x < 0 || Object.is(x, -0)) && integerKind(y) === 1) sq = -sq;
+      return y < 0 ? 1 / sq : sq;
     }
     if (x < 0) {
-      const yint = checkInt(y);
-      if (yint === 0) return Number.NaN;
-      neg = yint === 1;
-      ixHi &= 0x7fffffff;
+      const kind = integerKind(y);
+      if (kind === 0) return Number.NaN;
+      negate = kind === 1;
+      xHi &= 0x7fffffff;
     }
     if (yExtreme) {
-      const above = ixHi > 0x3ff00000 || (ixHi === 0x3ff00000 && ixLo > 0);
-      if (ixHi === 0x3ff00000 && ixLo === 0) return 1;
-      if (topy < 0x3be) return above ? 1 + y : 1 - y;
+      const above = xHi > 0x3ff00000 || (xHi === 0x3ff00000 && xLo > 0);
+      if (xHi === 0x3ff00000 && xLo === 0) return 1;
+      if (yTop < 0x3be) return above ? 1 + y : 1 - y;
       return above === y > 0 ? Number.POSITIVE_INFINITY : 0;
     }
-    if (ixHi >>> 20 === 0) {
+    if (xHi >>> 20 === 0) {
       // subnormal |x|: normalise, letting the exponent go negative
       F[0] = Math.abs(x) * 2 ** 52;
-      ixHi = ((U[1]! & 0x7fffffff) - (52 << 20)) >>> 0;
-      ixLo = U[0]!;
+      xHi = ((U[1]! & 0x7fffffff) - (52 << 20)) >>> 0;
+      xLo = U[0]!;
     }
   }
-  const hi = logInline(ixHi, ixLo);
-  const lo = logTail;
-  const ehi = y * hi;
-  const elo = fma64(y, lo, fma64(y, hi, -ehi));
-  return expCore(ehi, elo, neg, true);
+  const lx = logHiLo(xHi, xLo);
+  const lxLow = logLow;
+  const prod = y * lx; // y log x as prod + prodErr
+  const prodErr = fma64(y, lxLow, fma64(y, lx, -prod));
+  return expScaled(prod, prodErr, negate, true);
 }
