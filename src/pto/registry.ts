@@ -137,6 +137,7 @@ export function execute(
   opts: ExecOptions = {},
 ): void {
   const op = getOp(name);
+  checkAttrs(op, attrs);
   const profile = opts.profile ?? 'cpu';
   if (!PROFILES.includes(profile))
     throw badInput(`unknown profile '${String(profile)}'`, { hint: 'cpu, a2a3 or a5' });
@@ -223,6 +224,18 @@ export function execute(
   } catch (e) {
     if (e instanceof AxsimError) throw e;
     throw internalError(`${op.name}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+  }
+}
+
+/**
+ * A `flag` attribute must be a boolean: anything else (1, 'yes') used to read as "off". (Unknown
+ * attribute names are not refused here: the conformance and PTO-AS runners pass shared extras.)
+ */
+function checkAttrs(op: OpDef, attrs: Readonly<Record<string, unknown>>): void {
+  for (const spec of op.attrs) {
+    const v = attrs[spec.name];
+    if (spec.kind === 'flag' && v !== undefined && typeof v !== 'boolean')
+      throw badInput(`${op.name}: ${spec.name} must be true or false, got ${String(v)}`);
   }
 }
 
