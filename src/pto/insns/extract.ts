@@ -19,12 +19,9 @@ export function index(ctx: ExecCtx, name: string): number {
   return n;
 }
 
-/** The optional `relu` switch: a boolean; anything else is refused rather than read as "off". */
+/** The optional `relu` switch (registry.ts `execute` has already refused a non-boolean). */
 function reluFlag(ctx: ExecCtx): boolean {
-  const v = ctx.attrs.relu;
-  if (v === undefined || v === false) return false;
-  if (v === true) return true;
-  throw badInput(`${ctx.op.name}: relu must be true or false, got ${String(v)}`);
+  return ctx.attrs.relu === true;
 }
 
 export const EXTRACT_OPS: readonly OpDef[] = [
