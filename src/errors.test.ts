@@ -27,3 +27,19 @@ test('edit distance and nearest name', () => {
   assert.equal(nearestName('SFPMADD', ['SFPMAD', 'SFPADD', 'SFPLOAD']), 'SFPMAD');
   assert.equal(nearestName('zzzzzzzz', ['SFPMAD']), undefined);
 });
+
+test('nearest name: a huge identifier gets no suggestion and costs no quadratic scan', () => {
+  // 1 MB identifier against a long candidate list: with the quadratic distance this took seconds.
+  const huge = 'A'.repeat(1 << 20);
+  const known = Array.from({ length: 2000 }, (_, i) => `NAME${i}`);
+  known.push(huge.slice(0, 1 << 19));
+  assert.equal(nearestName(huge, known), undefined);
+  // Length difference prunes but does not change results for ordinary names.
+  assert.equal(nearestName('SFPLOADI', ['SFPLOAD', 'SFPLOADMACRO']), 'SFPLOAD');
+  assert.equal(nearestName('ab', ['abcdef']), undefined);
+});
+
+test('ResourceLimit is a category of its own', () => {
+  const e = new AxsimError('ResourceLimit', 'nesting depth limit exceeded: 300 > 256 (depth)');
+  assert.equal(e.format(), 'ResourceLimit: nesting depth limit exceeded: 300 > 256 (depth)');
+});

@@ -3,7 +3,14 @@
  * leaves undefined, that axsim does not support, or that the reference calls non-contractual is an
  * AxsimError with a category; anything else that escapes is a bug (category Internal).
  */
-export type ErrorCategory = 'BadInput' | 'UndefinedBehaviour' | 'Unsupported' | 'NonContractual' | 'Internal';
+export type ErrorCategory =
+  | 'BadInput'
+  | 'UndefinedBehaviour'
+  | 'Unsupported'
+  | 'NonContractual'
+  /** The input is well-formed but needs more of a bounded resource (src/budget.ts) than allowed. */
+  | 'ResourceLimit'
+  | 'Internal';
 
 /** Where an error happened: a text position, an instruction index, or both. */
 export interface ErrorLocation {
@@ -80,6 +87,8 @@ export const unsupported = (message: string, opts?: { location?: ErrorLocation; 
   new AxsimError('Unsupported', message, opts);
 export const nonContractual = (message: string, opts?: { location?: ErrorLocation; hint?: string }) =>
   new AxsimError('NonContractual', message, opts);
+export const resourceLimit = (message: string, opts?: { location?: ErrorLocation; hint?: string }) =>
+  new AxsimError('ResourceLimit', message, opts);
 export const internalError = (message: string, opts?: { location?: ErrorLocation; cause?: unknown }) =>
   new AxsimError('Internal', message, opts);
 
@@ -105,12 +114,20 @@ export function editDistance(a: string, b: string): number {
   return prev[n]!;
 }
 
+const MAX_SUGGEST_LENGTH = 256;
+
 /** The known name nearest to `name` (case-insensitive), or undefined when nothing is close. */
 export function nearestName(name: string, known: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestD = Number.POSITIVE_INFINITY;
+  // Names longer than any real mnemonic or identifier get no suggestion: the distance is quadratic
+  // and a 1 MB identifier would take seconds per known name.
+  if (name.length > MAX_SUGGEST_LENGTH) return undefined;
   const lower = name.toLowerCase();
+  const maxD = Math.max(2, Math.floor(name.length / 3));
   for (const k of known) {
+    // The distance is at least the length difference: skip what cannot be close enough.
+    if (Math.abs(k.length - name.length) > maxD || k.length > MAX_SUGGEST_LENGTH) continue;
     const d = editDistance(lower, k.toLowerCase());
     if (d < bestD) {
       bestD = d;
@@ -118,5 +135,5 @@ export function nearestName(name: string, known: Iterable<string>): string | und
     }
   }
   if (best === undefined) return undefined;
-  return bestD <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+  return bestD <= maxD ? best : undefined;
 }

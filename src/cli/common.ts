@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { type Budget, budgetFromOptions, budgetOptions } from '../budget.ts';
 import { type CaseRunner, formatReport, reportJson, runConformance } from '../conformance/index.ts';
 import { AxsimError } from '../errors.ts';
 
@@ -75,4 +76,15 @@ export function addConformanceCommand(
     }),
   );
   return cmd;
+}
+
+/** Adds the `--max-*` resource-limit options (src/budget.ts) to a command that parses or runs programs. */
+export function addBudgetOptions(cmd: Command): Command {
+  for (const o of budgetOptions) cmd.option(o.flags, o.description);
+  return cmd;
+}
+
+/** The Budget the `--max-*` options of a command describe (defaults where not given). */
+export function budgetOf(opts: Record<string, unknown>): Budget {
+  return budgetFromOptions(opts);
 }
