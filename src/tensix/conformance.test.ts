@@ -96,6 +96,37 @@ const DOC_EXPECTED: Record<string, (st: TensixState, rec: Reject, raised: AxsimE
   'bh-REJECT-2421': (_st, _rec, raised) => assert.equal(raised?.category, 'UndefinedBehaviour'),
 };
 
+/**
+ * SFPSWAP Mod1 10-15 (ttsim: NonContractualBehavior "instr_mod1=N"): axsim runs them as Mod1 9 on
+ * both arches (docs/tensix.md): VD gets the max and VC the min in the sign-magnitude total order,
+ * in every enabled lane, and only LRegs below 8 are written. Expected values computed here from
+ * the record's input (LReg[8] = 0.8373 = 0x3f56594b, LReg.md).
+ */
+function swapHighMod1(rec: Reject): boolean {
+  if (rec.words.length !== 1) return false;
+  const word = Number(rec.words[0]) >>> 0;
+  return word >>> 24 === 0x92 && (word & 15) >= 10;
+}
+function checkSwapHighMod1(st: TensixState, rec: Reject, raised: AxsimError | undefined): void {
+  assert.equal(raised, undefined, rec.id);
+  const word = Number(rec.words[0]) >>> 0;
+  const vd = (word >>> 4) & 15;
+  const vc = (word >>> 8) & 15;
+  const lreg = rec.in.lreg as number[][];
+  const enabled = (l: number) => !rec.in.cc_en || ((Number(rec.in.cc) >>> l) & 1) === 1;
+  const value = (r: number, l: number) => (r < 8 ? lreg[r]![l]! >>> 0 : r === 8 ? 0x3f56594b : undefined);
+  // sign-magnitude order as a number: negative values reversed below the positive ones
+  const key = (x: number) => (x >= 0x80000000 ? -(x - 0x80000000) - 1 : x);
+  for (let l = 0; l < 32; l++) {
+    const d = value(vd, l);
+    const c = value(vc, l);
+    assert.ok(d !== undefined && c !== undefined, `${rec.id}: operand register outside the check`);
+    const [max, min] = key(d) >= key(c) ? [d, c] : [c, d];
+    if (vd < 8) assert.equal(getL(st, vd)[l], enabled(l) ? max : d, `${rec.id} VD lane ${l}`);
+    if (vc < 8) assert.equal(getL(st, vc)[l], enabled(l) ? min : c, `${rec.id} VC lane ${l}`);
+  }
+}
+
 /** The index of the word ttsim refused. */
 const stepOf = (rec: Reject & { error: { step?: number } }) => rec.error.step;
 
@@ -115,6 +146,7 @@ test('sfpu-rejects.jsonl.gz: documented results, UndefinedBehaviour where undefi
   const byCategory = new Map<string, Map<string, number>>();
   const checked = new Set<string>();
   let n = 0;
+  let swapChecked = 0;
   for await (const { value } of readJsonl(f.path)) {
     const rec = value as Reject;
     const arch = parseArch(rec.arch);
@@ -142,6 +174,10 @@ test('sfpu-rejects.jsonl.gz: documented results, UndefinedBehaviour where undefi
     if (rec.error.category === 'NonContractualBehavior' && rec.error.message.startsWith('reserved bit set')) {
       assert.equal(outcome, 'NonContractual', rec.id);
     }
+    if (swapHighMod1(rec)) {
+      checkSwapHighMod1(st, rec, raised);
+      swapChecked++;
+    }
     const expect = DOC_EXPECTED[rec.id];
     if (expect) {
       expect(st, rec, raised);
@@ -150,6 +186,7 @@ test('sfpu-rejects.jsonl.gz: documented results, UndefinedBehaviour where undefi
     n++;
   }
   assert.ok(n > 500, `only ${n} reject records`);
+  assert.ok(swapChecked >= 6, `only ${swapChecked} SFPSWAP Mod1 10-15 records`);
   assert.deepEqual([...checked].sort(), Object.keys(DOC_EXPECTED).sort(), 'hand-checked records missing');
   // every ttsim category of the file occurs and the undefined ones were all raised
   for (const c of [

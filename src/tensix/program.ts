@@ -230,7 +230,9 @@ export function predecode(d: DecodedInsn, arch: Arch, out: Int32Array, at: numbe
       set(Op.CONFIG, f.config_dest!, 0, 0, 0, mod1, f.imm16_math!);
       break;
     case 'SFPSWAP':
-      if (!bh && mod1 >= 10) throw reserved('instr_mod1', mod1, 'Mod1 10-15 are not defined on Wormhole');
+      // Mod1 10-15 (both arches): VD gets the max, VC the min, as Mod1 9. Blackhole's page defines it;
+      // Wormhole's (tt-isa-documentation 585749d SFPSWAP.md) calls it the current silicon behaviour,
+      // NonContractual, and tt-llk's production Wormhole typecasts rely on it (docs/tensix.md).
       // VB slot: the row read as the "VD" operand (VD itself, except when SFPLOADMACRO schedules it).
       set(Op.SWAP, vd, vc, vd, 0, mod1);
       break;

@@ -156,6 +156,17 @@ test('SFPSWAP: swap, min/max in the sign-magnitude total order, subvector modes,
   setL(st, 3, 0);
   exec(st, [w('SFPSWAP', { instr_mod1: 9, lreg_dest: 2, lreg_src_c: 3 })]); // SFPU-NOTES E: VD=-0,VC=+0
   assert.deepEqual([getL(st, 2)[0], getL(st, 3)[0]], [0, 0x80000000]);
+  // Mod1 10-15 on both arches: as Mod1 9 (WormholeB0 SFPSWAP.md: NonContractual "current silicon
+  // behavior"; BlackholeA0 SFPSWAP.md: the default case). VD = max(0x3f800000, -2.0), VC = min.
+  for (const arch of ['wormhole', 'blackhole'] as const) {
+    const s2 = machine(arch);
+    for (let m = 10; m <= 15; m++) {
+      setL(s2, 2, 0xc0000000);
+      setL(s2, 3, 0x3f800000);
+      exec(s2, [w('SFPSWAP', { instr_mod1: m, lreg_dest: 2, lreg_src_c: 3 }, arch)]);
+      assert.deepEqual([getL(s2, 2)[5], getL(s2, 3)[5]], [0x3f800000, 0xc0000000], `${arch} Mod1 ${m}`);
+    }
+  }
   // EXCHANGE_SRCB_SRCC inverts; ENABLE_DEST_INDEX swaps LReg[4+] indices with the values
   st.laneConfig = 0x104;
   setL(st, 0, 3);

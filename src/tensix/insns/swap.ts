@@ -2,7 +2,9 @@
  * SFPSWAP: unconditional swap, or min/max (argmin/argmax with ENABLE_DEST_INDEX) of VD and VC in the
  * sign-magnitude total order -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN
  * (tt-isa-documentation WormholeB0/BlackholeA0 SFPSWAP.md). Mod1 9 (VD gets the max in every lane)
- * is what ttsim and the Blackhole page define; the Blackhole page also gives 10..15 that meaning.
+ * is what ttsim and the Blackhole page define; the Blackhole page also gives 10..15 that meaning, and
+ * the Wormhole page (585749d) calls it the current silicon behaviour of 10..15 (NonContractual; ttsim
+ * refuses them). axsim runs 10..15 as 9 on both arches: tt-llk's Wormhole typecasts use Mod1 15.
  *
  * `vb` is the row read as the "VD" operand: VD itself for a regular SFPSWAP, but for one scheduled
  * by SFPLOADMACRO the Simple sub-unit reads it through VB, which the macro logic sets (SFPLOADMACRO.md:

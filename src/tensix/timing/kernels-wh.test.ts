@@ -6,7 +6,7 @@
  * kernels.test.ts). Expected values are each kernel's definition computed here from the inputs, not
  * taken from axsim; where a DISABLE form exists the two forms must also agree. The kernels run in
  * strict hazard mode and reach the throughput their comments claim. One test documents a bug in
- * tt-llk's _init_typecast_uint32_to_fp16b_; a `todo` test holds the WH SFPSWAP Mod1 15 question.
+ * tt-llk's _init_typecast_uint32_to_fp16b_; the fp32 -> uint16 pair relies on WH SFPSWAP Mod1 15.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -474,18 +474,24 @@ describe('wh_max_pool_with_indices: argmax over rows 0..8 with ENABLE_DEST_INDEX
   });
 });
 
-describe('wh_typecast_fp32_to_uint16: blocked on Wormhole SFPSWAP Mod1 15 (NonContractual in axsim)', () => {
+describe('wh_typecast_fp32_to_uint16: Wormhole SFPSWAP Mod1 15 as Mod1 9 (docs/tensix.md)', () => {
   // tt-llk's macro form uses SFPSWAP(0, LCONST_0, 12, 0xf) as "VD = max(0, VD)"; the DISABLE form
-  // uses Mod1 9 for the same step. Passes once Mod1 10-15 are given Mod1 9's meaning on Wormhole.
-  it('both forms agree', {
-    todo: 'WH SFPSWAP Mod1 10-15 are NonContractual (decision for the executor owner)',
-  }, () => {
+  // uses Mod1 9 for the same step. WormholeB0 SFPSWAP.md gives Mod1 10-15 Mod1 9's meaning as the
+  // current silicon behaviour, which axsim runs.
+  it('both forms agree', () => {
     const macro = compile('wh_typecast_fp32_to_uint16.sfpu');
     const serial = compile('wh_typecast_fp32_to_uint16_nomacro.sfpu');
-    const data = Array.from(
-      { length: FACE * 16 },
-      (_, i) => [0x3f800000, 0xbf800000, 0x477fff80, 0x40200000][i % 4]!,
-    );
+    // ±0, ±Inf, NaNs, denormals, ties, the clamp limits around 65535.5, then pseudo-random words
+    const edges = [
+      0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x00000001, 0x807fffff, 0x3f000000,
+      0xbf000000, 0x3fc00000, 0x40200000, 0x477fff00, 0x477fff80, 0x477fffc0, 0x47800000, 0x4f800000,
+      0xbf800000, 0x3f800000, 0x46fffe00,
+    ];
+    let x = 0x9e3779b9;
+    const data = Array.from({ length: FACE * 16 }, (_, i) => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return i < edges.length ? edges[i]! : x;
+    });
     for (const k of [macro, serial]) {
       k.m.configure({ sfpuFp32: true });
       k.m.writeDstRows(0, data, 'fp32');
