@@ -139,7 +139,10 @@ function parseOp(body: string, line: number, col0: number, file?: string): AmxOp
       if (ch < 0x21 || ch > 0x7e) plain = false;
     }
     if (!plain) {
-      const m = /^(\S+)\s*(.*)$/.exec(body)!; // other Unicode white space: the regex decides
+      // other Unicode white space: the regex decides ([\s\S]: a lone \r or U+2028 in the operands
+      // is not a line end here; the body is trimmed and non-empty, so the match cannot fail)
+      const m = /^(\S+)\s*([\s\S]*)$/.exec(body);
+      if (!m) throw locErr(file, line, 'expected an instruction', col0);
       name = m[1]!.toLowerCase();
       rest = m[2]!;
     } else {
@@ -258,7 +261,9 @@ function parseFields(
 function parseDirective(body: string, line: number, col0: number, file?: string): AmxDataBlock {
   const err = (msg: string, col: number, hint?: string) =>
     badInput(msg, { location: { file, line, col }, hint });
-  const m = /^(\.\S+)\s*(.*)$/.exec(body)!;
+  // `.` alone or followed by a lone \r must reach the "unknown directive" error, not a failed match
+  const m = /^(\.\S*)\s*([\s\S]*)$/.exec(body);
+  if (!m) throw err('expected a directive', col0, 'use .data ADDR TYPE values… or .space ADDR LEN');
   const dir = m[1]!.toLowerCase();
   const args = m[2]!;
   const argCol = col0 + body.length - args.length;
@@ -269,11 +274,13 @@ function parseDirective(body: string, line: number, col0: number, file?: string)
     if (parts.length !== 2 || addr === undefined || len === undefined)
       throw err('.space needs ADDR LEN', argCol);
     if (len > 1n << 24n) throw err('.space is limited to 16 MiB', argCol);
+    if (addr + len > 1n << 56n)
+      throw err(`.space ${parts[0]} ${parts[1]} reaches beyond the 56-bit address space`, argCol);
     return { addr, bytes: new Uint8Array(Number(len)), line };
   }
   if (dir !== '.data')
     throw err(`unknown directive '${dir}'`, col0, 'use .data ADDR TYPE values… or .space ADDR LEN');
-  const dm = /^(\S+)\s+(\S+)\s*(.*)$/.exec(args);
+  const dm = /^(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(args);
   if (!dm) throw err('.data needs ADDR TYPE value, value, …', argCol);
   const addr = parseNumber(dm[1]!.toLowerCase());
   if (addr === undefined || addr >= 1n << 56n) throw err(`bad address '${dm[1]}'`, argCol);
@@ -316,6 +323,8 @@ function parseDirective(body: string, line: number, col0: number, file?: string)
     const u = BigInt.asUintN(width * 8, v);
     for (let b = 0; b < width; b++) bytes[off + b] = Number((u >> BigInt(8 * b)) & 0xffn);
   });
+  if (addr + BigInt(bytes.length) > 1n << 56n)
+    throw err(`.data at ${dm[1]} reaches beyond the 56-bit address space`, argCol);
   return { addr, bytes, line };
 }
 
@@ -324,8 +333,14 @@ function parseFloatStrict(t: string): number | undefined {
   if (s === 'inf' || s === '+inf') return Number.POSITIVE_INFINITY;
   if (s === '-inf') return Number.NEGATIVE_INFINITY;
   if (s === 'nan') return Number.NaN;
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s) && !/^[+-]?0x[0-9a-f]+$/.test(s)) return undefined;
-  return Number(s);
+  // `\d+(\.\d*)?`, not `\d+\.?\d*`: the latter splits a digit run in quadratically many ways when
+  // the match fails (a 100 KB line took 20-45 s).
+  if (/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/.test(s)) return Number(s);
+  // Number() reads unsigned hex only (Number('-0x10') is NaN): apply the sign ourselves.
+  const hx = /^([+-]?)0x([0-9a-f]+)$/.exec(s);
+  if (!hx) return undefined;
+  const v = Number(`0x${hx[2]}`);
+  return hx[1] === '-' ? -v : v;
 }
 
 /** One operation in canonical named-field form (what the assembler reads back). */

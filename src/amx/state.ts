@@ -96,6 +96,10 @@ export class AmxMemory {
   }
 
   readBytes(addr: bigint, len: number): Uint8Array {
+    // Masking an address with bits >= 56 would read (and label) another address's bytes.
+    if (addr < 0n || addr + BigInt(len) > 1n << 56n) {
+      throw badInput(`address range 0x${addr.toString(16)}+${len} is beyond the 56-bit address space`);
+    }
     const out = new Uint8Array(len);
     this.read(Number(addr & 0xffffffffn), Number((addr >> 32n) & 0xffffffn), out, 0, len);
     return out;

@@ -44,6 +44,7 @@ function dump(s: AmxState, what: string): Record<string, string> {
     if (!m) throw badInput(`--dump ${what}: use x, y, z or mem:ADDR:LEN`);
     const addr = parseAddr(m[1]!, '--dump');
     const len = Number(parseAddr(m[2]!, '--dump'));
+    if (len === 0 || len > 1 << 24) throw badInput(`--dump ${what}: LEN must be 1 .. 2^24 bytes`);
     out[`mem:0x${addr.toString(16)}`] = hex(s.mem.readBytes(addr, len));
   }
   return out;

@@ -46,6 +46,14 @@ function isSuffixChar(c: number): boolean {
   return isIdStart(c) || isDigit(c) || c === 36 || c === 46 || c === 45;
 }
 
+/**
+ * The value of an `int` token: decimal or hex, with an optional leading minus (`-0x1` is -1, as
+ * MLIR's integer parser reads a minus before a hex literal; `BigInt('-0x1')` itself would throw).
+ */
+export function intValue(text: string): bigint {
+  return text.charCodeAt(0) === 45 ? -BigInt(text.slice(1)) : BigInt(text);
+}
+
 export class Lexer {
   readonly src: string;
   readonly file: string | undefined;
@@ -57,6 +65,8 @@ export class Lexer {
   constructor(src: string, file?: string) {
     this.src = src;
     this.file = file;
+    // A UTF-8 byte-order mark (as some editors write) is skipped, as the other front ends do.
+    if (src.charCodeAt(0) === 0xfeff) this.pos = 1;
   }
 
   /** Location for errors at a token. */

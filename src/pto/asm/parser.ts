@@ -7,6 +7,7 @@
  *
  * Every error is a BadInput AxsimError at line:col with a hint saying what would fix it.
  */
+import { type Budget, defaultBudget } from '../../budget.ts';
 import { nearestName } from '../../errors.ts';
 import {
   ADDRESS_SPACES,
@@ -28,7 +29,7 @@ import {
   type Type,
   type Use,
 } from './ast.ts';
-import { Lexer, type Token } from './lexer.ts';
+import { intValue, Lexer, type Token } from './lexer.ts';
 import { CUSTOM_PTO_OPS, knownPtoMnemonics, OP_SIGS } from './ops.ts';
 
 export interface ParseOptions {
@@ -42,6 +43,8 @@ export interface ParseOptions {
    * `strict` is set.
    */
   legacy?: boolean;
+  /** Resource limits (nesting depth of regions); the defaults of src/budget.ts when absent. */
+  budget?: Budget;
 }
 
 const SCALAR_RE =
@@ -181,7 +184,13 @@ class Parser {
     }
   };
 
+  private readonly budget: Budget;
+  /** Regions open around the current op; checked against the budget (the verifier, printer and
+   * walker recurse over regions too, so the parser's check protects them all). */
+  private depth = 0;
+
   constructor(src: string, opts: ParseOptions) {
+    this.budget = opts.budget ?? defaultBudget();
     this.lx = new Lexer(src, opts.file);
     this.strict = opts.strict ?? false;
     this.legacy = !this.strict && (opts.legacy ?? false);
@@ -598,7 +607,7 @@ class Parser {
     const t = this.lx.peek();
     if (t.kind === 'int') {
       this.lx.next();
-      return this.maybeTyped({ kind: 'int', value: BigInt(t.text) });
+      return this.maybeTyped({ kind: 'int', value: intValue(t.text) });
     }
     if (t.kind === 'float') {
       this.lx.next();
@@ -822,10 +831,13 @@ class Parser {
   /** Ops until the matching `}` (consumed). */
   private parseBlockBody(): Op[] {
     const ops: Op[] = [];
+    const open = this.lx.peek();
+    this.budget.depth(++this.depth, this.lx.loc(open));
     for (;;) {
       const t = this.lx.peek();
       if (t.kind === 'punct' && t.text === '}') {
         this.lx.next();
+        this.depth--;
         return ops;
       }
       if (t.kind === 'eof') this.fail(t, "missing '}' to close a region", "close the block with '}'");
@@ -1079,7 +1091,7 @@ class Parser {
     if (short === 'constant') {
       const v = this.lx.peek();
       let value: Attr;
-      if (v.kind === 'int') value = { kind: 'int', value: BigInt(this.lx.next().text) };
+      if (v.kind === 'int') value = { kind: 'int', value: intValue(this.lx.next().text) };
       else if (v.kind === 'float') value = { kind: 'float', text: this.lx.next().text };
       else if (v.kind === 'ident' && (v.text === 'true' || v.text === 'false')) {
         this.lx.next();
@@ -1696,7 +1708,7 @@ class Parser {
       this.lx.next();
       return {
         kind: 'imm',
-        value: t.kind === 'int' ? { kind: 'int', value: BigInt(t.text) } : { kind: 'float', text: t.text },
+        value: t.kind === 'int' ? { kind: 'int', value: intValue(t.text) } : { kind: 'float', text: t.text },
         pos: this.pos(t),
       };
     }
@@ -1753,7 +1765,7 @@ class Parser {
         name: h.text,
         value:
           v.kind === 'int'
-            ? { kind: 'int', value: BigInt(v.text) }
+            ? { kind: 'int', value: intValue(v.text) }
             : v.kind === 'float'
               ? { kind: 'float', text: v.text }
               : v.kind === 'string'
