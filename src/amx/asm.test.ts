@@ -91,3 +91,105 @@ test('A64 words: 0x00201000 | op << 5 | gpr', () => {
   assert.throws(() => decodeWord(0xd503201f), /not an AMX instruction word/);
   assert.throws(() => decodeWord(0x002012e0), /opcode 23 is not defined/);
 });
+
+test('operand expressions as C spells them: AMX_FMA32(1l << 27), casts, suffixes', () => {
+  const p = assemble(
+    [
+      'AMX_FMA32(1l << 27)',
+      'AMX_FMA64((uint64_t)3 << 60 | 0x40ULL)',
+      'fma16 (1 << 63) | (2 << 20)',
+      'AMX_LDX(-1 & ~0xff)',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    p.ops.map((o) => o.operand),
+    [1n << 27n, (3n << 60n) | 0x40n, (1n << 63n) | (2n << 20n), 0xffffffffffffff00n],
+  );
+});
+
+test('.set symbols and expressions in field values (spaces allowed inside an expression)', () => {
+  const p = assemble(
+    '.set XR = 2\n.set YR, XR + 1\nfma32 x_offset=XR*64 y_offset=(YR << 6) z_row=1\nfma32 x_offset=XR * 64 + 8 z_row=YR',
+  );
+  // x_offset at bit 10, y_offset at bit 0, z_row at bit 20 (fma.md)
+  assert.equal(p.ops[0]!.operand, (128n << 10n) | 192n | (1n << 20n));
+  assert.equal(p.ops[1]!.operand, (136n << 10n) | (3n << 20n));
+});
+
+test('labels name data addresses; .data and .space without an address follow the data so far', () => {
+  const p = assemble(
+    [
+      'A: .data 0x20000 f32 1, 2',
+      'B:',
+      '.data f32 3',
+      'C: .space 256',
+      'ldx reg=1 address=A + 64',
+      'AMX_LDY((uint64_t)B | (1ull << 62))',
+      'stz address=C z_row=2',
+    ].join('\n'),
+  );
+  // B follows A's 8 bytes, rounded up to 128; C follows B's 4 bytes
+  assert.deepEqual(
+    p.data.map((d) => d.addr),
+    [0x20000n, 0x20080n, 0x20100n],
+  );
+  assert.equal(p.ops[0]!.operand, (1n << 56n) | 0x20040n);
+  assert.equal(p.ops[1]!.operand, (1n << 62n) | 0x20080n);
+  assert.equal(p.ops[2]!.operand, (2n << 56n) | 0x20100n);
+});
+
+test('.rept COUNT[, VAR] … .endr repeats its body, nested, with .set accumulating', () => {
+  const p = assemble(
+    [
+      '.set off = 0',
+      '.rept 2, j',
+      '.rept 3, i',
+      'fma32 z_row=i + 4*j x_offset=off',
+      '.set off = off + 64',
+      '.endr',
+      '.endr',
+      '.rept 0',
+      'fma32 z_row=63',
+      '.endr',
+    ].join('\n'),
+  );
+  const want: bigint[] = [];
+  let off = 0n;
+  for (let j = 0n; j < 2n; j++)
+    for (let i = 0n; i < 3n; i++) {
+      want.push(((i + 4n * j) << 20n) | (off << 10n));
+      off += 64n;
+    }
+  assert.deepEqual(
+    p.ops.map((o) => o.operand),
+    want,
+  );
+  assert.equal(p.ops[5]!.line, 4);
+});
+
+test('expression and directive errors are located', () => {
+  let e = err('.set a = 1\nfma32 z_row=b + 1');
+  assert.match(e.message, /undefined symbol 'b'/);
+  assert.deepEqual([e.location?.line, e.location?.col], [2, 13]);
+  assert.equal(e.hint, 'did you mean a?');
+  e = err('AMX_FMA32(1 << 65)');
+  assert.match(e.message, /shift count 65/);
+  e = err('AMX_FMA32(1 << 64)');
+  assert.match(e.message, /does not fit in 64 bits/);
+  e = err('.rept 3\nfma32 z_row=0');
+  assert.match(e.message, /\.rept without \.endr/);
+  e = err('.endr');
+  assert.match(e.message, /\.endr without \.rept/);
+  e = err('A:\nfma32 z_row=0');
+  assert.match(e.message, /label 'A' must name a \.data or \.space/);
+  e = err('A: .space 64\nA: .space 64');
+  assert.match(e.message, /label 'A' is already defined/);
+  e = err('fma32 z_row=3 - 4');
+  assert.match(e.message, /is negative/);
+  e = err('fma32 z_row=(1 + 2');
+  assert.match(e.message, /missing '\)'/);
+  e = err('.data 0x100 u8 1, 2 +');
+  assert.match(e.message, /expression ends too early/);
+  e = err('AMX_FMA32(12xyz)');
+  assert.match(e.message, /not an integer/);
+});

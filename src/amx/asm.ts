@@ -30,6 +30,7 @@ import {
   scanFields,
 } from './encoding.ts';
 import { executeRaw } from './exec.ts';
+import { evalExpr, looksLikeExpr, type Symbols } from './expr.ts';
 import { bf16FromF32Bits, f16FromDouble, f32Bits } from './fp.ts';
 import type { AmxState } from './state.ts';
 
@@ -77,28 +78,162 @@ function stripComment(line: string): string {
   return line.slice(0, cut);
 }
 
-/** Assembles program text. */
+/** Nesting limit of `.rept` and the most operations one program may expand to. */
+const MAX_REPT_DEPTH = 16;
+const MAX_OPS = 1 << 24;
+
+interface SrcLine {
+  /** Text without its comment. */
+  raw: string;
+  line: number;
+}
+
+/**
+ * Assembles program text. Besides instructions and `.data`/`.space`, the text may use
+ * `.set NAME = EXPR` (or `.set NAME, EXPR`), labels (`NAME:` before a `.data`/`.space`, whose
+ * address it names), `.rept COUNT[, VAR]` … `.endr` (the body COUNT times, VAR = 0 … COUNT-1) and
+ * integer expressions (expr.ts) wherever a number goes.
+ */
 export function assemble(text: string, file?: string): AmxProgram {
   const prog: AmxProgram = { ops: [], data: [] };
   const lines = text.includes('\n') ? text.split(/\r?\n/) : [text];
-  for (let i = 0; i < lines.length; i++) {
-    const raw = stripComment(lines[i]!);
-    const line = i + 1;
-    const body = raw.trim();
+  const src: SrcLine[] = lines.map((l, i) => ({ raw: stripComment(l), line: i + 1 }));
+  const ctx: AsmCtx = { file, symbols: new Map(), label: undefined, nextFree: 0x10000n };
+  assembleLines(src, 0, src.length, prog, ctx, 0);
+  if (ctx.label) {
+    throw locErr(
+      file,
+      ctx.label.line,
+      `label '${ctx.label.name}' names nothing`,
+      ctx.label.col,
+      'a label precedes a .data or .space directive',
+    );
+  }
+  return prog;
+}
+
+interface AsmCtx {
+  file: string | undefined;
+  symbols: Map<string, bigint>;
+  /** A label waiting for the next data directive. */
+  label: { name: string; line: number; col: number } | undefined;
+  /** Where `.data`/`.space` without an address go: after every block so far, 128-byte aligned. */
+  nextFree: bigint;
+}
+
+const LABEL_RE = /^([A-Za-z_][A-Za-z0-9_]*)\s*:(?!\S*=)\s*/;
+
+function assembleLines(
+  src: SrcLine[],
+  from: number,
+  to: number,
+  prog: AmxProgram,
+  ctx: AsmCtx,
+  depth: number,
+): void {
+  const { file } = ctx;
+  for (let i = from; i < to; i++) {
+    const { raw, line } = src[i]!;
+    let body = raw.trim();
     if (body === '') continue;
-    const col0 = raw.indexOf(body) + 1;
+    let col0 = raw.indexOf(body) + 1;
     try {
+      if (body.includes(':')) {
+        const lm = LABEL_RE.exec(body);
+        if (lm && !/^[A-Za-z_][A-Za-z0-9_]*\s*:[0-9]/.test(body)) {
+          if (ctx.label)
+            throw locErr(
+              file,
+              line,
+              `label '${ctx.label.name}' names nothing`,
+              ctx.label.col,
+              'a label precedes a .data or .space directive',
+            );
+          defineCheck(ctx, lm[1]!, line, col0);
+          ctx.label = { name: lm[1]!, line, col: col0 };
+          col0 += lm[0].length;
+          body = body.slice(lm[0].length);
+          if (body === '') continue;
+        }
+      }
       if (body.charCodeAt(0) === 46 /* . */) {
-        prog.data.push(parseDirective(body, line, col0, file));
+        const dm = /^(\.\S*)\s*([\s\S]*)$/.exec(body);
+        if (!dm) throw locErr(file, line, 'expected a directive', col0);
+        const dir = dm[1]!.toLowerCase();
+        const args = dm[2]!;
+        const argCol = col0 + body.length - args.length;
+        if (dir === '.set' || dir === '.equ') {
+          const sm = /^([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|,)\s*(.*)$/.exec(args);
+          if (!sm) throw locErr(file, line, `${dir} needs NAME = value`, argCol);
+          const exprCol = argCol + args.length - sm[2]!.length;
+          ctx.symbols.set(
+            sm[1]!,
+            evalExpr(sm[2]!, ctx.symbols, (m, c, h) => locErr(file, line, m, c, h), exprCol),
+          );
+          continue;
+        }
+        if (dir === '.rept') {
+          const end = findEndr(src, i + 1, to);
+          if (end < 0) throw locErr(file, line, '.rept without .endr', col0);
+          if (depth >= MAX_REPT_DEPTH)
+            throw locErr(file, line, `.rept nested deeper than ${MAX_REPT_DEPTH}`, col0);
+          const rm = /^(.*?)(?:,\s*([A-Za-z_][A-Za-z0-9_]*))?\s*$/.exec(args)!;
+          const count = evalExpr(rm[1]!, ctx.symbols, (m, c, h) => locErr(file, line, m, c, h), argCol);
+          if (count < 0n || count > BigInt(MAX_OPS))
+            throw locErr(file, line, `.rept count ${count} is outside 0-${MAX_OPS}`, argCol);
+          for (let r = 0n; r < count; r++) {
+            if (rm[2]) ctx.symbols.set(rm[2], r);
+            assembleLines(src, i + 1, end, prog, ctx, depth + 1);
+          }
+          i = end;
+          continue;
+        }
+        if (dir === '.endr') throw locErr(file, line, '.endr without .rept', col0);
+        const blk = parseDirective(body, line, col0, ctx);
+        prog.data.push(blk);
         continue;
       }
-      prog.ops.push(parseOp(body, line, col0, file));
+      if (ctx.label)
+        throw locErr(
+          file,
+          line,
+          `label '${ctx.label.name}' must name a .data or .space directive`,
+          ctx.label.col,
+          'labels give data addresses; use .set for numbers',
+        );
+      prog.ops.push(parseOp(body, line, col0, file, ctx.symbols));
+      if (prog.ops.length > MAX_OPS)
+        throw locErr(file, line, `the program expands to more than ${MAX_OPS} operations`, col0);
     } catch (e) {
       if (e instanceof AxsimError && e.location === undefined) throw e.at({ file, line, col: col0 });
       throw e;
     }
   }
-  return prog;
+}
+
+function defineCheck(ctx: AsmCtx, name: string, line: number, col: number): void {
+  if (ctx.symbols.has(name))
+    throw locErr(
+      ctx.file,
+      line,
+      `label '${name}' is already defined`,
+      col,
+      'labels are defined once; .set may redefine a symbol',
+    );
+}
+
+/** Index of the `.endr` matching a `.rept` whose body starts at `from`, or -1. */
+function findEndr(src: SrcLine[], from: number, to: number): number {
+  let depth = 0;
+  for (let j = from; j < to; j++) {
+    const t = src[j]!.raw.trim().toLowerCase();
+    if (/^\.rept(\s|$)/.test(t)) depth++;
+    else if (/^\.endr(\s|$)/.test(t)) {
+      if (depth === 0) return j;
+      depth--;
+    }
+  }
+  return -1;
 }
 
 const scratchLo = new Float64Array(64);
@@ -114,11 +249,17 @@ function isSpace(ch: number): boolean {
   return ch === 32 || ch === 9;
 }
 
-function parseOp(body: string, line: number, col0: number, file?: string): AmxOp {
+function parseOp(
+  body: string,
+  line: number,
+  col0: number,
+  file: string | undefined,
+  symbols: Symbols,
+): AmxOp {
   // `AMX_NAME(…)` only when the line starts with AMX_ (skips the regex on the common form)
   const macro =
     body.length > 4 && (body.charCodeAt(3) === 95 || body.charCodeAt(3) === 0x5f) && /^amx_/i.test(body)
-      ? /^AMX_([A-Z0-9]+)\s*\(\s*([^)]*)\)\s*;?$/i.exec(body)
+      ? /^AMX_([A-Z0-9]+)\s*\(\s*(.*?)\s*\)\s*;?$/i.exec(body)
       : null;
   let name: string;
   let rest: string;
@@ -168,9 +309,15 @@ function parseOp(body: string, line: number, col0: number, file?: string): AmxOp
   }
   if (rest === '') return { name, op: def.op, operand: encode(name, {}), line };
   const c0 = rest.charCodeAt(0);
-  const num = c0 >= 48 && c0 <= 57 && !rest.includes('=') ? parseNumber(rest.toLowerCase()) : undefined;
+  let num = c0 >= 48 && c0 <= 57 && !rest.includes('=') ? parseNumber(rest.toLowerCase()) : undefined;
+  if (num === undefined && !rest.includes('=')) {
+    // an operand expression, e.g. AMX_FMA32(1l << 27); negative values wrap as in C's uint64_t
+    num = evalExpr(rest, symbols, (m, c, h) => locErr(file, line, m, c, h), restCol);
+    if (num < 0n && num >= -(1n << 63n)) num = BigInt.asUintN(64, num);
+  }
   if (num !== undefined) {
-    if (num >= 1n << 64n) throw locErr(file, line, `operand ${rest} does not fit in 64 bits`, restCol);
+    if (num < 0n || num >= 1n << 64n)
+      throw locErr(file, line, `operand ${rest} does not fit in 64 bits`, restCol);
     const [lo, hi] = [Number(num & 0xffffffffn), Number(num >> 32n)];
     const actual = insnFor(def.op, lo, hi);
     if (actual !== def) {
@@ -188,7 +335,7 @@ function parseOp(body: string, line: number, col0: number, file?: string): AmxOp
   const vHi = scratchHi;
   const out = scratchOut;
   if (!scanFields(def, rest, vLo, vHi, ignored))
-    parseFields(def, rest, restCol, (m, c, h) => locErr(file, line, m, c, h), line, file);
+    parseFields(def, rest, restCol, (m, c, h) => locErr(file, line, m, c, h), line, file, symbols);
   try {
     encodeRaw(def, vLo, vHi, ignored[0]!, ignored[1]!, out);
   } catch (e) {
@@ -208,6 +355,7 @@ function parseFields(
   err: (msg: string, col: number, hint?: string) => AxsimError,
   line: number,
   file: string | undefined,
+  symbols: Symbols,
 ): void {
   const names = distinctFieldNames(def);
   const vLo = scratchLo;
@@ -223,6 +371,19 @@ function parseFields(
     if (between.trim() !== '')
       throw err(`expected field=value, found '${between.trim()}'`, restCol + consumed);
     consumed = m.index + m[0].length;
+    let valueText = m[2]!;
+    // an expression value may contain spaces: `address=A + 64 * 2` runs on while an operator
+    // joins the next word (or the parentheses are open)
+    for (;;) {
+      const more = /^\s+(\S+)/.exec(rest.slice(consumed));
+      if (!more) break;
+      const joins =
+        /[-+*/%&|^<>(~!]$/.test(valueText) || /^[-+*/%&|^<>)]/.test(more[1]!) || openParens(valueText) > 0;
+      if (!joins) break;
+      valueText += more[0];
+      consumed += more[0].length;
+    }
+    re.lastIndex = consumed;
     const key = m[1]!.toLowerCase();
     const col = restCol + m.index;
     if (key === 'ignored') {
@@ -241,14 +402,19 @@ function parseFields(
     }
     if (!Number.isNaN(vLo[index]!)) throw err(`field '${key}' given twice`, col);
     let bv: bigint;
+    const valCol = col + m[1]!.length + 1;
     try {
-      bv = parseValue(field, m[2]!);
+      bv = parseValue(field, valueText);
     } catch (e) {
-      if (e instanceof AxsimError) throw e.at({ file, line, col: col + key.length + 1 });
-      throw e;
+      if (!(e instanceof AxsimError)) throw e;
+      const bareWord = /^[A-Za-z_][A-Za-z0-9_]*$/.test(valueText);
+      if (!looksLikeExpr(valueText) || (bareWord && !symbols.has(valueText)))
+        throw e.at({ file, line, col: valCol });
+      bv = evalExpr(valueText, symbols, err, valCol);
     }
+    if (bv < 0n) throw err(`${def.name} field ${key}=${valueText} is negative (${bv})`, col);
     if (bv >= 1n << BigInt(width))
-      throw err(`${def.name} field ${key}=${m[2]} does not fit in ${width} bits`, col);
+      throw err(`${def.name} field ${key}=${valueText} does not fit in ${width} bits`, col);
     vLo[index] = Number(bv & 0xffffffffn);
     vHi[index] = Number(bv >> 32n);
   }
@@ -258,7 +424,33 @@ function parseFields(
   ignored[1] = ignHi;
 }
 
-function parseDirective(body: string, line: number, col0: number, file?: string): AmxDataBlock {
+function openParens(t: string): number {
+  let n = 0;
+  for (const ch of t) n += ch === '(' ? 1 : ch === ')' ? -1 : 0;
+  return n;
+}
+
+function parseDirective(body: string, line: number, col0: number, ctx: AsmCtx): AmxDataBlock {
+  const { file, symbols } = ctx;
+  const blk = parseDataBlock(body, line, col0, file, symbols, ctx.nextFree);
+  if (ctx.label) {
+    ctx.symbols.set(ctx.label.name, blk.addr);
+    ctx.label = undefined;
+  }
+  const end = blk.addr + BigInt(blk.bytes.length);
+  const aligned = (end + 127n) & ~127n;
+  if (aligned > ctx.nextFree) ctx.nextFree = aligned;
+  return blk;
+}
+
+function parseDataBlock(
+  body: string,
+  line: number,
+  col0: number,
+  file: string | undefined,
+  symbols: Symbols,
+  nextFree: bigint,
+): AmxDataBlock {
   const err = (msg: string, col: number, hint?: string) =>
     badInput(msg, { location: { file, line, col }, hint });
   // `.` alone or followed by a lone \r must reach the "unknown directive" error, not a failed match
@@ -267,37 +459,55 @@ function parseDirective(body: string, line: number, col0: number, file?: string)
   const dir = m[1]!.toLowerCase();
   const args = m[2]!;
   const argCol = col0 + body.length - args.length;
+  const num = (text: string, col: number): bigint => {
+    const plain = parseNumber(text.trim().toLowerCase());
+    return plain ?? evalExpr(text, symbols, err, col);
+  };
   if (dir === '.space') {
-    const parts = args.trim().split(/\s+/);
-    const addr = parseNumber((parts[0] ?? '').toLowerCase());
-    const len = parseNumber((parts[1] ?? '').toLowerCase());
-    if (parts.length !== 2 || addr === undefined || len === undefined)
-      throw err('.space needs ADDR LEN', argCol);
-    if (len > 1n << 24n) throw err('.space is limited to 16 MiB', argCol);
-    if (addr + len > 1n << 56n)
-      throw err(`.space ${parts[0]} ${parts[1]} reaches beyond the 56-bit address space`, argCol);
+    // .space ADDR LEN, .space ADDR, LEN, or .space LEN (placed after the data so far)
+    const parts = args.includes(',') ? args.split(',') : args.trim().split(/\s+/);
+    if (args.trim() === '' || parts.length > 2) throw err('.space needs ADDR LEN (or LEN)', argCol);
+    const lenText = parts[parts.length - 1]!;
+    const len = num(lenText, argCol + args.lastIndexOf(lenText.trim()));
+    const addr = parts.length === 2 ? num(parts[0]!, argCol) : nextFree;
+    if (len < 0n || len > 1n << 24n) throw err('.space length must be 0 .. 16 MiB', argCol);
+    if (addr < 0n || addr + len > 1n << 56n)
+      throw err(`.space ${args.trim()} reaches beyond the 56-bit address space`, argCol);
     return { addr, bytes: new Uint8Array(Number(len)), line };
   }
   if (dir !== '.data')
-    throw err(`unknown directive '${dir}'`, col0, 'use .data ADDR TYPE values… or .space ADDR LEN');
-  const dm = /^(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(args);
-  if (!dm) throw err('.data needs ADDR TYPE value, value, …', argCol);
-  const addr = parseNumber(dm[1]!.toLowerCase());
-  if (addr === undefined || addr >= 1n << 56n) throw err(`bad address '${dm[1]}'`, argCol);
+    throw err(
+      `unknown directive '${dir}'`,
+      col0,
+      'use .data [ADDR] TYPE values…, .space [ADDR] LEN, .set NAME = value, .rept N[, VAR] … .endr',
+    );
+  // .data [ADDR-EXPR] TYPE values: the type is the first word that names one
+  const words =
+    /^([\s\S]*?)(?:^|\s)(u8|i8|u16|i16|f16|bf16|u32|i32|f32|u64|i64|f64)(?:\s+|$)([\s\S]*)$/i.exec(args);
+  let dm: [string, string, string, string];
+  if (words) {
+    dm = [args, words[1]!.trim(), words[2]!, words[3]!];
+  } else {
+    const g = /^(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(args);
+    if (!g) throw err('.data needs [ADDR] TYPE value, value, …', argCol);
+    dm = [args, g[1]!, g[2]!, g[3]!];
+  }
+  const addr = dm[1] === '' ? nextFree : num(dm[1], argCol);
+  if (addr < 0n || addr >= 1n << 56n) throw err(`bad address '${dm[1]}'`, argCol);
   const type = dm[2]!.toLowerCase();
   const width = DATA_TYPES[type];
   if (width === undefined) {
     const near = nearestName(type, Object.keys(DATA_TYPES));
     throw err(
       `unknown data type '${dm[2]}'`,
-      argCol + dm[1]!.length + 1,
+      argCol + args.indexOf(dm[2]),
       near ? `did you mean ${near}?` : undefined,
     );
   }
-  const items = dm[3]!.trim() === '' ? [] : dm[3]!.split(',');
+  const items = dm[3].trim() === '' ? [] : dm[3].split(',');
   const bytes = new Uint8Array(items.length * width);
   const dv = new DataView(bytes.buffer);
-  let col = argCol + args.length - dm[3]!.length;
+  let col = argCol + args.length - dm[3].length;
   items.forEach((item, k) => {
     const t = item.trim();
     const c = col + item.indexOf(t);
@@ -313,11 +523,9 @@ function parseDirective(body: string, line: number, col0: number, file?: string)
       return;
     }
     let v: bigint;
-    try {
-      v = BigInt(t.replace(/_/g, ''));
-    } catch {
-      throw err(`'${t}' is not an integer`, c);
-    }
+    if (/^[+-]?[0-9][0-9_]*$/.test(t)) v = BigInt(t.replace(/_/g, ''));
+    else if (t === '' || (!looksLikeExpr(t) && !/^0[xb]/i.test(t))) throw err(`'${t}' is not an integer`, c);
+    else v = evalExpr(t, symbols, err, c);
     const bits = BigInt(width * 8);
     if (v < -(1n << (bits - 1n)) || v >= 1n << bits) throw err(`${t} does not fit in ${type}`, c);
     const u = BigInt.asUintN(width * 8, v);
