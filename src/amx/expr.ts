@@ -206,5 +206,5 @@ export function evalExpr(
 
 /** True when `text` needs the expression evaluator (anything but a plain number or word). */
 export function looksLikeExpr(text: string): boolean {
-  return /[()+\-*/%&|^~!<>\s]/.test(text) || /^[A-Za-z_][A-Za-z0-9_]*$/.test(text) || /[uUlL]$/.test(text);
+  return /[()+\-*/%&|^~!<> \t]/.test(text) || /^[A-Za-z_][A-Za-z0-9_]*$/.test(text) || /[uUlL]$/.test(text);
 }
