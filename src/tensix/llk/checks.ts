@@ -237,3 +237,80 @@ export function int32Inputs(rng: Rng, n = 1024, lo?: number, hi?: number): Uint3
   }
   return out;
 }
+
+// ---- exact FP32 addition (for sums the kernels compute with SFPADD = a*1.0 + b) ----------------------
+
+/** An FP32 value as sign * m * 2^e with BigInt m (finite values only). Denormals read as zero (the SFPU
+ * MAD treats denormal inputs as zero, SFPMAD.md). */
+function decompose(b: number): { neg: boolean; m: bigint; e: number } {
+  const ex = expOf(b);
+  const neg = (b & 0x80000000) !== 0;
+  if (ex === 0) return { neg, m: 0n, e: 0 };
+  return { neg, m: BigInt((b & 0x7fffff) | 0x800000), e: ex - 150 };
+}
+
+/** Rounds sign * m * 2^e (exact) to FP32 bits, nearest even; results below 2^-126 flush to +0; overflow
+ * gives ±Inf. */
+export function roundToF32(neg: boolean, m: bigint, e: number): number {
+  if (m === 0n) return 0;
+  let bits = m.toString(2).length; // m in [2^(bits-1), 2^bits)
+  let exp = e + bits - 1; // value in [2^exp, 2^(exp+1))
+  if (bits > 24) {
+    const sh = BigInt(bits - 24);
+    const q = m >> sh;
+    const r = m - (q << sh);
+    const half = 1n << (sh - 1n);
+    m = r > half || (r === half && (q & 1n) === 1n) ? q + 1n : q;
+    if (m === 1n << 24n) {
+      m >>= 1n;
+      exp += 1;
+    }
+  } else m <<= BigInt(24 - bits);
+  bits = 24;
+  if (exp < -126) return 0;
+  if (exp > 127) return (neg ? 0xff800000 : 0x7f800000) >>> 0;
+  const out = ((exp + 127) << 23) | Number(m & 0x7fffffn);
+  return (neg ? out | 0x80000000 : out) >>> 0;
+}
+
+/** a + b in FP32 with one rounding (exact sum first). NaN/Inf operands follow IEEE-754. */
+export function addF32(a: number, b: number): number {
+  const na = isNanBits(a) || isInfBits(a);
+  const nb = isNanBits(b) || isInfBits(b);
+  if (na || nb) return f32ToBits(Math.fround(bitsToF32(a) + bitsToF32(b)));
+  const x = decompose(a);
+  const y = decompose(b);
+  const e = Math.min(x.e, y.e);
+  const mx = (x.neg ? -x.m : x.m) << BigInt(x.e - e);
+  const my = (y.neg ? -y.m : y.m) << BigInt(y.e - e);
+  const s = mx + my;
+  if (s === 0n) return x.m === 0n && y.m === 0n && x.neg && y.neg ? 0x80000000 : 0;
+  return roundToF32(s < 0n, s < 0n ? -s : s, e);
+}
+
+/** a * b + c in FP32, the product exact and one rounding of the sum (finite operands). */
+export function fmaF32(a: number, b: number, c: number): number {
+  const x = decompose(a);
+  const y = decompose(b);
+  const z = decompose(c);
+  const pe = x.e + y.e;
+  const pm = x.m * y.m;
+  const pneg = x.neg !== y.neg;
+  const e = Math.min(pe, z.e);
+  const s = (pneg ? -pm : pm) * (1n << BigInt(pe - e)) + (z.neg ? -z.m : z.m) * (1n << BigInt(z.e - e));
+  if (s === 0n) return pm === 0n && z.m === 0n && pneg && z.neg ? 0x80000000 : 0;
+  return roundToF32(s < 0n, s < 0n ? -s : s, e);
+}
+
+/** Moderate random FP32 values (no NaN/Inf): |x| spread over 2^-20 .. 2^20, some ±0 and denormals. */
+export function finiteFp32Inputs(rng: Rng, n = 1024): Uint32Array {
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = rng.next();
+    if (i % 97 === 5) out[i] = i % 2 ? 0 : 0x80000000;
+    else if (i % 89 === 7)
+      out[i] = r & 0x807fffff; // a denormal
+    else out[i] = ((r & 0x807fffff) | ((107 + (rng.next() % 40)) << 23)) >>> 0;
+  }
+  return out;
+}

@@ -127,9 +127,16 @@ export interface CorpusCase {
   /** Input tiles, tile i at Dst tile i (32-bit view). */
   inputs: InKind[];
   /** Output tile and how its 32-bit elements are read. */
-  out: { tile: number; view: OutView };
+  /** `float`: an FP32 result, whose denormals the SFPU's FP32 store flushes to zero (SFPU-NOTES A2). */
+  out: { tile: number; view: OutView; float?: boolean };
   /** The definition: expected output element from the input elements (undefined = not checked). */
-  expect: (...xs: number[]) => number | undefined;
+  expect?: (...xs: number[]) => number | undefined;
+  /** Or for whole-tile operations: the expected 1024 output elements (undefined = not checked). */
+  expectTile?: (ins: Uint32Array[]) => Expected[];
+  /** How inputs are generated (default by kind). */
+  gen?: (rng: K.Rng, tile: number) => Uint32Array;
+  /** Calls / options beyond the defaults. */
+  seed?: number;
   what: string;
 }
 
@@ -150,7 +157,7 @@ function typecast(
     init: init ? [`${I(name)}<false>`] : [],
     sfpuType: 'typecast',
     inputs: [inKind],
-    out: { tile: 0, view },
+    out: { tile: 0, view, float: view === 'raw32' && name.endsWith('fp32') },
     expect: f,
     what: name.replace(/_to_/, ' -> '),
   };
@@ -250,7 +257,7 @@ export const CASES: CorpusCase[] = [
     covers: ['_calculate_square_'],
     entry: '_calculate_square_<false, 8>',
     inputs: ['fp32'],
-    out: { tile: 0, view: 'raw32' },
+    out: { tile: 0, view: 'raw32', float: true },
     expect: K.squareFp32,
     what: 'x*x (fp32, one rounding)',
   },
@@ -277,14 +284,11 @@ export const CASES: CorpusCase[] = [
     covers: ['_calculate_lrelu_'],
     entry: '_calculate_lrelu_<false>(8, 0x3e4ccccdu)',
     inputs: ['fp32'],
-    out: { tile: 0, view: 'raw32' },
+    out: { tile: 0, view: 'raw32', float: true },
     expect: (x) => {
-      if (K.isNanBits(x)) return undefined;
-      if (!(x & 0x80000000)) return x;
-      // x * 0.2f: one rounding; denormal operands read as zero and denormal results flush to zero
-      const xv = (x >>> 23) & 0xff ? K.bitsToF32(x) : 0;
-      const r = K.f32ToBits(Math.fround(xv * K.bitsToF32(0x3e4ccccd)));
-      return (r >>> 23) & 0xff ? r : r & 0x80000000;
+      if (K.isNanBits(x) || (x & 0x7fffffff) === 0x7f800000) return x & 0x80000000 ? undefined : x;
+      // negative lanes: SFPMUL x * slope + 0.0 (one rounding; denormals read and flush as zero)
+      return x & 0x80000000 ? K.fmaF32(x, 0x3e4ccccd, 0) : x;
     },
     what: 'leaky relu, slope 0.2',
   },
@@ -302,7 +306,113 @@ export const CASES: CorpusCase[] = [
   },
 ];
 
+/** Tile element index of row r, column c (row-major 32x32). */
+const at = (r: number, c: number) => r * 32 + c;
+
+function columnwise(f: (col: number[]) => Expected): (ins: Uint32Array[]) => Expected[] {
+  return (ins) => {
+    const out: Expected[] = new Array(1024).fill(undefined);
+    for (let c = 0; c < 32; c++) out[at(0, c)] = f(Array.from({ length: 32 }, (_, r) => ins[0]![at(r, c)]!));
+    return out;
+  };
+}
+
+/** Column sums in FP32: the exact sum rounded once, with the error bound of any summation order of n
+ * terms, (n-1) * 2^-24 * sum|x| (each partial sum rounded once; denormal terms read as zero). */
+function fsumColumn(scale = 1): (col: number[]) => Expected {
+  return (col) => {
+    let exact = 0n;
+    let absSum = 0;
+    const e0 = -149 - 24;
+    for (const b of col) {
+      if (((b >>> 23) & 0xff) === 0) continue;
+      const v = K.bitsToF32(b);
+      absSum += Math.abs(v);
+      const m = BigInt((b & 0x7fffff) | 0x800000) << BigInt(((b >>> 23) & 0xff) - 150 - e0);
+      exact += b & 0x80000000 ? -m : m;
+    }
+    const value = exact === 0n ? 0 : K.roundToF32(exact < 0n, exact < 0n ? -exact : exact, e0);
+    return {
+      value: K.f32ToBits(K.bitsToF32(value) * scale),
+      tol: (31 * 2 ** -24 * absSum + 2 ** -126) * scale,
+    };
+  };
+}
+
+const byValue = (pick: (a: number, b: number) => boolean) => (col: number[]) => {
+  let best = col[0]!;
+  for (const b of col) {
+    const v = ((b >>> 23) & 0xff) === 0 ? 0 : K.bitsToF32(b);
+    const w = ((best >>> 23) & 0xff) === 0 ? 0 : K.bitsToF32(best);
+    if (pick(v, w)) best = b;
+  }
+  return ((best >>> 23) & 0xff) === 0 ? 0 : best;
+};
+
+function reduceCase(
+  pool: string,
+  fmt: string,
+  expect: (col: number[]) => Expected,
+  gen: 'f' | 'u',
+): CorpusCase {
+  return {
+    file: 'reduce',
+    covers: ['_calculate_reduce_', '_init_reduce_'],
+    entry: `_calculate_reduce_<PoolType::${pool}, REDUCE_COL, DataFormat::${fmt}>()`,
+    init: [`_init_reduce_<PoolType::${pool}, DataFormat::${fmt}>()`],
+    vectorMode: 'none',
+    inputs: [gen === 'f' ? 'fp32' : 'uint32'],
+    gen: gen === 'f' ? (rng) => K.finiteFp32Inputs(rng) : undefined,
+    out: { tile: 0, view: 'raw32', float: gen === 'f' },
+    expectTile: columnwise(expect),
+    what: `column ${pool.toLowerCase()} (${fmt}) into row 0`,
+  };
+}
+
+CASES.push(
+  {
+    file: 'cumsum',
+    covers: ['_calculate_cumsum_', '_cumsum_init_'],
+    entry: '_calculate_cumsum_<false, 8>(true)',
+    init: ['_cumsum_init_<false>()'],
+    vectorMode: 'none',
+    inputs: ['fp32'],
+    gen: (rng) => K.finiteFp32Inputs(rng),
+    out: { tile: 0, view: 'raw32', float: true },
+    expectTile: (ins) => {
+      const out: Expected[] = new Array(1024);
+      for (let c = 0; c < 32; c++) {
+        let acc = 0;
+        for (let r = 0; r < 32; r++) {
+          acc = K.addF32(acc, ins[0]![at(r, c)]!);
+          out[at(r, c)] = acc;
+        }
+      }
+      return out;
+    },
+    what: 'running sum down each column, one FP32 rounding per step',
+  },
+  reduceCase('SUM', 'Float32', fsumColumn(), 'f'),
+  reduceCase('AVG', 'Float32', fsumColumn(1 / 32), 'f'),
+  reduceCase(
+    'MAX',
+    'Float32',
+    byValue((v, w) => v > w),
+    'f',
+  ),
+  reduceCase(
+    'MIN',
+    'Float32',
+    byValue((v, w) => v < w),
+    'f',
+  ),
+  reduceCase('SUM', 'UInt32', (col) => col.reduce((a, b) => (a + b) >>> 0, 0), 'u'),
+);
+
 // ---- running ---------------------------------------------------------------------------------------------
+
+/** An expected output element: exact bits, or an FP32 value with an absolute tolerance. */
+export type Expected = number | undefined | { value: number; tol: number };
 
 export type Status = 'ok' | 'wrong' | 'error';
 export interface CorpusRow {
@@ -337,6 +447,16 @@ function view(v: number, how: OutView): number {
   return how === 'lo16' ? v & 0xffff : how === 'hi16' ? v >>> 16 : v >>> 0;
 }
 
+/** Exact bits, except that any zero matches a zero (the sign of a zero or flushed result differs between
+ * Wormhole and Blackhole, SFPU-NOTES B3/C2), and tolerances compare FP32 values. */
+function matches(got: number, e: number | { value: number; tol: number }, float: boolean): boolean {
+  if (typeof e === 'number' && float && ((e >>> 23) & 0xff) === 0) e = (e & 0x80000000) >>> 0;
+  if (typeof e === 'number') return got === e >>> 0 || ((got & 0x7fffffff) === 0 && (e & 0x7fffffff) === 0);
+  const g = K.bitsToF32(got);
+  const w = K.bitsToF32(e.value);
+  return Math.abs(g - w) <= e.tol;
+}
+
 const hex = (v: number) => `0x${(v >>> 0).toString(16).padStart(8, '0')}`;
 
 /** Runs one case in one form; returns null when it passed, else the failure. */
@@ -352,7 +472,9 @@ export function runCase(
   const m = new TensixMachine(arch);
   m.configure({ sfpuFp32: true });
   const rng = new K.Rng(seed);
-  const ins = c.inputs.map((k, i) => makeInputs(k, rng, c.file === 'where' && i === 0));
+  const ins = c.inputs.map((k, i) =>
+    c.gen ? c.gen(rng, i) : makeInputs(k, rng, c.file === 'where' && i === 0),
+  );
   ins.forEach((v, t) => {
     m.writeDstTile(t, v, 'int32');
   });
@@ -366,22 +488,26 @@ export function runCase(
       api: c.api,
       sfpuType: c.sfpuType,
       vectorMode: c.vectorMode,
+      seed: c.seed,
       includeDirs: inc,
       defines: form.macro ? {} : { DISABLE_SFPLOADMACRO: 1 },
     });
     const r = runCompiled(m, compiled, { timed: form.macro, hazards: 'warn' });
     const out = m.readDstTile(c.out.tile, 'int32');
+    const want: Expected[] = c.expectTile
+      ? c.expectTile(ins)
+      : Array.from(out, (_, i) => c.expect!(...ins.map((v) => v[i]!)));
     let bad = 0;
     let first = '';
     let checked = 0;
     for (let i = 0; i < out.length; i++) {
-      const e = c.expect(...ins.map((v) => v[i]!));
+      const e = want[i];
       if (e === undefined) continue;
       checked++;
       const got = view(out[i]!, c.out.view);
-      if (got !== e >>> 0) {
+      if (!matches(got, e, c.out.float === true)) {
         if (!bad)
-          first = `element ${i}: in ${ins.map((v) => hex(v[i]!)).join(', ')} -> ${hex(got)}, expected ${hex(e)}`;
+          first = `element ${i}: in ${ins.map((v) => hex(v[i]!)).join(', ')} -> ${hex(got)}, expected ${typeof e === 'number' ? hex(e) : `${K.bitsToF32(e.value)} ± ${e.tol}`}`;
         bad++;
       }
     }
