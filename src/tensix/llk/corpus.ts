@@ -86,7 +86,7 @@ export function classify(arch: Arch, path: string, text: string): CorpusFile {
     }
     const body = src.slice(open, end + 1);
     const t = TTI_RE.test(body);
-    const s = SFPI_RE.test(body);
+    const s = SFPI_RE.test(m[0] + body);
     functions.push({
       name,
       line: src.slice(0, m.index + m[0].indexOf(name)).split('\n').length,

@@ -119,9 +119,21 @@ enum InstrModCast {
   INT32_TO_FP32_NEAREST_EVEN = 0, INT32_TO_FP32_STOCHASTIC = 1,
   INT32_2S_COMP_TO_INT_SIGN_MAGN = 2, INT_SIGN_MAGN_TO_INT32_2S_COMP = 3
 };
+enum SortDir : bool { ArgMax = false, ArgMin = true };
 template <typename E>
 constexpr std::uint32_t to_underlying(E e) { return static_cast<std::uint32_t>(e); }
 constexpr std::uint32_t DstTileSizeLog2[3] = {6, 5, 4};
+// The SFPLOAD/SFPSTORE format a Dst data format is accessed with (llk_defs.h).
+template <DataFormat format>
+constexpr InstrModLoadStore GetSfpLoadStoreInstrMod() {
+  if (format == DataFormat::Float32 || format == DataFormat::Tf32) return InstrModLoadStore::FP32;
+  if (format == DataFormat::Float16) return InstrModLoadStore::FP16A;
+  if (format == DataFormat::Float16_b) return InstrModLoadStore::FP16B;
+  if (format == DataFormat::Int8 || format == DataFormat::UInt8) return InstrModLoadStore::INT8;
+  if (format == DataFormat::UInt16) return InstrModLoadStore::LO16;
+  if (format == DataFormat::Int32 || format == DataFormat::UInt32) return InstrModLoadStore::INT32;
+  return InstrModLoadStore::DEFAULT;
+}
 }
 using ckernel::DataLayout;
 `;
@@ -199,7 +211,14 @@ function ckernelH(arch: Arch): string {
 #include "ckernel_ops.h"
 #include "llk_defs.h"
 #define tt_reg_ptr
+#define tt_l1_ptr
 #define TT_ALWAYS_INLINE inline
+#define sfpi_inline inline
+// tt-llk's LLK_ASSERT is compiled out unless asserts are enabled; here a failed one is a warning at its line.
+#define LLK_ASSERT(cond, msg) \
+  do {                        \
+    if (!(cond)) __axsim_warn("LLK_ASSERT failed: " msg); \
+  } while (0)
 #ifndef TENSIX_CFG_BASE
 #define TENSIX_CFG_BASE 0x${TENSIX_CFG_BASE.toString(16).toUpperCase()}
 #endif
@@ -208,6 +227,11 @@ function ckernelH(arch: Arch): string {
 #define ADDR_MOD_SET_Base_ADDR32 ${p.addrModSetBase < 0 ? 'AXSIM_NO_ADDR_MOD_SET_BASE_ON_BLACKHOLE' : p.addrModSetBase}
 #define DEST_TARGET_REG_CFG_MATH_Offset_ADDR32 ${p.mathOffset}
 namespace ckernel {
+// Dst rows (16 values each) in 16-bit mode; half of it per sync half.
+constexpr std::uint32_t DEST_REGISTER_FULL_SIZE = 1024;
+constexpr std::uint32_t DEST_REGISTER_HALF_SIZE = 512;
+// Which half of Dst the math thread works on (dest_offset_id in tt-llk); axsim runs from half 0.
+inline std::uint32_t get_dest_buffer_base() { return 0; }
 // Which of the two config banks this thread uses (ThreadConfig CFG_STATE_ID_StateID); always 0 here.
 constexpr std::uint32_t cfg_state_id = 0;
 // The RISC-V's pointer to the current config bank; stores through it are config-register writes
