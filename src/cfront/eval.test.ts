@@ -1,0 +1,250 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Budget } from '../budget.ts';
+import { AxsimError } from '../errors.ts';
+import type { BuiltinFn, Value } from './eval.ts';
+import { loadProgram } from './index.ts';
+
+const run = (src: string, entry: string, opts: Parameters<typeof loadProgram>[1] = {}) =>
+  loadProgram(src, { file: 'k.cpp', ...opts }).ev.callEntry(entry);
+const num = (v: Value) => {
+  if (v.k === 'int') return v.v;
+  if (v.k === 'float') return v.v;
+  throw new Error(`not a number: ${v.k}`);
+};
+/** binary32 bits of a float value. */
+const f32bits = (x: number) => {
+  const b = new DataView(new ArrayBuffer(4));
+  b.setFloat32(0, x, true);
+  return b.getUint32(0, true);
+};
+
+function throwsAt(
+  fn: () => unknown,
+  line: number,
+  col: number,
+  text: string | RegExp,
+  category = 'BadInput',
+) {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof AxsimError, String(e));
+    assert.equal(e.category, category, e.format());
+    assert.equal(e.location?.line, line, e.format());
+    assert.equal(e.location?.col, col, e.format());
+    if (typeof text === 'string') assert.ok(e.message.includes(text), e.format());
+    else assert.match(e.message, text);
+    return true;
+  });
+}
+
+describe('eval: integers', () => {
+  it('wraps to the exact width and signedness, with C conversions', () => {
+    const src = `
+unsigned a() { unsigned x = 0; return x - 1; }
+int b() { unsigned char c = 250; c += 10; return c; }
+long long c() { int x = -1; unsigned y = 1; return x < y; }  // -1 converts to UINT_MAX: false
+int d() { signed char s = -128; return s / -1; }               // promoted to int: 128
+unsigned long long e() { return 0xFFFFFFFFu + 1ull; }
+int f() { return 7 / -2 * 10 + 7 % -2; }                       // C truncation: -30 + 1
+int g() { return (unsigned short)0x12345; }
+unsigned h() { return 1u << 31 >> 3; }
+int i() { return -16 >> 2; }                                   // arithmetic shift (GCC)`;
+    const p = loadProgram(src, { file: 'k.cpp' });
+    assert.equal(num(p.ev.callEntry('a()')), 0xffffffffn);
+    assert.equal(num(p.ev.callEntry('b()')), 4n);
+    assert.equal(num(p.ev.callEntry('c()')), 0n);
+    assert.equal(num(p.ev.callEntry('d()')), 128n);
+    assert.equal(num(p.ev.callEntry('e()')), 0x100000000n);
+    assert.equal(num(p.ev.callEntry('f()')), -29n);
+    assert.equal(num(p.ev.callEntry('g()')), 0x2345n);
+    assert.equal(num(p.ev.callEntry('h()')), 0x10000000n);
+    assert.equal(num(p.ev.callEntry('i()')), -4n);
+  });
+  it('uses the data model: long is 32-bit on ilp32, 64-bit on lp64', () => {
+    const src =
+      'unsigned long f() { unsigned long x = 0; return x - 1; } int s() { return sizeof(long) * 10 + sizeof(void*); }';
+    assert.equal(num(run(src, 'f()')), 0xffffffffn);
+    assert.equal(num(run(src, 'f()', { model: 'lp64' })), 0xffffffffffffffffn);
+    assert.equal(num(run(src, 's()')), 44n);
+    assert.equal(num(run(src, 's()', { model: 'lp64' })), 88n);
+  });
+  it('reports undefined behaviour at the line', () => {
+    const src =
+      'int f(int d) {\n  return 10 / d;\n}\nint g(int s) { return 1 << s; }\nint h(float x) { return (int)x; }';
+    throwsAt(() => run(src, 'f(0)'), 2, 15, 'division by zero', 'UndefinedBehaviour');
+    throwsAt(() => run(src, 'g(32)'), 4, 28, 'shift by 32', 'UndefinedBehaviour');
+    throwsAt(() => run(src, 'h(3e9f)'), 5, 25, 'out of range', 'UndefinedBehaviour');
+  });
+});
+
+describe('eval: floating point', () => {
+  it('rounds each binary32 operation once, and keeps double as double', () => {
+    const src = `
+float a() { float x = 0.1f; return x + 0.2f; }
+double b() { return 0.1 + 0.2; }
+float c() { return 16777216.0f + 1.0f; }
+float d() { return (float)16777217; }
+float e() { float m = 3.4028235e38f; return m * 2.0f; }
+float f() { return 1e-45F; }
+int g() { return 0.1f == 0.1; }`;
+    const p = loadProgram(src, { file: 'k.cpp' });
+    // 0.1f + 0.2f: exact sum of the two binary32 values rounded to binary32
+    assert.equal(num(p.ev.callEntry('a()')), Math.fround(Math.fround(0.1) + Math.fround(0.2)));
+    assert.equal(f32bits(num(p.ev.callEntry('a()')) as number), 0x3e99999a);
+    assert.equal(num(p.ev.callEntry('b()')), 0.30000000000000004);
+    assert.equal(num(p.ev.callEntry('c()')), 16777216);
+    assert.equal(num(p.ev.callEntry('d()')), 16777216); // ties to even
+    assert.equal(num(p.ev.callEntry('e()')), Number.POSITIVE_INFINITY);
+    assert.equal(num(p.ev.callEntry('f()')), 2 ** -149);
+    assert.equal(num(p.ev.callEntry('g()')), 0n); // 0.1f widened != 0.1
+  });
+  it('bit-casts through __builtin_bit_cast, unions and memcpy-free punning, NaN payloads kept', () => {
+    const src = `
+union Converter { float f; unsigned u; static float as_float(unsigned v) { Converter c; c.u = v; return c.f; } };
+unsigned a() { return __builtin_bit_cast(unsigned, -2.5f); }
+unsigned b() { float f = Converter::as_float(0x7fa00001u); return __builtin_bit_cast(unsigned, f); }
+float c() { return Converter::as_float(0x3f800000u) * 3.0f; }
+unsigned d() { float x = 1.5f; return *reinterpret_cast<unsigned*>(&x); }`;
+    const p = loadProgram(src, { file: 'k.cpp' });
+    assert.equal(num(p.ev.callEntry('a()')), 0xc0200000n);
+    assert.equal(num(p.ev.callEntry('b()')), 0x7fa00001n);
+    assert.equal(num(p.ev.callEntry('c()')), 3);
+    assert.equal(num(p.ev.callEntry('d()')), 0x3fc00000n);
+  });
+});
+
+describe('eval: objects, control flow and functions', () => {
+  it('lays out structs and unions, runs methods, designated initialisers and default members', () => {
+    const src = `
+struct Inc { int incr = 0; int clr = 0; int cr = 0; };
+struct addr_mod_t { Inc srca, srcb, dest; int bias = 5;
+  unsigned pack() const { return (unsigned)(srca.incr | dest.incr << 4 | bias << 8); } };
+struct P { char c; int i; short s; };
+unsigned f() { return addr_mod_t{.srca = {.incr = 1}, .dest = {.incr = 2}}.pack(); }
+int g() { return sizeof(P) * 100 + sizeof(addr_mod_t); }
+int h() { P p{1, 2, 3}; P q = p; q.i += 10; return p.i * 100 + q.i; }`;
+    const p = loadProgram(src, { file: 'k.cpp' });
+    assert.equal(num(p.ev.callEntry('f()')), 0x521n);
+    assert.equal(num(p.ev.callEntry('g()')), 12n * 100n + 40n);
+    assert.equal(num(p.ev.callEntry('h()')), 212n);
+  });
+  it('runs loops with break/continue, switch with fall-through, pointers and arrays', () => {
+    const src = `
+int f() {
+  int a[8] = {};
+  for (int i = 0; i < 8; i++) { if (i == 2) continue; if (i == 6) break; a[i] = i * i; }
+  int *p = a + 3; *p += 100; p[1] = -1;
+  int s = 0; for (int x : a) s += x;
+  int k = 0; while (true) { if (++k >= 5) break; }
+  do { k += 2; } while (k < 9);
+  switch (k) { case 9: s += 1000; case 10: s += 10000; break; default: s += 100000; }
+  return s + (int)(p - a);
+}`;
+    // a = {0,1,0,109,-1,25,0,0}: 134; k = 9: +11000; p - a = 3
+    assert.equal(num(run(src, 'f()')), 134n + 11000n + 3n);
+  });
+  it('instantiates templates: explicit, deduced and default arguments, explicit specialisations', () => {
+    const src = `
+namespace ckernel { namespace sfpu {
+template <bool APPROX, int ITERATIONS = 8> int calc(int x) { return APPROX ? x * ITERATIONS : -x; }
+template <> int calc<true, 2>(int x) { return 1000 + x; }
+template <typename T> T twice(T v) { return v + v; }
+template <typename T, int N> struct Arr { T v[N]; int size() const { return N * sizeof(T); } };
+} }
+using namespace ckernel::sfpu;
+int f() { return calc<true>(3) * 1000000 + calc<false, 4>(3) * 1000 + calc<true, 2>(3); }
+float g() { return twice(1.25f) + twice<int>(3); }
+int h() { Arr<short, 5> a; return a.size(); }`;
+    const p = loadProgram(src, { file: 'k.cpp' });
+    assert.equal(num(p.ev.callEntry('f()')), 24n * 1000000n - 3000n + 1003n);
+    assert.equal(num(p.ev.callEntry('g()')), 8.5);
+    assert.equal(num(p.ev.callEntry('h()')), 10n);
+    assert.equal(num(p.ev.callEntry('ckernel::sfpu::calc<true, 2>(5)')), 1005n);
+  });
+  it('uses enums and enum classes, constexpr globals, static locals, lambdas and recursion', () => {
+    const src = `
+enum class Mode : unsigned char { A = 3, B };
+enum Plain { P0, P1 = 10, P2 };
+constexpr int TABLE[3] = {Plain::P2, static_cast<int>(Mode::B), P1};
+int counter() { static int n = 0; return ++n; }
+int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+int f() { counter(); counter(); auto add = [&](int x) { return x + TABLE[0]; }; return add(counter()) + fib(10) * 100; }`;
+    assert.equal(num(run(src, 'f()')), 3n + 11n + 5500n);
+  });
+  it('calls host builtins with evaluated arguments and the call position', () => {
+    const seen: string[] = [];
+    const emit: BuiltinFn = (c) => {
+      seen.push(`${c.name}(${c.args.map((a) => String(num(a))).join(',')})@${c.at.line}:${c.at.col}`);
+    };
+    const src = 'void k(int n) {\n  for (int i = 0; i < n; i++)\n    emit(i * 2, 1.5f);\n}';
+    const p = loadProgram(src, { file: 'k.cpp', host: { builtins: new Map([['emit', emit]]) } });
+    p.ev.callEntry('k(3)');
+    assert.deepEqual(seen, ['emit(0,1.5)@3:5', 'emit(2,1.5)@3:5', 'emit(4,1.5)@3:5']);
+  });
+  it('routes stores into a mapped region through its write hook (volatile registers)', () => {
+    const writes: [number, number][] = [];
+    const p = loadProgram(
+      'void f() { volatile unsigned *cfg = (volatile unsigned *)0xFFEF0000; cfg[3] = 0x55; cfg[1] = cfg[3] + 1; }',
+      { file: 'k.cpp' },
+    );
+    p.ev.mem.mapRegion('cfg', 0xffef0000, 0x100, {
+      write: (addr, _size, r) => writes.push([(addr - r.base) / 4, r.view.getUint32(addr - r.base, true)]),
+    });
+    p.ev.callEntry('f()');
+    assert.deepEqual(writes, [
+      [3, 0x55],
+      [1, 0x56],
+    ]);
+  });
+});
+
+describe('eval: errors and budgets', () => {
+  it('names unknown names with a hint, and SFPI as issue 12', () => {
+    throwsAt(() => run('int value = 3;\nint f() { return valeu; }', 'f()'), 2, 18, "unknown name 'valeu'");
+    throwsAt(
+      () => run('void f() {\n  sfpi::vFloat v = 1.0f;\n}', 'f()'),
+      2,
+      3,
+      'SFPI (issue 12)',
+      'Unsupported',
+    );
+  });
+  it('names the missing template argument and wrong argument counts', () => {
+    const src = 'template <int N> int f() { return N; }\nint g(int a, int b = 2) { return a + b; }';
+    throwsAt(() => run(src, 'f()'), 1, 1, 'template parameter N has no value');
+    throwsAt(() => run(src, 'g(1, 2, 3)'), 1, 1, 'no g takes 3 argument(s)');
+    assert.equal(num(run(src, 'g(1)')), 3n);
+  });
+  it('stops runaway loops and recursion with ResourceLimit at the line', () => {
+    throwsAt(
+      () => run('void f() {\n  for (;;) {}\n}', 'f()', { budget: new Budget({ loops: 1000 }) }),
+      2,
+      3,
+      'loop iterations limit exceeded',
+      'ResourceLimit',
+    );
+    throwsAt(
+      () => run('int r(int n) { return r(n + 1); }', 'r(0)', { budget: new Budget({ depth: 100 }) }),
+      1,
+      25,
+      'nesting depth limit exceeded',
+      'ResourceLimit',
+    );
+  });
+  it('reports null and out-of-bounds accesses', () => {
+    throwsAt(
+      () => run('int f() {\n  int *p = nullptr;\n  return *p;\n}', 'f()'),
+      3,
+      10,
+      'null pointer dereference',
+      'UndefinedBehaviour',
+    );
+    throwsAt(
+      () => run('int f() { int a[2] = {1, 2};\n  return a[2]; }', 'f()'),
+      2,
+      12,
+      'index 2 is outside the array of 2',
+      'UndefinedBehaviour',
+    );
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * cfront: the one C/C++ front end of axsim (docs/cfront.md), as named passes:
+ *   preprocess (preprocess.ts) -> parse (parse.ts, AST in ast.ts) -> evaluate (eval.ts) -> an ISA
+ *   emitter (Tensix: src/tensix/asm/kernel.ts; AMX C kernels reuse the same passes).
+ * `loadProgram` runs the first two and returns an Evaluator ready to run top-level statements or
+ * call an entry function.
+ */
+import type { Budget } from '../budget.ts';
+import { defaultBudget } from '../budget.ts';
+import { AxsimError, internalError } from '../errors.ts';
+import type { TranslationUnit } from './ast.ts';
+import { type EvalOptions, Evaluator, type Host } from './eval.ts';
+import { type ParseOptions, Parser } from './parse.ts';
+import { type PreprocessOptions, type PreprocessResult, preprocess } from './preprocess.ts';
+
+export type { Decl, Expr, FuncDecl, Stmt, TranslationUnit, TypeSyntax } from './ast.ts';
+export {
+  type BuiltinCtx,
+  type BuiltinFn,
+  type EvalOptions,
+  Evaluator,
+  type Host,
+  intToFloat,
+  type LV,
+  type Value,
+} from './eval.ts';
+export { lex, type SrcLoc, stringValue, type Token, tokLoc } from './lex.ts';
+export { parseFloatLiteral, roundRational } from './literal.ts';
+export { HEAP_BASE, Memory, type Region, type RegionHooks } from './memory.ts';
+export { type ParseOptions, Parser, parse, typeText } from './parse.ts';
+export {
+  type Macro,
+  type PreprocessOptions,
+  Preprocessor,
+  type PreprocessResult,
+  parseIntLiteral,
+  preprocess,
+} from './preprocess.ts';
+export * as ctypes from './types.ts';
+
+export interface LoadOptions extends PreprocessOptions {
+  /** Name of the source for locations. */
+  file?: string;
+  budget?: Budget;
+  model?: EvalOptions['model'];
+  host?: Host;
+  script?: boolean;
+  statementHook?: ParseOptions['statementHook'];
+  eagerBodies?: boolean;
+}
+
+export interface Program {
+  pp: PreprocessResult;
+  tu: TranslationUnit;
+  parser: Parser;
+  ev: Evaluator;
+}
+
+/** Preprocesses and parses `source`; returns the evaluator (nothing has run yet). */
+export function loadProgram(source: string, opts: LoadOptions = {}): Program {
+  const file = opts.file ?? '<input>';
+  const budget = opts.budget ?? defaultBudget();
+  try {
+    const pp = preprocess(source, file, opts);
+    const parser = new Parser(pp.tokens, file, {
+      script: opts.script,
+      budget,
+      statementHook: opts.statementHook,
+      eagerBodies: opts.eagerBodies,
+    });
+    const tu = parser.translationUnit();
+    const ev = new Evaluator(tu, parser, { model: opts.model, budget, host: opts.host, mainFile: file });
+    return { pp, tu, parser, ev };
+  } catch (e) {
+    throw wrapInternal(e);
+  }
+}
+
+/** A non-AxsimError escaping a pass is a bug: report it as Internal (never a raw crash). */
+export function wrapInternal(e: unknown): AxsimError {
+  if (e instanceof AxsimError) return e;
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return new AxsimError('ResourceLimit' as never, 'the program nests too deeply (host stack exhausted)', {
+      cause: e,
+    });
+  }
+  return internalError(`cfront failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+}

@@ -1,0 +1,288 @@
+/**
+ * The C/C++ lexer of cfront: source text -> preprocessing tokens, each with its position
+ * (file:line:col, 1-based). Comments become whitespace; backslash-newline continuations are
+ * removed before tokenising (C phase 2) while positions keep pointing at the physical text.
+ */
+import { badInput } from '../errors.ts';
+
+export type TokKind = 'ident' | 'number' | 'string' | 'char' | 'punct' | 'eof';
+
+/** A position in a source file (1-based line and column). */
+export interface SrcLoc {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export interface Token {
+  kind: TokKind;
+  text: string;
+  /** Where the token was spelled. */
+  file: string;
+  line: number;
+  col: number;
+  /** First token on its (logical) line. */
+  bol: boolean;
+  /** Whitespace before the token (for `#` stringification and `#define F(` vs `#define F (`). */
+  space: boolean;
+  /**
+   * For tokens produced by macro expansion: the outermost use site (the macro name as written in
+   * the file being read) and the chain of macros expanded, outermost first.
+   */
+  use?: SrcLoc;
+  via?: readonly string[];
+  /** Macro names that must not be expanded again in this token (C's "painted blue"). */
+  hide?: ReadonlySet<string>;
+}
+
+/** The location to report for a token: its use site when it came from a macro. */
+export function tokLoc(t: Token): SrcLoc {
+  return t.use ?? { file: t.file, line: t.line, col: t.col };
+}
+
+const PUNCTS = [
+  '%:%:',
+  '...',
+  '<<=',
+  '>>=',
+  '->*',
+  '<=>',
+  '::',
+  '->',
+  '++',
+  '--',
+  '<<',
+  '>>',
+  '<=',
+  '>=',
+  '==',
+  '!=',
+  '&&',
+  '||',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '##',
+  '.*',
+  '%:',
+];
+const SINGLE = new Set('{}[]()<>;:,.?!~+-*/%^&|=#@$\\`'.split(''));
+
+const isIdStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128;
+const isIdPart = (c: number) => isIdStart(c) || (c >= 48 && c <= 57);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * Tokenises `text` (one file). Newlines are not tokens: `bol` marks the first token of each logical
+ * line (a line continued with backslash-newline is one logical line).
+ */
+export function lex(text: string, file: string): Token[] {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // Physical positions of every character after splicing continuations.
+  const chars: string[] = [];
+  const lines: number[] = [];
+  const cols: number[] = [];
+  {
+    let line = 1;
+    let col = 1;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i]!;
+      if (c === '\\') {
+        let j = i + 1;
+        while (j < text.length && (text[j] === ' ' || text[j] === '\t')) j++;
+        if (text[j] === '\n' || (text[j] === '\r' && text[j + 1] === '\n')) {
+          i = text[j] === '\r' ? j + 1 : j;
+          line++;
+          col = 1;
+          continue;
+        }
+      }
+      if (c === '\r') {
+        if (text[i + 1] === '\n') continue;
+        chars.push('\n');
+        lines.push(line);
+        cols.push(col);
+        line++;
+        col = 1;
+        continue;
+      }
+      chars.push(c);
+      lines.push(line);
+      cols.push(col);
+      if (c === '\n') {
+        line++;
+        col = 1;
+      } else col++;
+    }
+  }
+  const s = chars.join('');
+  const out: Token[] = [];
+  let bol = true;
+  let space = false;
+  let i = 0;
+  const n = s.length;
+  const at = (k: number) => ({ line: lines[k] ?? (lines[n - 1] ?? 0) + 1, col: cols[k] ?? 1 });
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c === 10) {
+      bol = true;
+      space = false;
+      i++;
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 11 || c === 12) {
+      space = true;
+      i++;
+      continue;
+    }
+    if (c === 47 && s.charCodeAt(i + 1) === 47) {
+      while (i < n && s.charCodeAt(i) !== 10) i++;
+      space = true;
+      continue;
+    }
+    if (c === 47 && s.charCodeAt(i + 1) === 42) {
+      const end = s.indexOf('*/', i + 2);
+      if (end < 0) throw badInput("'/*' without a matching '*/'", { location: { file, ...at(i) } });
+      i = end + 2;
+      space = true;
+      continue;
+    }
+    const start = i;
+    let kind: TokKind;
+    if (isIdStart(c)) {
+      while (i < n && isIdPart(s.charCodeAt(i))) i++;
+      // string/char literal prefixes: u8"…", L'…', R"(…)"
+      const q = s[i];
+      const word = s.slice(start, i);
+      if ((q === '"' || q === "'") && /^(u8|u|U|L|u8R|uR|UR|LR|R)$/.test(word)) {
+        if (word.endsWith('R') && q === '"') {
+          const open = s.indexOf('(', i);
+          const delim = s.slice(i + 1, open);
+          const close = s.indexOf(`)${delim}"`, open);
+          if (open < 0 || close < 0)
+            throw badInput('unterminated raw string literal', { location: { file, ...at(start) } });
+          i = close + delim.length + 2;
+        } else i = quoted(s, i, file, at);
+        kind = q === '"' ? 'string' : 'char';
+      } else kind = 'ident';
+    } else if (isDigit(c) || (c === 46 && isDigit(s.charCodeAt(i + 1)))) {
+      // pp-number: digits, letters, _, ., ' (digit separator), and e+ e- p+ p-
+      i++;
+      while (i < n) {
+        const d = s.charCodeAt(i);
+        if ((d === 43 || d === 45) && /[eEpP]/.test(s[i - 1]!)) i++;
+        else if (isIdPart(d) || d === 46) i++;
+        else if (d === 39 && isIdPart(s.charCodeAt(i + 1))) i++;
+        else break;
+      }
+      kind = 'number';
+    } else if (c === 34 || c === 39) {
+      i = quoted(s, i, file, at);
+      kind = c === 34 ? 'string' : 'char';
+    } else {
+      const p = PUNCTS.find((q) => s.startsWith(q, i));
+      if (p) i += p.length;
+      else if (SINGLE.has(s[i]!)) i++;
+      else
+        throw badInput(`unexpected character '${s[i]}'`, {
+          location: { file, ...at(i) },
+        });
+      kind = 'punct';
+    }
+    let txt = s.slice(start, i);
+    if (kind === 'punct') {
+      if (txt === '%:') txt = '#';
+      else if (txt === '%:%:') txt = '##';
+    }
+    out.push({ kind, text: txt, file, ...at(start), bol, space });
+    bol = false;
+    space = false;
+  }
+  const last = at(n);
+  out.push({
+    kind: 'eof',
+    text: '',
+    file,
+    line: n === 0 ? 1 : last.line,
+    col: n === 0 ? 1 : last.col,
+    bol: true,
+    space: false,
+  });
+  return out;
+}
+
+function quoted(
+  s: string,
+  i: number,
+  file: string,
+  at: (k: number) => { line: number; col: number },
+): number {
+  const q = s[i];
+  const start = i;
+  i++;
+  while (i < s.length && s[i] !== q) {
+    if (s[i] === '\\') i++;
+    if (s[i] === '\n') break;
+    i++;
+  }
+  if (s[i] !== q)
+    throw badInput(`unterminated ${q === '"' ? 'string' : 'character'} literal`, {
+      location: { file, ...at(start) },
+    });
+  return i + 1;
+}
+
+/** The value of a C string literal's contents (escape sequences decoded). */
+export function stringValue(text: string): string {
+  const m = /^(u8|u|U|L)?"(.*)"$/s.exec(text);
+  if (!m) {
+    const r = /^(?:u8|u|U|L)?R"([^(]*)\((.*)\)\1"$/s.exec(text);
+    if (r) return r[2]!;
+    return text;
+  }
+  return unescapeC(m[2]!);
+}
+
+export function unescapeC(body: string): string {
+  return body.replace(/\\(x[0-9a-fA-F]+|[0-7]{1,3}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)/gs, (_, e: string) => {
+    switch (e[0]) {
+      case 'n':
+        return '\n';
+      case 't':
+        return '\t';
+      case 'r':
+        return '\r';
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7':
+        return String.fromCharCode(Number.parseInt(e, 8));
+      case 'x':
+        return String.fromCharCode(Number.parseInt(e.slice(1), 16));
+      case 'u':
+      case 'U':
+        return String.fromCodePoint(Number.parseInt(e.slice(1), 16));
+      case 'a':
+        return '\x07';
+      case 'b':
+        return '\b';
+      case 'f':
+        return '\f';
+      case 'v':
+        return '\v';
+      case 'e':
+        return '\x1b';
+      default:
+        return e;
+    }
+  });
+}

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AxsimError } from '../errors.ts';
+import { tokLoc } from './lex.ts';
+import { type PreprocessOptions, preprocess } from './preprocess.ts';
+
+/** The output tokens as one space-separated string. */
+const pp = (src: string, opts: PreprocessOptions = {}) =>
+  preprocess(src, 'main.c', opts)
+    .tokens.filter((t) => t.kind !== 'eof')
+    .map((t) => t.text)
+    .join(' ');
+
+function throwsAt(
+  fn: () => unknown,
+  line: number,
+  col: number,
+  text: string | RegExp,
+  category = 'BadInput',
+) {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof AxsimError, String(e));
+    assert.equal(e.category, category, e.format());
+    assert.equal(e.location?.line, line, e.format());
+    assert.equal(e.location?.col, col, e.format());
+    if (typeof text === 'string') assert.ok(e.message.includes(text), e.format());
+    else assert.match(e.message, text);
+    return true;
+  });
+}
+
+describe('preprocess: macros', () => {
+  it('expands object-like and function-like macros', () => {
+    assert.equal(
+      pp('#define N 4\n#define SQ(x) ((x) * (x))\nint a = SQ(N + 1);'),
+      'int a = ( ( 4 + 1 ) * ( 4 + 1 ) ) ;',
+    );
+  });
+  it('does not expand a function-like macro name without (', () => {
+    assert.equal(pp('#define f(x) x+1\nint f; f (2)'), 'int f ; 2 + 1');
+  });
+  it('stops self-reference (hide sets), C17 6.10.3.4 example', () => {
+    assert.equal(pp('#define x (4 + y)\n#define y (2 * x)\nx y'), '( 4 + ( 2 * x ) ) ( 2 * ( 4 + y ) )');
+  });
+  it('stringifies and pastes', () => {
+    assert.equal(
+      pp('#define S(a) #a\n#define CAT(a, b) a ## b\nS(p  +  "q") CAT(TTI_, SFPNOP) CAT(1, 2)'),
+      '"p + \\"q\\"" TTI_SFPNOP 12',
+    );
+  });
+  it('does not expand the operands of ## before pasting, but rescans the result', () => {
+    assert.equal(pp('#define AB done\n#define A x\n#define CAT(a,b) a##b\nCAT(A,B)'), 'done');
+  });
+  it('handles __VA_ARGS__, __VA_OPT__ and the GNU comma', () => {
+    assert.equal(pp('#define F(fmt, ...) g(fmt, __VA_ARGS__)\nF(1, 2, 3)'), 'g ( 1 , 2 , 3 )');
+    assert.equal(
+      pp('#define G(fmt, ...) g(fmt __VA_OPT__(,) __VA_ARGS__)\nG(1) G(1, 2)'),
+      'g ( 1 ) g ( 1 , 2 )',
+    );
+    assert.equal(pp('#define H(fmt, args...) g(fmt, ## args)\nH(1) H(1, 2)'), 'g ( 1 ) g ( 1 , 2 )');
+  });
+  it('passes nested parentheses and commas inside them as one argument', () => {
+    assert.equal(pp('#define ID(x) x\nID((a, b))'), '( a , b )');
+  });
+  it('takes -D defines and undefines', () => {
+    assert.equal(pp('A B', { defines: { A: 7, B: '' } }), '7 1');
+    assert.equal(pp('#ifdef A\nyes\n#endif', { defines: { A: 1 }, undefines: ['A'] }), '');
+    assert.equal(pp('F(2)', { defines: { 'F(x)': 'x*x' } }), '2 * 2');
+  });
+  it('gives __LINE__ and __FILE__ of the use site', () => {
+    assert.equal(pp('\n\n__LINE__ __FILE__'), '3 "main.c"');
+  });
+  it('maps expanded tokens to the use site and keeps the chain', () => {
+    const r = preprocess('#define ONE TTI_SFPNOP\n#define TWO ONE\n  TWO;', 'k.h');
+    const t = r.tokens[0]!;
+    assert.equal(t.text, 'TTI_SFPNOP');
+    assert.deepEqual(tokLoc(t), { file: 'k.h', line: 3, col: 3 });
+    assert.deepEqual(t.via, ['TWO', 'ONE']);
+    assert.equal(t.line, 1); // where it was spelled
+  });
+  it('keeps argument tokens at their own position', () => {
+    const r = preprocess('#define ID(x) x\nID(\n  abc)', 'k.h');
+    assert.deepEqual(tokLoc(r.tokens[0]!), { file: 'k.h', line: 3, col: 3 });
+  });
+  it('reports wrong argument counts and bad pastes', () => {
+    throwsAt(() => pp('#define F(a,b) a\nF(1)'), 2, 1, 'takes 2 argument(s) but got 1');
+    throwsAt(() => pp('#define P(a,b) a##b\nP(+,/)'), 2, 3, "pasting '+' and '/'");
+    throwsAt(() => pp('#define F(a) a\nF(1'), 2, 1, 'unterminated call of macro F');
+  });
+});
+
+describe('preprocess: conditionals', () => {
+  it('selects #if/#elif/#else branches, nested, with defined()', () => {
+    const src = `#define A 2
+#if A == 1
+one
+#elif defined(A) && A > 1
+#  ifdef B
+b
+#  else
+two
+#  endif
+#else
+other
+#endif`;
+    assert.equal(pp(src), 'two');
+    assert.equal(pp(src, { defines: { B: 1 } }), 'b');
+  });
+  it('treats unknown identifiers as 0 and evaluates C operators', () => {
+    assert.equal(pp('#if UNKNOWN\nx\n#elif (1 << 4) - 1 == 15 && !0 && (3 ? 1 : 0)\ny\n#endif'), 'y');
+    assert.equal(pp('#if -1 < 0 && 10 / 3 == 3 && 10 % 3 == 1 && ~0 == -1\nz\n#endif'), 'z');
+  });
+  it('skips directives inside inactive branches', () => {
+    assert.equal(pp('#if 0\n#error no\n#include "missing.h"\n#bogus\n#endif\nok'), 'ok');
+  });
+  it('takes the #ifndef DISABLE_SFPLOADMACRO shape both ways', () => {
+    const src = '#ifndef DISABLE_SFPLOADMACRO\nmacro\n#else\nplain\n#endif';
+    assert.equal(pp(src), 'macro');
+    assert.equal(pp(src, { defines: { DISABLE_SFPLOADMACRO: '' } }), 'plain');
+  });
+  it('reports unbalanced conditionals and #error', () => {
+    throwsAt(() => pp('#if 1\nx'), 1, 2, 'without a matching #endif');
+    throwsAt(() => pp('x\n#endif'), 2, 2, '#endif without #if');
+    throwsAt(() => pp('#else'), 1, 2, '#else without #if');
+    throwsAt(() => pp('#if 1\n#else\n#else\n#endif'), 3, 2, '#else after #else');
+    throwsAt(() => pp('#error stop here'), 1, 2, '#error stop here');
+    throwsAt(() => pp('#frobnicate'), 1, 2, 'unknown preprocessor directive #frobnicate');
+  });
+});
+
+describe('preprocess: includes', () => {
+  const files = {
+    'inc/a.h': '#pragma once\nint a;\n#include "b.h"',
+    'inc/b.h': '#ifndef B_H\n#define B_H\nint b;\n#endif',
+    'sfpu/c.h': 'int c = __LINE__;',
+  };
+  it('resolves quoted and angled includes through virtual files and include dirs', () => {
+    const src = '#include "a.h"\n#include <a.h>\n#include "b.h"\n#include "sfpu/c.h"';
+    assert.equal(pp(src, { virtualFiles: files, includeDirs: ['inc'] }), 'int a ; int b ; int c = 1 ;');
+  });
+  it('names the file and line of included tokens', () => {
+    const r = preprocess('#include "b.h"', 'main.c', { virtualFiles: files, includeDirs: ['inc'] });
+    assert.deepEqual(tokLoc(r.tokens[0]!), { file: 'inc/b.h', line: 3, col: 1 });
+    assert.deepEqual(r.files, ['main.c', 'inc/b.h']);
+  });
+  it('answers __has_include', () => {
+    assert.equal(
+      pp('#if __has_include("b.h") && !__has_include(<nope.h>)\nyes\n#endif', {
+        virtualFiles: files,
+        includeDirs: ['inc'],
+      }),
+      'yes',
+    );
+  });
+  it('reports a missing include at the directive, and runaway recursion', () => {
+    throwsAt(() => pp('\n#include "nope.h"', { includeDirs: ['x'] }), 2, 2, 'cannot find "nope.h"');
+    throwsAt(
+      () => pp('#include "self.h"', { virtualFiles: { 'self.h': '#include "self.h"' } }),
+      1,
+      2,
+      'nested more than',
+    );
+  });
+});
