@@ -5,6 +5,7 @@ import { badInput } from '../errors.ts';
 import { type NpyArray, type NpyDtype, readNpy, writeNpy } from '../io/index.ts';
 import {
   diagnosticError,
+  formatTraceEvent,
   type Profile,
   parsePtoAs,
   printModule,
@@ -22,7 +23,7 @@ import {
   costProgram,
   formatProgramCost,
 } from '../pto/cost/index.ts';
-import { makePtoRunner, PROFILES, registerCostRunner } from '../pto/index.ts';
+import { makePtoRunner, PROFILES, registerCostRunner, type Tile, tileToNpy } from '../pto/index.ts';
 import { action, addConformanceCommand, printJson } from './common.ts';
 
 /** The `axsim pto …` command group. */
@@ -179,7 +180,15 @@ export function addPtoRunCommand(group: Command): Command {
     )
     .option('--profile <profile>', 'cpu | a2a3 | a5', 'cpu')
     .option('--func <name>', 'function to run (default: the first)')
-    .option('--out <dir>', 'write every array the program stored to as DIR/NAME.npy')
+    .option(
+      '--out <dir>',
+      'write every array the program stored to, every tile argument and every returned tile as DIR/NAME.npy',
+    )
+    .option(
+      '--save <name=file...>',
+      'write one value as .npy: a pointer argument, a tile argument, `return` / `returnN` (Level-1 results) or any tile-valued SSA name (its last value; tiles: the valid region)',
+    )
+    .option('--trace', 'print every tile instruction with its inputs (before) and outputs (after)')
     .option('--json', 'print the written arrays as JSON')
     .option('--legacy', 'also accept forms of older PTOAS samples')
     .action(
@@ -191,6 +200,8 @@ export function addPtoRunCommand(group: Command): Command {
             profile: string;
             func?: string;
             out?: string;
+            save?: string[];
+            trace?: boolean;
             json?: boolean;
             legacy?: boolean;
           },
@@ -208,10 +219,42 @@ export function addPtoRunCommand(group: Command): Command {
             const name = a.slice(0, eq).replace(/^%/, '');
             args[name] = argValue(a.slice(eq + 1));
           }
-          const res = runProgram(m, args, { func: opts.func?.replace(/^@/, ''), profile, file: prog });
+          const saves = (opts.save ?? []).map((s) => {
+            const eq = s.indexOf('=');
+            if (eq <= 0) throw badInput(`bad --save '${s}'`, { hint: 'write NAME=FILE.npy' });
+            return { name: s.slice(0, eq).replace(/^%/, ''), file: s.slice(eq + 1) };
+          });
+          const res = runProgram(m, args, {
+            func: opts.func?.replace(/^@/, ''),
+            profile,
+            file: prog,
+            ...(opts.trace
+              ? { trace: (e) => process.stdout.write(`${formatTraceEvent(e, { file: prog })}\n`) }
+              : {}),
+          });
+          const results: Record<string, Tile> = {};
+          res.results.forEach((t, i) => {
+            if (t) results[`return${i}`] = t;
+          });
+          if (res.results.length === 1 && res.results[0]) results.return = res.results[0];
           if (opts.out) {
             mkdirSync(opts.out, { recursive: true });
             for (const name of res.written) writeNpy(join(opts.out, `${name}.npy`), res.arrays[name]!);
+            for (const [name, t] of Object.entries({ ...res.tiles, ...results })) {
+              if (name === 'return' && res.results.length === 1) continue;
+              writeNpy(join(opts.out, `${name}.npy`), tileToNpy(t, { valid: true }));
+            }
+          }
+          for (const { name, file } of saves) {
+            const arr = res.arrays[name];
+            const t = res.tiles[name] ?? results[name] ?? res.values[name];
+            if (arr) writeNpy(file, arr);
+            else if (t) writeNpy(file, tileToNpy(t, { valid: true }));
+            else {
+              throw badInput(`--save ${name}: no pointer argument, tile or result of that name`, {
+                hint: `values: ${[...Object.keys(res.arrays), ...Object.keys(results), ...Object.keys(res.values)].join(' ')}`,
+              });
+            }
           }
           if (opts.json) {
             printJson({
@@ -228,6 +271,18 @@ export function addPtoRunCommand(group: Command): Command {
             const arr = res.arrays[n]!;
             lines.push(
               `%${n}: ${arr.shape.join('x')} ${arr.dtype}${opts.out ? ` -> ${join(opts.out, `${n}.npy`)}` : ''}`,
+            );
+            if (!opts.out) lines.push(previewArray(arr));
+          }
+          // tile arguments (DPS writes land in them) and Level-1 results
+          const shown = { ...res.tiles };
+          res.results.forEach((t, i) => {
+            if (t) shown[`return${i}`] = t;
+          });
+          for (const [n, t] of Object.entries(shown)) {
+            const arr = tileToNpy(t, { valid: true });
+            lines.push(
+              `${n.startsWith('return') ? n : `%${n}`}: ${t.describe()}${opts.out ? ` -> ${join(opts.out, `${n}.npy`)}` : ''}`,
             );
             if (!opts.out) lines.push(previewArray(arr));
           }

@@ -82,3 +82,70 @@ test('axsim pto conformance runs pto-cost.jsonl.gz rows through the cost models'
   const m = /^(\d+) passed, 0 failed/m.exec(r.stdout);
   assert.ok(m && Number(m[1]) > 6000, r.stdout);
 });
+
+test('axsim pto run: Level-1 results, DPS writes into tile arguments, --save and --trace', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'axsim-pto-'));
+  const prog = join(dir, 'l1.pto');
+  const T = '!pto.tile<2x4xf32>';
+  const B =
+    '!pto.tile_buf<loc=vec, dtype=f32, rows=2, cols=4, v_row=2, v_col=4, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+  writeFileSync(
+    prog,
+    `func.func @k(%a: ${T}, %b: ${T}, %d: ${B}) -> ${T} {
+  %s = pto.tadd %a, %b : (${T}, ${T}) -> ${T}
+  %p = pto.tmul %s, %a : (${T}, ${T}) -> ${T}
+  %two = arith.constant 2.0 : f32
+  pto.tmuls ins(%d, %two : ${B}, f32) outs(%d : ${B})
+  return %p : ${T}
+}
+`,
+  );
+  const a = Float32Array.from({ length: 8 }, (_, i) => i + 1);
+  const b = Float32Array.from({ length: 8 }, (_, i) => 0.5 * i);
+  const d = Float32Array.from({ length: 8 }, (_, i) => -i);
+  for (const [n, v] of [
+    ['a', a],
+    ['b', b],
+    ['d', d],
+  ] as const)
+    writeNpy(join(dir, `${n}.npy`), { dtype: 'f4', shape: [2, 4], data: v });
+  const r = axsim(
+    'pto',
+    'run',
+    prog,
+    ...['a', 'b', 'd'].flatMap((n) => ['--arg', `${n}=${join(dir, `${n}.npy`)}`]),
+    '--save',
+    `return=${join(dir, 'r.npy')}`,
+    '--save',
+    `%s=${join(dir, 's.npy')}`,
+    '--save',
+    `d=${join(dir, 'dout.npy')}`,
+    '--trace',
+  );
+  assert.equal(r.status, 0, r.stderr);
+  // (a + b) * a, sums and products of small multiples of 1/2: exact in f32
+  const want = Array.from(a, (x, i) => (x + b[i]!) * x);
+  assert.deepEqual(Array.from(readNpy(join(dir, 'r.npy')).data as Float32Array), want);
+  assert.deepEqual(
+    Array.from(readNpy(join(dir, 's.npy')).data as Float32Array),
+    Array.from(a, (x, i) => x + b[i]!),
+  );
+  assert.deepEqual(
+    Array.from(readNpy(join(dir, 'dout.npy')).data as Float32Array),
+    Array.from(d, (x) => 2 * x),
+  );
+  // the trace names each instruction with its line and shows the inputs before and outputs after
+  assert.match(
+    r.stdout,
+    /l1\.pto:2:3: pto\.tadd \(TADD\)\n {2}in {2}%a: Tile<vec, f32, 2x4[^\n]*\n {6}\[1, 2, 3, 4\]/,
+  );
+  assert.match(
+    r.stdout,
+    /l1\.pto:5:3: pto\.tmuls \(TMULS\)[\s\S]*?in {2}%two = 2[\s\S]*?out %d: [^\n]*\n {6}\[0, -2, -4, -6\]/,
+  );
+  // the summary lists the tile argument and the result
+  assert.match(r.stdout, /%d: Tile<vec, f32, 2x4/);
+  assert.match(r.stdout, /return0: Tile<vec, f32, 2x4/);
+  const bad = axsim('pto', 'run', prog, '--save', `nope=${join(dir, 'x.npy')}`);
+  assert.equal(bad.status, 2);
+});

@@ -21,6 +21,8 @@ export interface TileValue {
   id: number;
   /** What the hooks attach (e.g. part 1's Tile). */
   handle: unknown;
+  /** Byte address in the location's buffer memory (`alloc_tile addr = …`, `tassign`), when given. */
+  addr?: number;
 }
 
 export interface PtrValue {
@@ -113,8 +115,16 @@ class Exec {
     return v.v;
   }
 
-  newTile(type: TileBufType, validRow: number, validCol: number, op: Op, argName?: string): TileValue {
+  newTile(
+    type: TileBufType,
+    validRow: number,
+    validCol: number,
+    op: Op,
+    argName?: string,
+    addr?: number,
+  ): TileValue {
     const t: TileValue = { kind: 'tile', type, validRow, validCol, id: this.nextId++, handle: undefined };
+    if (addr !== undefined) t.addr = addr;
     t.handle = this.hooks.alloc?.(t, op, argName);
     return t;
   }
@@ -284,7 +294,8 @@ class Exec {
             },
           );
         }
-        def(op.results[0]!, this.newTile(tb, vr, vc, op));
+        const addr = op.addr ? this.int(op.addr) : undefined;
+        def(op.results[0]!, this.newTile(tb, vr, vc, op, undefined, addr));
         return undefined;
       }
       case 'pto.subset': {

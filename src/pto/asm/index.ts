@@ -17,10 +17,18 @@ export {
   type TileValue,
   type ViewValue,
 } from './exec.ts';
+export { BUFFER_SPACES, BufferMemory, type Placement, type SpaceSpec } from './memory.ts';
 export { OP_SIGS, type OperandKind, type OpFamily, type OpSig } from './ops.ts';
 export { type ParseOptions, parsePtoAs, parseType } from './parser.ts';
 export { printAttr, printModule, printType } from './printer.ts';
-export { type RunOptions, type RunResult, runProgram } from './run.ts';
+export {
+  formatTraceEvent,
+  type RunOptions,
+  type RunResult,
+  runProgram,
+  type TraceEvent,
+  type TraceValue,
+} from './run.ts';
 export { setSupportTable } from './support.ts';
 export { asTileBuf, dtypeOfName, elemOf, tileShape } from './types.ts';
 export {

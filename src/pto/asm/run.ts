@@ -5,21 +5,25 @@
  * `!pto.tile_buf` types; DPS ops write into the buffer named in `outs(...)`, so in-place forms
  * (`ins(%x, …) outs(%x)`) work; Level-1 SSA results are fresh tiles.
  */
-import { badInput, unsupported } from '../../errors.ts';
+import { badInput, undefinedBehaviour, unsupported } from '../../errors.ts';
 import type { NpyArray } from '../../io/index.ts';
 import {
   createTile,
+  DTYPE_INFO,
   execute,
   GlobalTensor,
   getOp,
   type Operand,
   type Profile,
+  readElement,
   Tile,
+  type TileSpec,
   tileFromNpy,
 } from '../index.ts';
-import type { Module, TileBufType } from './ast.ts';
+import type { Module, Op, TileBufType } from './ast.ts';
 import { attrWord, type TileCall } from './call.ts';
 import { execFunc, findFunc, type RtValue, type TileValue, type ViewValue } from './exec.ts';
+import { BufferMemory, overlaps, type Placement, samePlace } from './memory.ts';
 import { dtypeOfName } from './types.ts';
 
 export interface RunOptions {
@@ -27,6 +31,35 @@ export interface RunOptions {
   profile?: Profile;
   file?: string;
   maxSteps?: number;
+  /** Called after every tile instruction with copies of what it read and wrote. */
+  trace?: (e: TraceEvent) => void;
+}
+
+/** One operand of a traced instruction: a tile (a copy), a scalar, or a global view's values. */
+export interface TraceValue {
+  /** The SSA name (without `%`), or undefined for an immediate. */
+  name: string | undefined;
+  kind: 'tile' | 'scalar' | 'view';
+  /** Tiles: a copy of the tile; views: the view's elements read into a row-major tile. */
+  tile?: Tile;
+  /** Where the tile lives (`UB[2048..2111]`) when it is in a buffer memory. */
+  place?: string;
+  scalar?: number;
+  /** Views: the pointer argument and the element offset of the view's origin. */
+  arg?: string;
+  offset?: number;
+}
+
+export interface TraceEvent {
+  /** 1-based line:col of the instruction. */
+  line: number;
+  col: number;
+  /** As written (`pto.tadd`) and the instruction it runs (`TADD`). */
+  op: string;
+  insn: string;
+  /** Values before the instruction (inputs) and after it (destinations). */
+  inputs: TraceValue[];
+  outputs: TraceValue[];
 }
 
 export interface RunResult {
@@ -38,13 +71,17 @@ export interface RunResult {
   written: string[];
   /** Final contents of tile arguments (Level-1 / assembly-form programs). */
   tiles: Record<string, Tile>;
+  /** Values the function returned (Level-1 results), in order; non-tiles are undefined. */
+  results: (Tile | undefined)[];
+  /** Every tile-valued SSA name's last value (loop bodies: the last iteration's). */
+  values: Record<string, Tile>;
 }
 
 const PAD = ['null', 'zero', 'max', 'min'] as const;
 /** On-chip buffers are at most a few hundred KiB; anything far larger is a typo, not a tile. */
 const MAX_TILE_ELEMENTS = 1 << 24;
 
-function tileOf(tb: TileBufType, validRow: number, validCol: number, profile: Profile): Tile {
+function specOf(tb: TileBufType, validRow: number, validCol: number): TileSpec {
   const dtype = dtypeOfName(tb.dtype.name);
   if (!dtype) throw unsupported(`tiles of element type ${tb.dtype.name} cannot be simulated`);
   if (tb.rows * tb.cols > MAX_TILE_ELEMENTS) {
@@ -52,23 +89,35 @@ function tileOf(tb: TileBufType, validRow: number, validCol: number, profile: Pr
       `a ${tb.rows}x${tb.cols} tile is larger than the simulator's limit of ${MAX_TILE_ELEMENTS} elements`,
     );
   }
-  return createTile(
-    {
-      dtype,
-      rows: tb.rows,
-      cols: tb.cols,
-      loc: tb.loc,
-      validRow,
-      validCol,
-      dynamic: tb.vRow < 0 || tb.vCol < 0,
-      blayout: tb.blayout === 'row_major' ? 'row' : 'col',
-      slayout: tb.slayout === 'none_box' ? 'none' : tb.slayout === 'row_major' ? 'row' : 'col',
-      fractal: tb.fractal,
-      pad: PAD[tb.pad] ?? 'null',
-    },
-    undefined,
-    { profile },
-  );
+  return {
+    dtype,
+    rows: tb.rows,
+    cols: tb.cols,
+    loc: tb.loc,
+    validRow,
+    validCol,
+    dynamic: tb.vRow < 0 || tb.vCol < 0,
+    blayout: tb.blayout === 'row_major' ? 'row' : 'col',
+    slayout: tb.slayout === 'none_box' ? 'none' : tb.slayout === 'row_major' ? 'row' : 'col',
+    fractal: tb.fractal,
+    pad: PAD[tb.pad] ?? 'null',
+  };
+}
+
+function tileOf(tb: TileBufType, validRow: number, validCol: number, profile: Profile): Tile {
+  return createTile(specOf(tb, validRow, validCol), undefined, { profile });
+}
+
+/** Bytes a tile of this type occupies in its buffer (pto-isa `TileStorageBytes`: rows*cols*sizeof). */
+function storageBytes(tb: TileBufType): number {
+  const d = dtypeOfName(tb.dtype.name);
+  if (!d) throw unsupported(`tiles of element type ${tb.dtype.name} cannot be simulated`);
+  return tb.rows * tb.cols * DTYPE_INFO[d].bytes;
+}
+
+/** Do these ops allocate a buffer (placed in a buffer memory) rather than a Level-1 value? */
+function allocatesBuffer(op: Op): boolean {
+  return op.kind === 'pto.alloc_tile' || op.kind === 'memref.alloc';
 }
 
 function bytesOfArray(a: NpyArray): Uint8Array {
@@ -187,41 +236,106 @@ export function runProgram(
     syncOut(w.parent);
   };
   const tileArgs: Record<string, Tile> = {};
-  const { env } = execFunc(
+  // tile storage: buffers live in the run's buffer memories (docs/pto-as.md, "Tile storage")
+  const mem = new BufferMemory(profile);
+  const places = new WeakMap<Tile, Placement>();
+  const argSites = new Map<string, object>();
+  const where = (pos: { line: number; col: number }) =>
+    `${opts.file === undefined ? '' : `${opts.file}:`}${pos.line}:${pos.col}`;
+  const placed = (t: TileValue, spec: TileSpec, site: object, at: string, what: string): Tile => {
+    const loc = spec.loc ?? 'vec';
+    const size = storageBytes(t.type);
+    const p =
+      t.addr !== undefined ? mem.check(loc, t.addr, size, at, what) : mem.autoPlace(site, loc, size, at);
+    const tile = new Tile(spec, mem.view(loc, p.addr, size));
+    places.set(tile, p);
+    return tile;
+  };
+  const { env, returned } = execFunc(
     f,
     {
-      alloc(t: TileValue, _op, argName) {
+      alloc(t: TileValue, op, argName) {
         const v = argName === undefined ? undefined : args[argName];
+        const argType = argName === undefined ? undefined : f.args.find((a) => a.use.name === argName)?.type;
+        // buffers (alloc_tile, memref.alloc, tile_buf / memref arguments) live in buffer memory;
+        // Level-1 values (`!pto.tile` results and arguments) are values with storage of their own
+        const buffer =
+          argType !== undefined
+            ? argType.kind === 'tile_buf' || argType.kind === 'memref'
+            : allocatesBuffer(op);
+        if (!buffer) {
+          if (v !== undefined && typeof v !== 'number') {
+            // a tile argument bound to an array: its values land at their logical (r, c)
+            const dtype = dtypeOfName(t.type.dtype.name);
+            if (!dtype) throw unsupported(`tiles of element type ${t.type.dtype.name} cannot be simulated`);
+            return tileFromNpy(v, {
+              dtype,
+              rows: t.type.rows,
+              cols: t.type.cols,
+              validRow: t.validRow,
+              validCol: t.validCol,
+            });
+          }
+          return tileOf(t.type, t.validRow, t.validCol, profile);
+        }
+        const spec = specOf(t.type, t.validRow, t.validCol);
+        let site: object = op;
+        if (argName !== undefined) {
+          site = argSites.get(argName) ?? {};
+          argSites.set(argName, site);
+        }
+        const at = argName !== undefined ? `argument %${argName}` : where(op.pos);
+        const tile = placed(
+          t,
+          spec,
+          site,
+          at,
+          op.kind === 'memref.alloc' ? 'memref.alloc' : 'pto.alloc_tile',
+        );
         if (v !== undefined && typeof v !== 'number') {
-          // a tile argument bound to an array: its values land at their logical (r, c)
-          const dtype = dtypeOfName(t.type.dtype.name);
-          if (!dtype) throw unsupported(`tiles of element type ${t.type.dtype.name} cannot be simulated`);
-          return tileFromNpy(v, {
-            dtype,
-            rows: t.type.rows,
-            cols: t.type.cols,
+          const init = tileFromNpy(v, {
+            ...spec,
             validRow: t.validRow,
             validCol: t.validCol,
           });
+          tile.bytes.set(init.bytes);
         }
-        return tileOf(t.type, t.validRow, t.validCol, profile);
+        return tile;
       },
       reshape(from, to) {
         const src = from.handle as Tile;
         const t = tileOf(to.type, to.validRow, to.validCol, profile);
         if (t.bytes.length !== src.bytes.length) throw badInput('pto.treshape: the buffers differ in size');
-        return new Tile(t.spec(), src.bytes);
+        const r = new Tile(t.spec(), src.bytes);
+        const p = places.get(src);
+        if (p) places.set(r, p);
+        const w = windows.get(src);
+        if (w) windows.set(r, w);
+        return r;
       },
       subset(parent, child, r0, c0) {
         const t = tileOf(child.type, child.validRow, child.validCol, profile);
         windows.set(t, { parent: parent.handle as Tile, r0, c0 });
         return t;
       },
-      tile(call, ins, out, _ctx, extraOuts) {
+      tile(call, ins, out, ctx, extraOuts) {
         count++;
         if (windows.size)
           for (const v of [...ins, out, ...extraOuts]) if (v.kind === 'tile') syncIn(v.handle as Tile);
-        execCall(call, ins, out, arrays, profile, extraOuts);
+        const inputs = opts.trace ? traceValues(call, ins, arrays, places, mem) : undefined;
+        execCall(call, ins, out, arrays, profile, extraOuts, places);
+        if (opts.trace) {
+          const outs: RtValue[] = [out, ...extraOuts];
+          const names = [call.out.use.name, ...call.extraOuts.map((o) => o.use.name)];
+          opts.trace({
+            line: ctx.pos.line,
+            col: ctx.pos.col,
+            op: call.name,
+            insn: call.sig.insn,
+            inputs: inputs!,
+            outputs: outs.map((v, i) => traceValue(names[i], v, arrays, places, mem)),
+          });
+        }
         if (call.sig.insn === 'TSUBVIEW' && ins[0]?.kind === 'tile' && out.kind === 'tile') {
           // pto.subview: from now on the destination is a live window of the source
           const [r0, c0] = ins.slice(1).map((v) => (v.kind === 'int' ? v.v : 0));
@@ -240,7 +354,122 @@ export function runProgram(
     const v = env.get(a.use.name);
     if (v?.kind === 'tile') tileArgs[a.use.name] = v.handle as Tile;
   }
-  return { func: f.name, instructions: count, arrays, written: [...written], tiles: tileArgs };
+  const values: Record<string, Tile> = {};
+  for (const [k, v] of env) if (v.kind === 'tile') values[k] = v.handle as Tile;
+  const results = returned.map((v) => (v.kind === 'tile' ? (v.handle as Tile) : undefined));
+  return {
+    func: f.name,
+    instructions: count,
+    arrays,
+    written: [...written],
+    tiles: tileArgs,
+    results,
+    values,
+  };
+}
+
+/** `UB[2048..2111]` for a tile in a buffer memory. */
+function placeText(p: Placement | undefined): string | undefined {
+  return p && `${p.space}[${p.addr}..${p.addr + p.size - 1}]`;
+}
+
+function traceValues(
+  call: TileCall,
+  ins: RtValue[],
+  arrays: Record<string, NpyArray>,
+  places: WeakMap<Tile, Placement>,
+  mem: BufferMemory,
+): TraceValue[] {
+  return ins.map((v, i) => traceValue(call.ins[i]?.use?.name, v, arrays, places, mem));
+}
+
+/** A copy of one operand's current value for the trace. */
+function traceValue(
+  name: string | undefined,
+  v: RtValue,
+  arrays: Record<string, NpyArray>,
+  places: WeakMap<Tile, Placement>,
+  _mem: BufferMemory,
+): TraceValue {
+  if (v.kind === 'int' || v.kind === 'float') return { name, kind: 'scalar', scalar: v.v };
+  if (v.kind === 'tile') {
+    const t = v.handle as Tile;
+    const place = placeText(places.get(t));
+    return { name, kind: 'tile', tile: t.clone(), ...(place ? { place } : {}) };
+  }
+  if (v.kind === 'view') {
+    const tv: TraceValue = { name, kind: 'view', arg: v.arg, offset: v.offset };
+    const dtype = dtypeOfName(v.elem);
+    if (!dtype || !arrays[v.arg] || v.shape.length === 0 || v.shape.some((d) => d <= 0)) return tv;
+    const cols = v.shape[v.shape.length - 1]!;
+    const rows = v.shape.slice(0, -1).reduce((a, b) => a * b, 1);
+    if (rows * cols > MAX_TILE_ELEMENTS) return tv;
+    try {
+      const t = createTile({ dtype, rows, cols });
+      execute('TLOAD', { tile: t, gm: globalOf(v, arrays) }, {}, { profile: 'cpu' });
+      tv.tile = t;
+    } catch {
+      // a view the trace cannot read as one tile (e.g. past the array): name it only
+    }
+    return tv;
+  }
+  return { name, kind: 'scalar' };
+}
+
+/**
+ * Operands of one instruction that share bytes (docs/pto-as.md, "Tile storage"): a source that
+ * overlaps a destination is read as it was before the instruction (the in-place forms' read-then-
+ * write order) — through the destination tile itself when it is the same view of the same bytes,
+ * else through a copy; a scratch (`tmp`) operand must not overlap any other operand (pto-isa: "tmp
+ * must not overlap dst or src", tprelu.md / txor.md), since the device kernels write it while the
+ * sources are still being read.
+ */
+function resolveAliasing(
+  def: ReturnType<typeof getOp>,
+  operands: Record<string, Operand>,
+  places: WeakMap<Tile, Placement>,
+): void {
+  const outs: { name: string; tile: Tile; p: Placement }[] = [];
+  for (const spec of def.operands) {
+    const t = operands[spec.name];
+    const p = t instanceof Tile ? places.get(t) : undefined;
+    if (spec.out && t instanceof Tile && p) outs.push({ name: spec.name, tile: t, p });
+  }
+  for (const spec of def.operands) {
+    if (spec.out) continue;
+    const t = operands[spec.name];
+    if (!(t instanceof Tile)) continue;
+    const p = places.get(t);
+    if (!p) continue;
+    if (spec.scratch) {
+      for (const o of def.operands) {
+        const u = operands[o.name];
+        const q = o.name !== spec.name && u instanceof Tile ? places.get(u) : undefined;
+        if (q && overlaps(p, q)) {
+          throw undefinedBehaviour(
+            `${def.name}: the scratch operand ${spec.name} (${placeText(p)}) overlaps ${o.name} (${placeText(q)})`,
+            { hint: 'pto-isa: tmp must not overlap dst or the sources; place it in bytes of its own' },
+          );
+        }
+      }
+      continue;
+    }
+    for (const o of outs) {
+      if (o.tile === t || !overlaps(p, o.p)) continue;
+      const same =
+        samePlace(p, o.p) &&
+        t.dtype === o.tile.dtype &&
+        t.rows === o.tile.rows &&
+        t.cols === o.tile.cols &&
+        t.blayout === o.tile.blayout &&
+        t.slayout === o.tile.slayout &&
+        t.fractal === o.tile.fractal &&
+        t.validRow === o.tile.validRow &&
+        t.validCol === o.tile.validCol;
+      operands[spec.name] = same ? o.tile : t.clone();
+      break;
+    }
+  }
 }
 
 /** Maps one tile op onto part 1's `execute(name, operands, attrs)`. */
@@ -251,6 +480,7 @@ function execCall(
   arrays: Record<string, NpyArray>,
   profile: Profile,
   extraOuts: RtValue[] = [],
+  places?: WeakMap<Tile, Placement>,
 ): void {
   const insn = call.sig.insn;
   let def: ReturnType<typeof getOp>;
@@ -375,6 +605,7 @@ function execCall(
     const bcast = rowBroadcastSource(ins[0], out);
     if (bcast) operands.src = bcast;
   }
+  if (places) resolveAliasing(def, operands, places);
   execute(insn, operands, attrs, { profile });
   if (executedView) {
     // MrgSortExecutedNumList -> the vector<4xi16> argument's array
@@ -405,4 +636,42 @@ function rowBroadcastSource(src: TileValue, dst: TileValue): Tile | undefined {
     { ...t.spec(), rows: s.cols, cols: 1, validRow: s.cols, validCol: 1, blayout: 'col' },
     t.bytes,
   );
+}
+
+/**
+ * One trace event as text: the instruction with its position, then each input (before) and output
+ * (after) with the valid region's first rows and columns (`rows` x `cols`, default 4 x 8).
+ */
+export function formatTraceEvent(
+  e: TraceEvent,
+  opts: { file?: string; rows?: number; cols?: number } = {},
+): string {
+  const maxR = opts.rows ?? 4;
+  const maxC = opts.cols ?? 8;
+  const lines = [`${opts.file ? `${opts.file}:` : ''}${e.line}:${e.col}: ${e.op} (${e.insn})`];
+  const show = (dir: string, v: TraceValue) => {
+    const name = v.name === undefined ? '(immediate)' : `%${v.name}`;
+    if (v.kind === 'scalar') {
+      lines.push(`  ${dir} ${name} = ${v.scalar === undefined ? '?' : String(v.scalar)}`);
+      return;
+    }
+    const head =
+      v.kind === 'view'
+        ? `  ${dir} ${name}: view of %${v.arg} at element ${v.offset}`
+        : `  ${dir} ${name}: ${v.tile!.describe()}${v.place ? ` at ${v.place}` : ''}`;
+    lines.push(head);
+    const t = v.tile;
+    if (!t) return;
+    const vr = v.kind === 'view' ? t.rows : t.validRow;
+    const vc = v.kind === 'view' ? t.cols : t.validCol;
+    for (let r = 0; r < Math.min(vr, maxR); r++) {
+      const cells: string[] = [];
+      for (let c = 0; c < Math.min(vc, maxC); c++) cells.push(String(readElement(t, r, c)));
+      lines.push(`      [${cells.join(', ')}${vc > maxC ? ', …' : ''}]`);
+    }
+    if (vr > maxR) lines.push('      …');
+  };
+  for (const v of e.inputs) show('in ', v);
+  for (const v of e.outputs) show('out', v);
+  return lines.join('\n');
 }
