@@ -6,6 +6,7 @@ import { bf16ToF32Bits, f32BitsToBf16 } from '../numeric/index.ts';
 import { assemble, describeWord, describeWordAs } from '../tensix/asm/index.ts';
 import { type Arch, byOpcode, parseArch } from '../tensix/encoding.ts';
 import { type DstFormat, makeSfpuRunner, parseDstFormat, TensixMachine } from '../tensix/index.ts';
+import { locateError, runCompiled } from '../tensix/llk/run.ts';
 import {
   parseHazardMode,
   runTimedProgram,
@@ -15,6 +16,7 @@ import {
   timelineText,
 } from '../tensix/timing/index.ts';
 import { action, addConformanceCommand, printJson } from './common.ts';
+import { collect, compileLlkFromCli, type LlkCliOptions, llkWhere } from './tensix-llk.ts';
 
 /** The `axsim tensix …` command group. */
 export function registerTensix(program: Command): Command {
@@ -316,9 +318,25 @@ function addRunCommand(group: Command): void {
       '--matrix-writes <list>',
       'timed mode: Matrix Unit writes to Dst issued just before these instruction indices, e.g. 0,12',
     )
+    .option(
+      '--entry <call>',
+      "C++ kernel file: the function to run, e.g. '_calculate_x_<false, 8>' (docs/tensix-llk.md)",
+    )
+    .option('--init <call>', 'C++ kernel file: an init call made before the kernel (repeatable)', collect, [])
+    .option('-D, --define <name[=value]>', 'C++ kernel file: a preprocessor macro (repeatable)', collect, [])
+    .option('-I, --include <dir>', 'C++ kernel file: an include directory (repeatable)', collect, [])
+    .option('--seed <n>', 'LLK set-up: seed the PRNG (init_prng_seed) before the kernel')
+    .option('--bare', 'no LLK set-up: run only the --init calls and the --entry call')
+    .option('--api <kind>', 'LLK set-up: unary (default), binary or ternary SFPU API')
+    .option(
+      '--sfpu-type <name>',
+      'LLK set-up: the SfpuType of the API init (ADDR_MOD_6); default from the file name',
+    )
+    .option('--vector-mode <mode>', 'LLK set-up: face loop rc (default), r, c, or none (one call)')
+    .option('--dst-tile <n>', 'LLK set-up: the Dst tile the API selects (default 0)')
     .action(
       action(
-        (
+        async (
           file: string,
           opts: {
             arch: string;
@@ -330,10 +348,11 @@ function addRunCommand(group: Command): void {
             timeline?: string | boolean;
             hazards?: string;
             matrixWrites?: string;
-          },
+          } & LlkCliOptions,
         ) => {
           const arch = parseArch(opts.arch);
-          const words = readProgram(file, arch);
+          const llk = opts.entry === undefined ? undefined : await compileLlkFromCli(file, arch, opts);
+          const words = llk ? Array.from(llk.compiled.words) : readProgram(file, arch);
           const m = new TensixMachine(arch);
           m.state.useLaneFlags = 0;
           let region:
@@ -369,7 +388,7 @@ function addRunCommand(group: Command): void {
           const usesLoadMacro = Array.from(words).some(
             (w) => byOpcode(w >>> 24, arch)?.name === 'SFPLOADMACRO',
           );
-          if (timeline || opts.hazards || opts.matrixWrites || usesLoadMacro) {
+          const runTimedPhase = (): TimedResult => {
             const hazards = parseHazardMode(opts.hazards ?? 'warn');
             const matrixDstWrites = (opts.matrixWrites ?? '')
               .split(',')
@@ -380,8 +399,30 @@ function addRunCommand(group: Command): void {
                   throw badInput(`--matrix-writes: '${x}' is not an instruction index`);
                 return v;
               });
-            timed = runTimedProgram(m, words, { hazards, timeline: timeline !== undefined, matrixDstWrites });
-          } else m.run(words);
+            return runTimedProgram(m, words, { hazards, timeline: timeline !== undefined, matrixDstWrites });
+          };
+          const wantTimed = Boolean(timeline || opts.hazards || opts.matrixWrites || usesLoadMacro);
+          if (llk?.compiled.events?.length) {
+            // RISC-V config-register writes between words (init_prng_seed): run in chunks around them
+            const r = runCompiled(m, llk.compiled, {
+              timed: wantTimed,
+              hazards: parseHazardMode(opts.hazards ?? 'warn'),
+            });
+            for (const h of r.hazards)
+              process.stderr.write(`hazard ${h.id} at ${llkWhere(llk.compiled, h.index)}: ${h.message}\n`);
+          } else if (llk) {
+            try {
+              if (wantTimed) timed = runTimedPhase();
+              else m.run(words);
+            } catch (e) {
+              throw locateError(e, llk.compiled, 0);
+            }
+          } else if (wantTimed) timed = runTimedPhase();
+          else m.run(words);
+          if (llk) {
+            for (const w of llk.compiled.warnings) process.stderr.write(`${w.format()}\n`);
+            process.stderr.write(`${llk.note}\n`);
+          }
           const after = m.snapshot();
           const lregChanged: number[] = [];
           for (let r = 0; r < 8; r++) {

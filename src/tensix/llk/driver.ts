@@ -176,3 +176,20 @@ export function driverSource(o: LlkDriverOptions): string {
   L.push('}');
   return `${L.join('\n')}\n`;
 }
+
+/**
+ * The API and SfpuType tt-metal uses for a tt-llk kernel file, from its name (`ckernel_sfpu_<op>.h`),
+ * for the files whose API init differs from the plain unary one; undefined for the others.
+ */
+export function inferLlkApi(file: string): { api: LlkApiKind; sfpuType: string } | undefined {
+  const m = /ckernel_sfpu_(\w+)\.h$/.exec(file);
+  if (!m) return undefined;
+  const known: Record<string, { api: LlkApiKind; sfpuType: string }> = {
+    typecast: { api: 'unary', sfpuType: 'typecast' },
+    topk: { api: 'unary', sfpuType: 'topk_local_sort' },
+    recip: { api: 'unary', sfpuType: 'reciprocal' },
+    mul_int: { api: 'binary', sfpuType: 'mul_int32' },
+    where: { api: 'ternary', sfpuType: 'where' },
+  };
+  return known[m[1]!];
+}

@@ -14,7 +14,11 @@ describe('llk run: config events and source locations', () => {
     // Two PRNG draws (SFPMOV from the PRNG, Mod1 8), one before and one after the seed write.
     const w = words('TTI_SFPMOV(0, 9, 0, 8);\nTTI_SFPMOV(0, 9, 1, 8);\n');
     const m = new TensixMachine('wormhole');
-    runCompiled(m, { words: w, warnings: [], events: [{ at: 1, kind: 'cfg_write', addr: PRNG_SEED_ADDR32, value: 42 }] });
+    runCompiled(m, {
+      words: w,
+      warnings: [],
+      events: [{ at: 1, kind: 'cfg_write', addr: PRNG_SEED_ADDR32, value: 42 }],
+    });
     // The same draws on a machine seeded directly before the second one: equal; the first draw is
     // from the reset state, so it differs from a draw right after seeding.
     const ref = new TensixMachine('wormhole');
@@ -33,8 +37,16 @@ describe('llk run: config events and source locations', () => {
     applyCfgWrite(m, { at: 0, kind: 'cfg_write', addr: 1, value: 1 << 30 });
     assert.equal(m.state.sfpuFp32, 1);
     assert.throws(
-      () => applyCfgWrite(m, { at: 0, kind: 'cfg_write', addr: 5000, value: 1, source: { file: 'k.h', line: 7, col: 3 } }),
-      (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported' && e.message.startsWith('k.h:7:3:'),
+      () =>
+        applyCfgWrite(m, {
+          at: 0,
+          kind: 'cfg_write',
+          addr: 5000,
+          value: 1,
+          source: { file: 'k.h', line: 7, col: 3 },
+        }),
+      (e: unknown) =>
+        e instanceof AxsimError && e.category === 'Unsupported' && e.message.startsWith('k.h:7:3:'),
     );
   });
   it('a run-time error names the kernel line of the failing word', () => {

@@ -134,7 +134,7 @@ export function runCompiled(
         cycles = (cycles ?? 0) + r.cycles;
       } else m.run(words);
     } catch (err) {
-      throw locate(err, c, from);
+      throw locateError(err, c, from);
     }
     from = to;
   };
@@ -148,7 +148,7 @@ export function runCompiled(
 }
 
 /** Adds the kernel source location of the failing word to a run-time error (source mapping). */
-function locate(err: unknown, c: CompiledKernel, offset: number): unknown {
+export function locateError(err: unknown, c: CompiledKernel, offset: number): unknown {
   if (!(err instanceof AxsimError) || !c.sources) return err;
   const idx = err.location?.index;
   if (idx === undefined) return err;
