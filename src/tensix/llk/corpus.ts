@@ -128,9 +128,11 @@ export interface CorpusCase {
   inputs: InKind[];
   /** Output tile and how its 32-bit elements are read. */
   /** `float`: an FP32 result, whose denormals the SFPU's FP32 store flushes to zero (SFPU-NOTES A2). */
-  out: { tile: number; view: OutView; float?: boolean };
+  out: { tile: number; view: OutView; float?: boolean; lreg?: number };
+  /** A check on machine state instead of Dst (returns a failure text, or null). */
+  stateCheck?: (m: TensixMachine) => string | null;
   /** The definition: expected output element from the input elements (undefined = not checked). */
-  expect?: (...xs: number[]) => number | undefined;
+  expect?: (...xs: number[]) => Expected;
   /** Or for whole-tile operations: the expected 1024 output elements (undefined = not checked). */
   expectTile?: (ins: Uint32Array[]) => Expected[];
   /** How inputs are generated (default by kind). */
@@ -409,6 +411,197 @@ CASES.push(
   reduceCase('SUM', 'UInt32', (col) => col.reduce((a, b) => (a + b) >>> 0, 0), 'u'),
 );
 
+const recipTol = (bits: number) => (x: number) => {
+  const v = K.bitsToF32(x);
+  const r = 1 / v;
+  return { value: K.f32ToBits(Math.fround(r)), tol: Math.abs(r) * 2 ** -bits };
+};
+
+/** Normal FP32 values with |x| in [2^-100, 2^100], both signs, plus ±1, ±2, ±0.5. */
+function normalInputs(rng: K.Rng): Uint32Array {
+  const v = new Uint32Array(1024);
+  const fixed = [0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x3f000000, 0xbf000000, 0x3fc00000];
+  for (let i = 0; i < 1024; i++)
+    v[i] = i < fixed.length ? fixed[i]! : ((rng.next() & 0x807fffff) | ((27 + rng.below(201)) << 23)) >>> 0;
+  return v;
+}
+
+/** Uniform FP32 values in [lo, hi) on a 1/1024 grid, plus some exact halves. */
+function rangeInputs(lo: number, hi: number): (rng: K.Rng) => Uint32Array {
+  return (rng) => {
+    const v = new Uint32Array(1024);
+    for (let i = 0; i < 1024; i++) {
+      const x = lo + ((hi - lo) * rng.below(1 << 20)) / (1 << 20);
+      v[i] = K.f32ToBits(i % 16 === 3 ? Math.round(x) + 0.5 : x);
+    }
+    return v;
+  };
+}
+
+/** Rounds to an integer with ties away from zero (SFP_STOCH_RND's non-stochastic integer rounding). */
+const roundHalfAway = (x: number) => Math.sign(x) * Math.floor(Math.abs(x) + 0.5);
+/** A signmag32 integer (sign bit + 31-bit magnitude), -0 normalised to +0. */
+const signMag = (v: number) => (v < 0 ? (0x80000000 | -v) >>> 0 : v >>> 0);
+const fromSignMag = (b: number) => (b & 0x80000000 ? -(b & 0x7fffffff) : b & 0x7fffffff);
+
+const ZP = 0x40400000; // zero point 3.0f
+const QSCALE = (rng: K.Rng) => {
+  const v = new Uint32Array(1024);
+  for (let i = 0; i < 1024; i++) v[i] = K.f32ToBits(0.25 + (rng.below(1 << 16) / (1 << 16)) * 1.5);
+  return v;
+};
+const int8Of = (f: number) => signMag(Math.max(-127, Math.min(127, roundHalfAway(K.bitsToF32(f)))));
+
+CASES.push(
+  ...(['Float32', 'UInt32'] as const).map(
+    (fmt): CorpusCase => ({
+      file: 'add_top_row',
+      covers: ['_calculate_add_top_row_', '_init_add_top_row_'],
+      entry: `_calculate_add_top_row_<DataFormat::${fmt}>(0, 1, 2)`,
+      init: ['_init_add_top_row_()'],
+      vectorMode: 'none',
+      inputs: fmt === 'Float32' ? ['fp32', 'fp32'] : ['uint32', 'uint32'],
+      gen: fmt === 'Float32' ? (rng) => K.finiteFp32Inputs(rng) : undefined,
+      out: { tile: 2, view: 'raw32', float: fmt === 'Float32' },
+      expectTile: (ins) =>
+        Array.from({ length: 1024 }, (_, i) =>
+          i < 128
+            ? fmt === 'Float32'
+              ? K.addF32(ins[0]![i]!, ins[1]![i]!)
+              : (ins[0]![i]! + ins[1]![i]!) >>> 0
+            : undefined,
+        ),
+      what: `tile 2 rows 0-3 = tile 0 rows 0-3 + tile 1 rows 0-3 (${fmt})`,
+    }),
+  ),
+  {
+    file: 'quant',
+    covers: ['_quant_int32_', '_init_quant_zero_point_'],
+    entry: '_quant_int32_<false, 8, true>(0, 1, 0)',
+    init: [`_init_quant_zero_point_<false>(0x${ZP.toString(16)}u)`],
+    api: 'binary',
+    inputs: ['fp32', 'fp32'],
+    gen: (rng, t) => (t === 0 ? rangeInputs(-200, 200)(rng) : QSCALE(rng)),
+    out: { tile: 0, view: 'raw32' },
+    expect: (a, s) => int8Of(K.fmaF32(a, s, ZP)),
+    what: 'clamp(round(a*scale + zp), ±127) as signmag32 (ties away from zero)',
+  },
+  {
+    file: 'quant',
+    covers: ['_requant_int32_', '_init_quant_zero_point_'],
+    entry: '_requant_int32_<false, 8, true>(0, 1, 0)',
+    init: [`_init_quant_zero_point_<false>(0x${ZP.toString(16)}u)`],
+    api: 'binary',
+    inputs: ['int32', 'fp32'],
+    gen: (rng, t) => {
+      if (t === 1) return QSCALE(rng);
+      const v = new Uint32Array(1024);
+      for (let i = 0; i < 1024; i++) v[i] = signMag(rng.below(601) - 300);
+      return v;
+    },
+    out: { tile: 0, view: 'raw32' },
+    expect: (a, s) => int8Of(K.fmaF32(K.intToF32Bits(BigInt(fromSignMag(a))), s, ZP)),
+    what: 'clamp(round(int(a)*scale + zp), ±127), signmag32 in and out',
+  },
+  {
+    file: 'quant',
+    covers: ['_dequant_int32_', '_init_quant_zero_point_'],
+    entry: '_dequant_int32_<false, 8, true>(0, 1, 0)',
+    init: [`_init_quant_zero_point_<false>(0x${((ZP | 0x80000000) >>> 0).toString(16)}u)`],
+    api: 'binary',
+    inputs: ['int32', 'fp32'],
+    gen: (rng, t) => {
+      if (t === 1) return QSCALE(rng);
+      const v = new Uint32Array(1024);
+      for (let i = 0; i < 1024; i++) v[i] = signMag(rng.below(255) - 127);
+      return v;
+    },
+    out: { tile: 0, view: 'raw32', float: true },
+    expect: (a, s) => K.fmaF32(K.addF32(K.intToF32Bits(BigInt(fromSignMag(a))), ZP | 0x80000000), s, 0),
+    what: '(a - zp) * scale in FP32 (zp passed negated), two roundings',
+  },
+  {
+    file: 'exp',
+    covers: ['_calculate_exponential_', '_init_exponential_'],
+    entry: '_calculate_exponential_<true, false, 8, true, false, true>(0x3F80)',
+    init: ['_init_exponential_<true, true, 0x3F800000, true>()'],
+    inputs: ['fp32'],
+    gen: rangeInputs(-95, 88),
+    out: { tile: 0, view: 'raw32', float: true },
+    expectTile: (ins) =>
+      Array.from(ins[0]!, (x) => {
+        const e = Math.exp(K.bitsToF32(x));
+        return { value: K.f32ToBits(Math.fround(e)), tol: 0.065 * e + 2 ** -126 };
+      }),
+    what: 'e^x, fast approximation: relative error <= 6.5% (Schraudolph: 2^f ~ 1+f is at most 6.14% high), below 2^-126 any value under 2^-126',
+  },
+  ...(
+    [
+      ['7b', 7],
+      ['8b_3c', 8],
+      ['24b_5c', 22],
+    ] as const
+  ).map(
+    ([v, bits]): CorpusCase => ({
+      file: 'recip',
+      arches: ['blackhole'],
+      covers: [`_calculate_reciprocal_fast_${v}_`, `_init_reciprocal_fast_${v}_`],
+      entry: `_calculate_reciprocal_fast_${v}_(8)`,
+      init: [`_init_reciprocal_fast_${v}_()`],
+      sfpuType: 'reciprocal',
+      inputs: ['fp32'],
+      gen: normalInputs,
+      out: { tile: 0, view: 'raw32', float: true },
+      expect: recipTol(bits),
+      what: `1/x within 2^-${bits} relative`,
+    }),
+  ),
+  {
+    file: 'load_config',
+    covers: ['_sfpu_load_imm32_'],
+    entry: '_sfpu_load_imm32_(3, 0x89abcdefu)',
+    vectorMode: 'none',
+    inputs: [],
+    out: { tile: 0, view: 'raw32', lreg: 3 },
+    expectTile: () => new Array(32).fill(0x89abcdef),
+    what: 'L3 = 0x89abcdef in every lane',
+  },
+  {
+    file: 'load_config',
+    covers: ['_sfpu_load_imm16_'],
+    entry: '_sfpu_load_imm16_(5, 0xfedcu)',
+    vectorMode: 'none',
+    inputs: [],
+    out: { tile: 0, view: 'raw32', lreg: 5 },
+    expectTile: () => new Array(32).fill(0xfedc),
+    what: 'L5 = 0xfedc zero-extended',
+  },
+  {
+    file: 'load_config',
+    covers: ['_sfpu_load_config32_'],
+    entry: '_sfpu_load_config32_(13, 0x4049u, 0x0fdbu)',
+    vectorMode: 'none',
+    inputs: [],
+    out: { tile: 0, view: 'raw32', lreg: 13 },
+    expectTile: () => new Array(32).fill(0x40490fdb),
+    what: 'programmable constant LReg[13] = 0x40490fdb',
+  },
+  {
+    file: 'load_config',
+    covers: ['_init_sfpu_config_reg'],
+    entry: '_init_sfpu_config_reg()',
+    init: ['_sfpu_load_imm32_(0, 0x104u)', 'TTI_SFPCONFIG(0, 15, 0)'],
+    vectorMode: 'none',
+    inputs: [],
+    out: { tile: 0, view: 'raw32' },
+    stateCheck: (m) =>
+      m.state.laneConfigOf(0) === 0 && m.state.laneConfigOf(31) === 0
+        ? null
+        : `LaneConfig is 0x${m.state.laneConfigOf(0).toString(16)} after it, expected its default 0`,
+    what: 'LaneConfig back to 0 (after setting 0x104)',
+  },
+);
+
 // ---- running ---------------------------------------------------------------------------------------------
 
 /** An expected output element: exact bits, or an FP32 value with an absolute tolerance. */
@@ -493,7 +686,11 @@ export function runCase(
       defines: form.macro ? {} : { DISABLE_SFPLOADMACRO: 1 },
     });
     const r = runCompiled(m, compiled, { timed: form.macro, hazards: 'warn' });
-    const out = m.readDstTile(c.out.tile, 'int32');
+    if (c.stateCheck) {
+      const f = c.stateCheck(m);
+      return f ? { status: 'wrong', detail: f } : { status: 'ok', detail: c.what };
+    }
+    const out = c.out.lreg !== undefined ? m.lreg(c.out.lreg) : m.readDstTile(c.out.tile, 'int32');
     const want: Expected[] = c.expectTile
       ? c.expectTile(ins)
       : Array.from(out, (_, i) => c.expect!(...ins.map((v) => v[i]!)));

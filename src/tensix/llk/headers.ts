@@ -210,10 +210,10 @@ function ckernelH(arch: Arch): string {
 #include "ckernel_addrmod.h"
 #include "ckernel_ops.h"
 #include "llk_defs.h"
+#include "sfpi.h"
 #define tt_reg_ptr
 #define tt_l1_ptr
 #define TT_ALWAYS_INLINE inline
-#define sfpi_inline inline
 // tt-llk's LLK_ASSERT is compiled out unless asserts are enabled; here a failed one is a warning at its line.
 #define LLK_ASSERT(cond, msg) \
   do {                        \
@@ -291,7 +291,17 @@ function sfpiH(): string {
 #pragma once
 #include <cstdint>
 #include "ckernel_ops.h"
+#define sfpi_inline inline
 namespace sfpi {
+// SFPI's vector types, declared (empty) so that files mixing SFPI functions with TTI ones parse; a
+// function body is compiled only when it is called, and computing with these needs the SFPI
+// compiler (issue 12).
+struct vFloat {};
+struct vInt {};
+struct vUInt {};
+struct vBool {};
+struct sFloat16a {};
+struct sFloat16b {};
 // A programmable constant register (LReg 12, 13, 14). Assigning loads the value into LReg[0] with
 // SFPLOADI and copies it with SFPCONFIG, as the SFPI compiler's lowering does (it picks a free
 // LReg; axsim uses L0 — kernels assign these in init functions, before any LReg is live).
