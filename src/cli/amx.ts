@@ -9,7 +9,14 @@ import {
   parseGen,
   runProgram,
 } from '../amx/index.ts';
-import { FMA_TABLES, perfTableReport, predictGflops, predictProgramCycles } from '../amx/perf/index.ts';
+import {
+  checkConfig,
+  explainProgramCycles,
+  FMA_TABLES,
+  formatBreakdown,
+  perfTableReport,
+  predictGflops,
+} from '../amx/perf/index.ts';
 import { badInput } from '../errors.ts';
 import { dtypeSize, type NpyDtype, npyDataOf, readNpy, writeNpy } from '../io/index.ts';
 import { action, addConformanceCommand, printJson } from './common.ts';
@@ -126,7 +133,7 @@ export function registerAmx(program: Command): Command {
       'write WHAT[:DTYPE]=FILE.npy: WHAT is x, y, z or mem:ADDR:LEN; DTYPE f2|f4|f8|i1..i8|u1..u8 (default f4 for registers, u1 for memory); memory may add a shape, mem:ADDR:LEN:f4:32x32',
     )
     .option('--json', 'print one JSON document')
-    .option('--cycles', 'also print the performance model estimate for the program')
+    .option('--cycles', 'also print the performance model estimate and its per-kind breakdown')
     .option('--threads <n>', 'with --cycles: threads running the program at once (they share the units)', '1')
     .action(
       action(
@@ -161,15 +168,22 @@ export function registerAmx(program: Command): Command {
           const saved = (opts.save ?? []).map((spec) => saveSpec(s, spec));
           if (saved.length > 0) result.saved = saved;
           for (const w of opts.dump ?? (saved.length > 0 ? [] : ['z'])) Object.assign(result, dump(s, w));
+          let breakdown: ReturnType<typeof explainProgramCycles> | undefined;
           if (opts.cycles) {
             if (!/^[0-9]+$/.test(opts.threads))
               throw badInput(`--threads must be a positive integer, got '${opts.threads}'`);
-            result.cycles = predictProgramCycles(p.ops, { threads: Number(opts.threads) });
+            breakdown = explainProgramCycles(p.ops, { threads: Number(opts.threads) });
+            result.cycles = breakdown.cycles;
+            if (opts.json) result.breakdown = breakdown;
           }
           if (opts.json) printJson(result);
-          else
-            for (const [k, v] of Object.entries(result))
+          else {
+            for (const [k, v] of Object.entries(result)) {
+              if (k === 'cycles') continue;
               process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
+            }
+            if (breakdown) process.stdout.write(`${formatBreakdown(breakdown)}\n`);
+          }
         },
       ),
     );
@@ -240,12 +254,15 @@ export function registerAmx(program: Command): Command {
             if (!Number.isInteger(acc) || acc < 1 || !Number.isInteger(thr) || thr < 1) {
               throw badInput('--accumulators and --threads must be positive integers');
             }
+            const warnings = checkConfig(opts.kind, acc, thr);
             const gflops = predictGflops(opts.kind, acc, thr);
-            if (opts.json) printJson({ kind: opts.kind, accumulators: acc, threads: thr, gflops });
-            else
+            if (opts.json) printJson({ kind: opts.kind, accumulators: acc, threads: thr, gflops, warnings });
+            else {
               process.stdout.write(
-                `${opts.kind}: ${acc} accumulator(s) x ${thr} thread(s): ${gflops.toFixed(1)} GFLOPS (M1 Max model)\n`,
+                `${opts.kind}: ${acc} accumulator(s) x ${thr} thread(s): ${gflops.toFixed(1)} G(FL)OPS (M1 Max model; ${FMA_TABLES[opts.kind]?.source ?? ''})\n`,
               );
+              for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
+            }
             return;
           }
           const names = opts.table ? [opts.table] : Object.keys(FMA_TABLES);

@@ -1,12 +1,24 @@
 /**
- * The measured M1 Max GFLOPS tables of corsix/amx fma.md (the seed spec 001's copy): rows are Z
- * accumulators per thread (1..N), columns are 1..6 threads. These are the calibration targets.
+ * Measured M1 Max throughput tables (GFLOPS, or GOPS for the integer mac16): rows are Z
+ * accumulators per thread (1..N), columns are 1..6 threads. The fma tables are those of corsix/amx
+ * fma.md as the seed spec 001 copies them; mac16, matfp and vecfp come from corsix/amx's pages for
+ * those instructions (same harness, perf.c). These are the calibration targets. No published
+ * measurement exists for ldx/ldy/ldz/stx/sty/stz (and their interleaved forms), extrx/extry/
+ * extrh/extrv, matint, vecint or genlut; the model's figures for them are assumptions (params.ts).
  */
-export const FMA_TABLES: Record<
-  string,
-  { flopsPerInstr: number; kind: 'matrix' | 'vector'; rows: number[][] }
-> = {
+export interface PerfTable {
+  /** Floating-point (or integer) operations per instruction: a multiply-add counts two. */
+  flopsPerInstr: number;
+  kind: 'matrix' | 'vector';
+  source: string;
+  rows: number[][];
+}
+
+const SEED = (what: string) => `seed spec 001 = corsix/amx fma.md (M1 Max): ${what}`;
+
+export const FMA_TABLES: Record<string, PerfTable> = {
   'fma16-matrix': {
+    source: SEED('fma16 matrix, Z f16[32][32]'),
     flopsPerInstr: 2048,
     kind: 'matrix',
     rows: [
@@ -15,11 +27,13 @@ export const FMA_TABLES: Record<
     ],
   },
   'fma16-matrix-f32z': {
+    source: SEED('fma16 matrix, Z f32[32][32]'),
     flopsPerInstr: 2048,
     kind: 'matrix',
     rows: [[1459.7, 2948.3, 2842.5, 2626.4, 2892.2, 2909.9]],
   },
   'fma32-matrix': {
+    source: SEED('fma32 matrix, Z f32[16][16]'),
     flopsPerInstr: 512,
     kind: 'matrix',
     rows: [
@@ -30,6 +44,7 @@ export const FMA_TABLES: Record<
     ],
   },
   'fma64-matrix': {
+    source: SEED('fma64 matrix, Z f64[8][8]'),
     flopsPerInstr: 128,
     kind: 'matrix',
     rows: [
@@ -44,6 +59,7 @@ export const FMA_TABLES: Record<
     ],
   },
   'fma16-vector': {
+    source: SEED('fma16 vector, Z f16[32]'),
     flopsPerInstr: 64,
     kind: 'vector',
     rows: [
@@ -66,6 +82,7 @@ export const FMA_TABLES: Record<
     ],
   },
   'fma32-vector': {
+    source: SEED('fma32 vector, Z f32[16]'),
     flopsPerInstr: 32,
     kind: 'vector',
     rows: [
@@ -88,6 +105,7 @@ export const FMA_TABLES: Record<
     ],
   },
   'fma64-vector': {
+    source: SEED('fma64 vector, Z f64[8]'),
     flopsPerInstr: 16,
     kind: 'vector',
     rows: [
@@ -107,6 +125,199 @@ export const FMA_TABLES: Record<
       [92.7, 185.1, 199.0, 201.3, 200.4, 209.8],
       [92.6, 184.8, 168.2, 201.7, 200.1, 208.0],
       [92.2, 185.1, 168.1, 202.2, 201.3, 205.3],
+    ],
+  },
+  'mac16-matrix-i8': {
+    flopsPerInstr: 2048,
+    kind: 'matrix',
+    source: 'corsix/amx mac16.md (M1 Max): mac16 matrix, X and Y i8, Z i16[32][32]',
+    rows: [
+      [1450.7, 2885.9, 2697.9, 3566.1, 4434.0, 5199.1],
+      [2964.4, 5821.3, 4866.4, 6196.0, 5601.5, 6286.5],
+    ],
+  },
+  'mac16-matrix-i16': {
+    flopsPerInstr: 2048,
+    kind: 'matrix',
+    source: 'corsix/amx mac16.md (M1 Max): mac16 matrix, X or Y i16, Z i16[32][32]',
+    rows: [
+      [1459.3, 2290.9, 2634.3, 2370.3, 2863.8, 2875.9],
+      [1467.4, 2362.0, 2556.9, 2303.7, 2790.0, 2907.3],
+    ],
+  },
+  'mac16-matrix-i8-i32z': {
+    flopsPerInstr: 2048,
+    kind: 'matrix',
+    source: 'corsix/amx mac16.md (M1 Max): mac16 matrix, X and Y i8, Z i32[32][32]',
+    rows: [[1476.7, 2908.5, 2647.6, 2184.1, 2806.8, 2892.8]],
+  },
+  'mac16-matrix-i16-i32z': {
+    flopsPerInstr: 2048,
+    kind: 'matrix',
+    source: 'corsix/amx mac16.md (M1 Max): mac16 matrix, X or Y i16, Z i32[32][32]',
+    rows: [[1454.4, 2947.7, 2198.5, 2397.4, 2730.1, 2844.9]],
+  },
+  'mac16-vector-i8': {
+    flopsPerInstr: 64,
+    kind: 'vector',
+    source: 'corsix/amx mac16.md (M1 Max): mac16 vector, X and Y i8, Z i16[32]',
+    rows: [
+      [45.6, 92.6, 109.6, 129.3, 162.1, 195.4],
+      [91.4, 183.9, 204.6, 272.9, 385.3, 339.9],
+      [138.3, 277.3, 313.4, 413.1, 473.9, 477.8],
+      [180.4, 363.6, 416.9, 545.6, 635.5, 610.5],
+      [231.0, 461.2, 482.1, 642.7, 751.2, 648.2],
+      [278.0, 551.4, 543.4, 722.0, 771.1, 759.5],
+      [318.5, 644.5, 598.9, 754.3, 785.0, 792.5],
+      [369.8, 735.9, 669.0, 799.9, 789.6, 757.2],
+    ],
+  },
+  'mac16-vector-i16': {
+    flopsPerInstr: 64,
+    kind: 'vector',
+    source: 'corsix/amx mac16.md (M1 Max): mac16 vector, X or Y i16, Z i16[32]',
+    rows: [
+      [46.0, 92.6, 107.7, 142.1, 176.9, 199.9],
+      [92.5, 185.2, 211.4, 246.3, 281.9, 287.1],
+      [137.7, 277.0, 321.5, 388.3, 463.6, 415.3],
+      [185.5, 369.4, 425.8, 461.4, 486.6, 481.3],
+      [173.9, 346.1, 379.1, 426.7, 463.8, 449.3],
+      [185.2, 361.6, 427.5, 455.2, 476.7, 465.4],
+      [185.6, 368.7, 400.8, 444.5, 469.7, 455.6],
+      [185.1, 369.2, 413.8, 464.1, 477.5, 465.6],
+    ],
+  },
+  'matfp-f16': {
+    flopsPerInstr: 2048,
+    kind: 'matrix',
+    source: 'corsix/amx matfp.md (M1 Max): matfp f16, Z f16[32][32]',
+    rows: [
+      [1444.6, 2945.9, 2668.9, 4296.1, 4692.2, 5082.6],
+      [2944.7, 5856.6, 4857.7, 6150.3, 5565.6, 6186.8],
+    ],
+  },
+  'matfp-f16-f32z': {
+    flopsPerInstr: 2048,
+    kind: 'matrix',
+    source: 'corsix/amx matfp.md (M1 Max): matfp f16, Z f32[32][32]',
+    rows: [[1466.1, 2926.1, 2665.2, 2856.6, 2835.5, 2874.2]],
+  },
+  'matfp-f32': {
+    flopsPerInstr: 512,
+    kind: 'matrix',
+    source: 'corsix/amx matfp.md (M1 Max): matfp f32, Z f32[16][16]',
+    rows: [
+      [367.0, 725.8, 923.2, 1053.6, 1572.3, 1418.4],
+      [735.4, 1474.6, 1321.7, 1790.2, 2708.2, 2673.2],
+      [1095.0, 2215.9, 2010.7, 2469.2, 2865.7, 2861.8],
+      [1478.4, 2955.3, 2771.5, 2786.5, 2903.5, 2963.8],
+    ],
+  },
+  'matfp-f64': {
+    flopsPerInstr: 128,
+    kind: 'matrix',
+    source: 'corsix/amx matfp.md (M1 Max): matfp f64, Z f64[8][8]',
+    rows: [
+      [91.6, 184.9, 210.1, 329.7, 411.7, 408.6],
+      [184.7, 369.7, 334.1, 491.7, 720.2, 712.6],
+      [276.2, 553.2, 546.5, 652.4, 757.9, 685.1],
+      [364.6, 736.5, 702.4, 770.0, 767.5, 754.2],
+      [368.3, 731.0, 596.8, 763.6, 793.2, 710.5],
+      [369.5, 737.3, 776.0, 768.2, 794.7, 787.6],
+      [369.1, 738.6, 606.1, 708.7, 787.0, 792.2],
+      [369.6, 736.8, 686.6, 773.6, 779.9, 790.0],
+    ],
+  },
+  'vecfp-f16': {
+    flopsPerInstr: 64,
+    kind: 'vector',
+    source: 'corsix/amx vecfp.md (M1 Max): vecfp f16, Z f16[32]',
+    rows: [
+      [45.4, 92.4, 105.2, 140.1, 177.4, 182.1],
+      [90.0, 174.4, 210.3, 301.1, 384.2, 378.0],
+      [135.2, 275.3, 311.2, 409.9, 500.4, 463.3],
+      [183.7, 369.3, 417.2, 549.9, 595.2, 570.3],
+      [230.2, 458.5, 434.6, 605.1, 678.5, 636.2],
+      [272.3, 546.9, 522.3, 710.3, 743.6, 758.3],
+      [321.9, 646.6, 579.7, 757.0, 777.5, 787.9],
+      [369.5, 737.6, 667.2, 796.3, 792.8, 744.4],
+      [339.9, 685.4, 625.4, 786.4, 803.6, 812.0],
+      [362.0, 703.8, 642.9, 755.8, 742.5, 811.2],
+      [361.1, 731.6, 704.4, 789.6, 787.2, 822.5],
+      [359.3, 728.4, 649.4, 777.5, 785.2, 830.3],
+      [370.4, 729.3, 655.7, 794.0, 816.7, 792.1],
+      [365.9, 731.8, 649.5, 789.4, 782.8, 806.1],
+      [364.8, 697.6, 657.2, 802.0, 776.0, 821.9],
+      [369.1, 733.9, 662.7, 790.0, 789.8, 809.1],
+    ],
+  },
+  'vecfp-f16-f32z': {
+    flopsPerInstr: 64,
+    kind: 'vector',
+    source: 'corsix/amx vecfp.md (M1 Max): vecfp f16, Z f32[2][16]',
+    rows: [
+      [44.6, 91.9, 95.6, 139.6, 171.6, 189.6],
+      [91.4, 183.1, 226.3, 242.7, 273.5, 256.7],
+      [137.9, 276.6, 285.3, 391.2, 461.9, 407.9],
+      [184.1, 367.3, 403.4, 448.1, 470.6, 460.9],
+      [171.7, 345.7, 365.0, 406.9, 461.2, 423.5],
+      [184.6, 369.3, 406.4, 433.2, 465.7, 456.0],
+      [182.0, 366.9, 377.2, 420.8, 463.3, 434.6],
+      [178.9, 363.8, 389.1, 436.8, 474.7, 449.5],
+      [185.1, 369.9, 376.3, 442.7, 465.5, 424.9],
+      [178.1, 365.0, 352.8, 418.3, 445.1, 429.2],
+      [182.2, 362.9, 417.9, 435.3, 457.6, 455.3],
+      [179.0, 362.1, 395.5, 442.8, 452.1, 440.0],
+      [184.2, 368.3, 368.7, 433.7, 465.8, 434.9],
+      [184.6, 369.9, 391.5, 445.7, 477.9, 459.5],
+      [182.7, 368.3, 382.6, 436.2, 470.8, 442.0],
+      [182.0, 369.2, 391.2, 435.9, 460.0, 449.9],
+    ],
+  },
+  'vecfp-f32': {
+    flopsPerInstr: 32,
+    kind: 'vector',
+    source: 'corsix/amx vecfp.md (M1 Max): vecfp f32, Z f32[16]',
+    rows: [
+      [22.8, 46.2, 52.5, 72.2, 85.5, 101.1],
+      [45.9, 91.5, 99.8, 151.0, 176.2, 193.5],
+      [68.8, 137.7, 147.9, 198.9, 226.3, 232.9],
+      [91.6, 183.2, 192.7, 268.0, 295.6, 285.9],
+      [113.9, 229.0, 235.0, 313.3, 358.5, 361.0],
+      [138.4, 276.6, 320.7, 357.2, 380.4, 377.3],
+      [156.8, 318.0, 299.3, 378.7, 387.0, 380.0],
+      [184.6, 369.2, 330.5, 404.1, 424.1, 401.2],
+      [172.3, 346.6, 318.7, 389.4, 382.3, 404.6],
+      [180.5, 359.7, 327.1, 400.3, 391.0, 401.5],
+      [176.7, 355.4, 323.6, 381.9, 380.1, 393.9],
+      [181.7, 367.4, 330.8, 400.9, 388.6, 412.3],
+      [180.7, 363.7, 340.4, 398.4, 386.9, 409.7],
+      [183.2, 367.5, 334.0, 397.1, 414.1, 410.0],
+      [185.1, 369.0, 332.6, 367.8, 395.1, 416.4],
+      [184.5, 368.5, 333.3, 398.5, 395.9, 411.7],
+    ],
+  },
+  'vecfp-f64': {
+    flopsPerInstr: 16,
+    kind: 'vector',
+    source: 'corsix/amx vecfp.md (M1 Max): vecfp f64, Z f64[8]',
+    rows: [
+      [11.5, 23.1, 26.5, 34.5, 50.2, 49.3],
+      [23.1, 46.2, 54.1, 71.2, 93.8, 97.8],
+      [34.6, 69.3, 85.3, 104.0, 121.7, 118.4],
+      [46.2, 92.3, 116.1, 137.0, 163.0, 146.3],
+      [57.7, 115.5, 127.1, 157.4, 176.2, 171.2],
+      [68.8, 138.5, 133.5, 178.3, 189.1, 185.1],
+      [80.7, 161.8, 150.3, 190.6, 193.9, 200.1],
+      [92.4, 184.9, 166.9, 200.4, 203.5, 210.6],
+      [85.2, 171.2, 158.2, 194.7, 199.1, 202.7],
+      [91.1, 182.2, 162.5, 194.0, 196.1, 203.5],
+      [91.7, 182.9, 164.8, 200.6, 195.7, 193.7],
+      [91.7, 184.5, 165.8, 198.8, 198.0, 205.5],
+      [92.4, 184.6, 166.7, 201.5, 204.2, 206.4],
+      [92.7, 184.9, 165.4, 197.8, 198.0, 209.4],
+      [92.0, 184.4, 167.2, 201.2, 212.0, 195.4],
+      [92.3, 184.7, 166.4, 199.8, 198.8, 203.2],
     ],
   },
 };
