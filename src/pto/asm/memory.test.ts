@@ -328,3 +328,31 @@ test('trace: every instruction reports copies of what it read and wrote', () => 
   assert.equal(st.outputs[0]!.arg, 'out');
   assert.deepEqual(readTile(st.outputs[0]!.tile!)[0], new Array(16).fill(2.25));
 });
+
+test('pto.subview re-points the destination: its own bytes (and tiles aliasing them) stay unchanged', () => {
+  const text = program(
+    [
+      ['o1', 'f32', 2, 16],
+      ['o2', 'f32', 2, 16],
+    ],
+    `    %a0 = arith.constant 0 : i64
+    %a1 = arith.constant 1024 : i64
+    %r = arith.constant 2 : i16
+    %c = arith.constant 0 : i16
+    %one = arith.constant 1.0 : f32
+    %seven = arith.constant 7.0 : f32
+    %src = pto.alloc_tile addr = %a0 : ${vec('f32', 4, 16)}
+    %dst = pto.alloc_tile addr = %a1 : ${vec('f32', 2, 16)}
+    %other = pto.alloc_tile addr = %a1 : ${vec('f32', 2, 16)}
+    pto.texpands ins(%one : f32) outs(%src : ${vec('f32', 4, 16)})
+    pto.texpands ins(%seven : f32) outs(%other : ${vec('f32', 2, 16)})
+    pto.subview ins(%src, %r, %c : ${vec('f32', 4, 16)}, i16, i16) outs(%dst : ${vec('f32', 2, 16)})
+    pto.tstore ins(%other : ${vec('f32', 2, 16)}) outs(%o1_p : ${pview('f32', 2, 16)})
+    pto.tstore ins(%dst : ${vec('f32', 2, 16)}) outs(%o2_p : ${pview('f32', 2, 16)})`,
+  );
+  const o1 = f32(32);
+  const o2 = f32(32);
+  run(text, { o1, o2 });
+  assert.deepEqual(Array.from(o1.data as Float32Array), new Array(32).fill(7));
+  assert.deepEqual(Array.from(o2.data as Float32Array), new Array(32).fill(1));
+});

@@ -320,6 +320,12 @@ export function runProgram(
       },
       tile(call, ins, out, ctx, extraOuts) {
         count++;
+        if (call.sig.insn === 'TSUBVIEW' && out.kind === 'tile') {
+          // pto.subview re-points the destination at the source's bytes (no data moves on the
+          // device): the destination's own buffer bytes stay as they are; it becomes a window tile
+          const t = out.handle as Tile;
+          out.handle = new Tile(t.spec());
+        }
         if (windows.size)
           for (const v of [...ins, out, ...extraOuts]) if (v.kind === 'tile') syncIn(v.handle as Tile);
         const inputs = opts.trace ? traceValues(call, ins, arrays, places, mem) : undefined;
