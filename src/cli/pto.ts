@@ -232,6 +232,7 @@ export function addPtoRunCommand(group: Command): Command {
               ? { trace: (e) => process.stdout.write(`${formatTraceEvent(e, { file: prog })}\n`) }
               : {}),
           });
+          for (const n of res.notes) process.stderr.write(`note: ${n}\n`);
           const results: Record<string, Tile> = {};
           res.results.forEach((t, i) => {
             if (t) results[`return${i}`] = t;

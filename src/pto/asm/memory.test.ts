@@ -356,3 +356,25 @@ test('pto.subview re-points the destination: its own bytes (and tiles aliasing t
   assert.deepEqual(Array.from(o1.data as Float32Array), new Array(32).fill(7));
   assert.deepEqual(Array.from(o2.data as Float32Array), new Array(32).fill(1));
 });
+
+test('tiles without an address that no longer fit get storage of their own, with a note', () => {
+  const big = vec('f32', 128, 256); // 128 KiB: two do not fit the 192 KiB UB of a2a3
+  const text = program(
+    [['out', 'f32', 1, 8]],
+    `    %one = arith.constant 1.0 : f32
+    %two = arith.constant 2.0 : f32
+    %t1 = pto.alloc_tile : ${big}
+    %t2 = pto.alloc_tile : ${big}
+    pto.texpands ins(%one : f32) outs(%t1 : ${big})
+    pto.texpands ins(%two : f32) outs(%t2 : ${big})`,
+  );
+  const m = parsePtoAs(text);
+  verifyModule(m, { profile: 'a2a3' });
+  const r = runProgram(m, { out: f32(8) }, { profile: 'a2a3' });
+  assert.equal(r.notes.length, 1);
+  assert.match(r.notes[0]!, /^\d+:\d+: no room left in UB for this 131072-byte tile/);
+  assert.ok(readTile(r.values.t1!).every((row) => row.every((x) => x === 1)));
+  assert.ok(readTile(r.values.t2!).every((row) => row.every((x) => x === 2)));
+  // on cpu (512 KiB UB) both fit
+  assert.deepEqual(runProgram(m, { out: f32(8) }, { profile: 'cpu' }).notes, []);
+});

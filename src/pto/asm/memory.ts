@@ -158,8 +158,13 @@ export class BufferMemory {
     return pin(m.subarray(addr, addr + size), m);
   }
 
-  /** The placement of an allocation site without an address (first call places it). */
-  autoPlace(site: object, loc: TileLoc, size: number, where: string): Placement {
+  /**
+   * The placement of an allocation site without an address (first call places it), or undefined
+   * when the memory has no room left: the caller then gives the tile storage of its own and says so
+   * (ptoas's planner reuses space by liveness, which this allocator does not model; tiles without
+   * addresses never rely on sharing bytes, so results are the same).
+   */
+  autoPlace(site: object, loc: TileLoc, size: number, where: string): Placement | undefined {
     const had = this.autoSites.get(site);
     if (had) {
       if (had.size !== size)
@@ -169,14 +174,7 @@ export class BufferMemory {
     const s = this.spec(loc);
     const top = this.tops.get(s.name) ?? s.size;
     const addr = Math.floor((top - size) / s.align) * s.align;
-    if (size > s.size || addr < 0) {
-      throw unsupported(
-        `no room in the ${s.size}-byte ${s.name} (${this.profile}) for the ${size}-byte tile allocated at ${where}`,
-        {
-          hint: 'axsim gives every allocation site without an address its own region (no reuse by liveness); give the tiles addresses (alloc_tile addr = …) as ptoas memory planning does',
-        },
-      );
-    }
+    if (size > s.size || addr < 0) return undefined;
     const p: Placement = { space: s.name, addr, size, where };
     this.tops.set(s.name, addr);
     this.autoSites.set(site, p);
@@ -186,7 +184,16 @@ export class BufferMemory {
 
   /** `pto.reserve_buffer`: claims `size` bytes (at `base`, or placed by the allocator). */
   reserve(site: object, loc: TileLoc, size: number, base: number | undefined, where: string): Placement {
-    if (base === undefined) return this.autoPlace(site, loc, size, where);
+    if (base === undefined) {
+      const p = this.autoPlace(site, loc, size, where);
+      if (!p) {
+        const s = this.spec(loc);
+        throw unsupported(`pto.reserve_buffer: no room for ${size} bytes in the ${s.size}-byte ${s.name}`, {
+          hint: 'axsim places every allocation site without an address in its own region; give the buffer a base',
+        });
+      }
+      return p;
+    }
     const p = this.check(loc, base, size, where, 'pto.reserve_buffer');
     this.claimed.push(p);
     return p;

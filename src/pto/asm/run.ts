@@ -75,6 +75,8 @@ export interface RunResult {
   results: (Tile | undefined)[];
   /** Every tile-valued SSA name's last value (loop bodies: the last iteration's). */
   values: Record<string, Tile>;
+  /** What the run could not model exactly but did not change results (printed as notes). */
+  notes: string[];
 }
 
 const PAD = ['null', 'zero', 'max', 'min'] as const;
@@ -239,6 +241,7 @@ export function runProgram(
   // tile storage: buffers live in the run's buffer memories (docs/pto-as.md, "Tile storage")
   const mem = new BufferMemory(profile);
   const places = new WeakMap<Tile, Placement>();
+  const notes: string[] = [];
   const argSites = new Map<string, object>();
   const where = (pos: { line: number; col: number }) =>
     `${opts.file === undefined ? '' : `${opts.file}:`}${pos.line}:${pos.col}`;
@@ -247,6 +250,13 @@ export function runProgram(
     const size = storageBytes(t.type);
     const p =
       t.addr !== undefined ? mem.check(loc, t.addr, size, at, what) : mem.autoPlace(site, loc, size, at);
+    if (!p) {
+      if (!notes.some((n) => n.startsWith(at)))
+        notes.push(
+          `${at}: no room left in ${mem.spec(loc).name} for this ${size}-byte tile without an address; it has storage of its own (axsim does not reuse space by liveness as ptoas's planner does)`,
+        );
+      return new Tile(spec);
+    }
     const tile = new Tile(spec, mem.view(loc, p.addr, size));
     places.set(tile, p);
     return tile;
@@ -371,6 +381,7 @@ export function runProgram(
     tiles: tileArgs,
     results,
     values,
+    notes,
   };
 }
 
