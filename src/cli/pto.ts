@@ -6,6 +6,7 @@ import { type NpyArray, type NpyDtype, readNpy, writeNpy } from '../io/index.ts'
 import {
   diagnosticError,
   formatTraceEvent,
+  moduleProfile,
   type Profile,
   parsePtoAs,
   printModule,
@@ -51,9 +52,10 @@ export function addPtoCheckCommand(group: Command): Command {
     .action(
       action(
         (prog: string, opts: { profile?: string; strict?: boolean; legacy?: boolean; print?: boolean }) => {
-          const profile = parseProfile(opts.profile, true);
           const text = readProgramText(prog);
           const m = parsePtoAs(text, { file: prog, strict: opts.strict, legacy: opts.legacy });
+          // `pto.target_arch` in the module selects the profile unless --profile overrides it
+          const profile = parseProfile(opts.profile, true) ?? moduleProfile(m);
           const diags = verifyDiagnostics(m, { file: prog, profile });
           if (diags.length > 0) {
             for (const d of diags.slice(1))
@@ -85,7 +87,7 @@ export function addPtoCostCommand(group: Command): Command {
     .description('estimate the cycles of a PTO-AS program, per instruction and in total')
     .argument('<prog>', 'PTO-AS file')
     .option('--model <model>', 'seed | pto-isa | formula', 'seed')
-    .option('--profile <profile>', 'a2a3 | a5', 'a2a3')
+    .option('--profile <profile>', "a2a3 | a5 (default: the module's pto.target_arch, else a2a3)")
     .option('--func <name>', 'function to cost (default: the first)')
     .option('--scalar <name=value...>', 'values of scalar function arguments')
     .option('--json', 'print the per-instruction breakdown as JSON')
@@ -96,7 +98,7 @@ export function addPtoCostCommand(group: Command): Command {
           prog: string,
           opts: {
             model: string;
-            profile: string;
+            profile?: string;
             func?: string;
             scalar?: string[];
             json?: boolean;
@@ -108,8 +110,8 @@ export function addPtoCostCommand(group: Command): Command {
               hint: `one of ${COST_MODELS.join(', ')}`,
             });
           }
-          const arch = parseProfile(opts.profile, false) as CostArch;
           const m = parsePtoAs(readProgramText(prog), { file: prog, legacy: opts.legacy });
+          const arch = (parseProfile(opts.profile, false) ?? moduleProfile(m) ?? 'a2a3') as CostArch;
           verifyModule(m, { file: prog });
           const model = opts.model as CostModelName;
           const res = costProgram(m, model, arch, costFunction(model, arch), {
@@ -178,7 +180,7 @@ export function addPtoRunCommand(group: Command): Command {
       '--arg <name=value...>',
       'bind an argument: NAME=FILE.npy (pointer or tile), NAME=NUMBER (scalar), NAME=zeros:RxC:DTYPE (e.g. zeros:16x64:f4)',
     )
-    .option('--profile <profile>', 'cpu | a2a3 | a5', 'cpu')
+    .option('--profile <profile>', "cpu | a2a3 | a5 (default: the module's pto.target_arch, else cpu)")
     .option('--func <name>', 'function to run (default: the first)')
     .option(
       '--out <dir>',
@@ -197,7 +199,7 @@ export function addPtoRunCommand(group: Command): Command {
           prog: string,
           opts: {
             arg?: string[];
-            profile: string;
+            profile?: string;
             func?: string;
             out?: string;
             save?: string[];
@@ -206,8 +208,8 @@ export function addPtoRunCommand(group: Command): Command {
             legacy?: boolean;
           },
         ) => {
-          const profile = parseProfile(opts.profile, true)!;
           const m = parsePtoAs(readProgramText(prog), { file: prog, legacy: opts.legacy });
+          const profile = parseProfile(opts.profile, true) ?? moduleProfile(m) ?? 'cpu';
           verifyModule(m, { file: prog, profile });
           const args: Record<string, NpyArray | number> = {};
           for (const a of opts.arg ?? []) {

@@ -46,6 +46,11 @@ export interface TileBufType {
   slayout: SLayout;
   fractal: number;
   pad: number;
+  /**
+   * PTOAS CompactMode (0 = Null, 1 = Normal, 2 = RowPlusOne); `compact=N` after `pad` in the long
+   * form, `compact=N` in the compact form. Absent means 0.
+   */
+  compact?: number;
 }
 
 export interface PtrType {
@@ -80,7 +85,24 @@ export interface VectorType {
   elem: ScalarType;
 }
 
-export type Type = ScalarType | TileType | TileBufType | PtrType | ViewType | MemRefType | VectorType;
+/**
+ * Any other dialect type, kept as written: `!pto.pipe`, `!pto.eventid_array<4>`,
+ * `!pto.async_session`, `!pto.async_event`, and the elided `<f32>` of `pto.addptr`.
+ */
+export interface OtherType {
+  kind: 'other';
+  text: string;
+}
+
+export type Type =
+  | ScalarType
+  | TileType
+  | TileBufType
+  | PtrType
+  | ViewType
+  | MemRefType
+  | VectorType
+  | OtherType;
 
 /** Attribute values. `#pto<cmp lt>` is {kind:'enum', ns:'pto', words:['cmp','lt']}. */
 export type Attr =
@@ -93,7 +115,11 @@ export type Attr =
   | { kind: 'enum'; ns: string; words: string[] }
   | { kind: 'word'; value: string }
   | { kind: 'type'; type: Type }
-  | { kind: 'typed'; value: Attr; type: Type };
+  | { kind: 'typed'; value: Attr; type: Type }
+  /** A symbol reference `@f` (e.g. `peer_func = @vector_kernel`). */
+  | { kind: 'symbol'; name: string }
+  /** An attribute kept as written (`#pto.tile_buf_config<blayout=1 : i32, …>`, `dense<…>`). */
+  | { kind: 'raw'; text: string };
 
 export interface NamedAttr {
   name: string;
@@ -360,7 +386,44 @@ export interface SectionOp extends OpBase {
   body: Op[];
 }
 
+/** `%r = func.call @f(%a, %b) : (T, U) -> V` (also `call`). */
+export interface CallOp extends OpBase {
+  kind: 'func.call';
+  spelling: 'func.call' | 'call';
+  callee: string;
+  args: Use[];
+  argTypes: Type[];
+  resultTypes: Type[];
+}
+
+/**
+ * One piece of an op in generic custom syntax (see GenericOp): values, literals, attribute
+ * dictionaries, types after `:` / `->`, and bracketed groups of these.
+ */
+export type GenericItem =
+  | { k: 'value'; use: Use }
+  | { k: 'attr'; attr: Attr }
+  | { k: 'dict'; attrs: NamedAttr[] }
+  | { k: 'type'; type: Type }
+  | { k: 'punct'; text: string }
+  | { k: 'word'; text: string }
+  | { k: 'group'; open: '(' | '[' | '<'; items: GenericItem[] };
+
+/**
+ * A PTO/memref op written in its own custom syntax that axsim reads structurally without a
+ * dedicated grammar (`pto.set_validshape %t, %r, %c : T`, `pto.reserve_buffer {…} -> i32`,
+ * `pto.tpush(%t, %pipe : T, !pto.pipe) {split = 0}`, …). The verifier and runner give each name
+ * its meaning; `items` keep the text's structure for the printer.
+ */
+export interface GenericOp extends OpBase {
+  kind: 'generic';
+  name: string;
+  items: GenericItem[];
+}
+
 export type Op =
+  | CallOp
+  | GenericOp
   | DpsOp
   | SsaOp
   | AsmOp

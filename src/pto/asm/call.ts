@@ -35,7 +35,33 @@ export interface TileCall {
 export function tileCall(op: Op): TileCall | undefined {
   if (op.kind === 'dps') {
     const sig = OP_SIGS.get(op.name.slice(4))!;
-    const out = op.outs[0]!;
+    const out = op.outs[0];
+    // ops without a destination (pto.tprint, pto.tsync) are not tile calls
+    if (!out) return undefined;
+    const o1 = op.outs[1];
+    if (
+      op.name === 'pto.tmrgsort' &&
+      op.ins.length >= 3 &&
+      op.outs.length === 2 &&
+      o1?.type.kind === 'vector'
+    ) {
+      // PTOAS @a56b18c3 format 2: ins(%s0, …, %tmp {exhausted}) outs(%dst, %executed) — the
+      // scratch tile is the last input; axsim's order is outs(%dst, %tmp, %executed)
+      const tmp = op.ins[op.ins.length - 1]!;
+      return {
+        op,
+        sig,
+        name: op.name,
+        ins: op.ins.slice(0, -1).map((i) => ({ use: i.use, imm: undefined, type: i.type, pos: i.use.pos })),
+        out: { use: out.use, type: out.type },
+        outIsResult: false,
+        extraOuts: [
+          { use: tmp.use, type: tmp.type },
+          { use: o1.use, type: o1.type },
+        ],
+        attrs: [...(op.insAttrs ?? []), ...(op.attrs ?? [])],
+      };
+    }
     return {
       op,
       sig,
@@ -81,7 +107,7 @@ export function tileCall(op: Op): TileCall | undefined {
       name: op.mnemonic,
       ins: operands.map((o, i) => {
         const kind = sig.ins[Math.min(i, sig.ins.length - 1)];
-        const tileKind = kind === 'T' || kind === 'T?' || kind === 'T*';
+        const tileKind = kind === 'T' || kind === 'T?' || kind === 'T*' || kind === 'A' || kind === 'A*';
         return o.kind === 'value'
           ? { use: o.use, imm: undefined, type: tileKind ? op.type : undefined, pos: o.use.pos }
           : { use: undefined, imm: o.value, type: undefined, pos: o.pos };

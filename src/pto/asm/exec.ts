@@ -6,8 +6,9 @@
  * their type); anything outside that range is reported, not approximated.
  */
 import { AxsimError, badInput, unsupported } from '../../errors.ts';
-import type { Func, Module, Op, Pos, SyncOp, TileBufType, Type, Use } from './ast.ts';
+import type { CallOp, Func, GenericOp, Module, Op, Pos, SyncOp, TileBufType, Type, Use } from './ast.ts';
 import { type TileCall, tileCall } from './call.ts';
+import { genericAttr, genericOperands } from './generic.ts';
 import { printType } from './printer.ts';
 import { asTileBuf, innerShape, isFloatType, subsetType, typesEqual } from './types.ts';
 
@@ -67,6 +68,17 @@ export interface ExecHooks {
   subset?(parent: TileValue, child: TileValue, rowOff: number, colOff: number): unknown;
   /** `pto.treshape`: a handle for `to` sharing `from`'s storage. */
   reshape?(from: TileValue, to: TileValue): unknown;
+  /** `pto.set_validshape`: `t.validRow` / `t.validCol` were just changed. */
+  setValid?(t: TileValue): void;
+  /** `pto.tassign %src, %addr`: `result` is a view of the same type at byte address `addr`. */
+  assign?(src: TileValue, addr: number, result: TileValue): unknown;
+  /**
+   * `pto.reserve_buffer`: reserve `size` bytes of `loc` (at `base` when given, else where the
+   * allocator puts it); returns the base address.
+   */
+  reserve?(loc: string, size: number, base: number | undefined, name: string, pos: Pos): number;
+  /** `pto.tprint ins(%t)`: the value to print. */
+  print?(v: RtValue, ctx: ExecContext): void;
 }
 
 export interface ExecContext {
@@ -80,7 +92,12 @@ export interface ExecOptions {
   /** Upper bound on executed operations (guards against runaway loops). */
   maxSteps?: number;
   file?: string;
+  /** The module the function belongs to (`func.call` looks its callee up here). */
+  module?: Module;
 }
+
+/** Nesting limit of `func.call` (PTOAS rejects recursion; this guards the walker). */
+const MAX_CALL_DEPTH = 64;
 
 class Exec {
   env = new Map<string, RtValue>();
@@ -450,9 +467,20 @@ class Exec {
         def(op.results[0]!, t);
         return undefined;
       }
+      case 'func.call':
+        return this.call(op);
+      case 'generic':
+        this.generic(op);
+        return undefined;
       case 'dps':
       case 'ssa':
       case 'asm': {
+        if (op.kind === 'dps' && op.outs.length === 0) {
+          // pto.tprint / pto.tsync: no destination
+          const vals = op.ins.map((i) => this.get(i.use));
+          if (op.name === 'pto.tprint') this.hooks.print?.(vals[0]!, this.ctx(op));
+          return undefined;
+        }
         const call = tileCall(op)!;
         const ins = call.ins.map((i, k): RtValue => {
           if (i.use) return this.get(i.use);
@@ -473,6 +501,108 @@ class Exec {
         if (op.kind === 'dps' && op.results.length) def(op.results[0]!, out);
         return undefined;
       }
+    }
+  }
+
+  depth = 0;
+
+  /** `func.call`: the callee runs on its own environment; its results bind the call's. */
+  call(op: CallOp): undefined {
+    const f = this.opts.module?.funcs.find((g) => g.name === op.callee);
+    if (!f) throw badInput(`func.call: no function @${op.callee} in the module`, { location: op.pos });
+    if (this.depth >= MAX_CALL_DEPTH) {
+      throw unsupported(`func.call @${op.callee}: calls nest deeper than ${MAX_CALL_DEPTH}`, {
+        location: op.pos,
+        hint: 'PTOAS rejects recursive calls',
+      });
+    }
+    const args = op.args.map((a) => this.get(a));
+    const saved = this.env;
+    this.env = new Map();
+    f.args.forEach((a, i) => {
+      this.env.set(a.use.name, args[i]!);
+    });
+    this.depth++;
+    let ret: RtValue[];
+    try {
+      ret = this.run(f.body) ?? [];
+    } finally {
+      this.depth--;
+      this.env = saved;
+    }
+    op.results.forEach((r, i) => {
+      this.env.set(r.name, ret[i]!);
+    });
+    return undefined;
+  }
+
+  /** Ops in generic custom syntax (see verify-generic.ts for their rules). */
+  generic(op: GenericOp): void {
+    const operands = genericOperands(op);
+    switch (op.name) {
+      case 'pto.set_validshape': {
+        const t = this.get(operands[0]!);
+        const vr = this.int(operands[1]!);
+        const vc = this.int(operands[2]!);
+        if (t.kind !== 'tile') throw badInput('pto.set_validshape: the source is not a tile');
+        if (vr < 0 || vc < 0 || vr > t.type.rows || vc > t.type.cols) {
+          throw badInput(
+            `pto.set_validshape: valid region ${vr}x${vc} is outside the ${t.type.rows}x${t.type.cols} tile`,
+            { hint: 'valid dims must be between 0 and the physical rows/cols' },
+          );
+        }
+        t.validRow = vr;
+        t.validCol = vc;
+        this.hooks.setValid?.(t);
+        return;
+      }
+      case 'pto.tassign': {
+        const src = this.get(operands[0]!);
+        const addr = this.int(operands[1]!);
+        if (src.kind !== 'tile') throw badInput('pto.tassign: the source is not a tile');
+        if (!this.hooks.assign) {
+          throw unsupported('pto.tassign: this walker has no tile memory to place the tile in', {
+            hint: 'run the program with `axsim pto run`',
+          });
+        }
+        const t: TileValue = { ...src, id: this.nextId++, handle: undefined };
+        t.handle = this.hooks.assign(src, addr, t);
+        this.env.set(operands[0]!.name, t);
+        if (op.results[0]) this.env.set(op.results[0].name, t);
+        return;
+      }
+      case 'pto.reserve_buffer': {
+        const loc = genericAttr(op, 'location');
+        const size = genericAttr(op, 'size');
+        const base = genericAttr(op, 'base');
+        const name = genericAttr(op, 'name');
+        const auto = genericAttr(op, 'auto');
+        if (!this.hooks.reserve) {
+          throw unsupported('pto.reserve_buffer: this walker has no tile memory to reserve', {
+            hint: 'run the program with `axsim pto run`',
+          });
+        }
+        const b = this.hooks.reserve(
+          loc?.kind === 'enum' ? loc.words[0]! : 'vec',
+          size?.kind === 'int' ? Number(size.value) : 0,
+          auto?.kind === 'bool' && auto.value
+            ? undefined
+            : base?.kind === 'int'
+              ? Number(base.value)
+              : undefined,
+          name?.kind === 'string' ? name.value : '',
+          op.pos,
+        );
+        if (op.results[0]) this.env.set(op.results[0].name, { kind: 'int', v: b, type: 'i32' });
+        return;
+      }
+      case 'memref.dealloc':
+        return;
+      default:
+        throw unsupported(`${op.name} is not simulated by axsim`, {
+          location: op.pos,
+          hint: GENERIC_UNSIMULATED_HINT[op.name] ?? 'see docs/pto-as.md for the ops axsim runs',
+        });
     }
   }
 
@@ -718,6 +848,12 @@ function compare(p: string, x: number, y: number, t: string): boolean {
 }
 
 /** Binds a function's arguments: scalars by value, pointers by name, tiles as fresh buffers. */
+/** Why the generic ops axsim parses but does not run are not run. */
+const GENERIC_UNSIMULATED_HINT: Record<string, string> = {
+  'pto.tpush': 'the tpush/tpop pipes move tiles between the cube and vector cores; axsim simulates one core',
+  'pto.tpop': 'the tpush/tpop pipes move tiles between the cube and vector cores; axsim simulates one core',
+};
+
 export type ArgBinder = (arg: { name: string; type: Type }) => RtValue | undefined;
 
 /** Finds a function by name (or the only/first one). */

@@ -19,7 +19,7 @@ export {
 } from './exec.ts';
 export { BUFFER_SPACES, BufferMemory, type Placement, type SpaceSpec } from './memory.ts';
 export { OP_SIGS, type OperandKind, type OpFamily, type OpSig } from './ops.ts';
-export { type ParseOptions, parsePtoAs, parseType } from './parser.ts';
+export { detectTargetArch, type ParseOptions, parsePtoAs, parseType } from './parser.ts';
 export { printAttr, printModule, printType } from './printer.ts';
 export {
   formatTraceEvent,
@@ -51,4 +51,14 @@ export function loadProgram(file: string, opts: ParseOptions & { profile?: Profi
   const m = parsePtoAs(text, { ...opts, file });
   verifyModule(m, { file, profile: opts.profile });
   return m;
+}
+
+/**
+ * The profile a module asks for with `module attributes {"pto.target_arch" = "a3" | "a5"}`
+ * (a3 → `a2a3`, a5 → `a5`), or undefined. A command-line `--profile` overrides it.
+ */
+export function moduleProfile(m: Module): Profile | undefined {
+  const a = m.attrs?.find((x) => x.name === 'pto.target_arch');
+  const v = a?.value.kind === 'string' ? a.value.value.toLowerCase() : undefined;
+  return v === 'a3' ? 'a2a3' : v === 'a5' ? 'a5' : undefined;
 }

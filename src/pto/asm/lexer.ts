@@ -61,6 +61,7 @@ export class Lexer {
   private line = 1;
   private col = 1;
   private peeked: Token | undefined;
+  private prev: Token | undefined;
 
   constructor(src: string, file?: string) {
     this.src = src;
@@ -109,7 +110,13 @@ export class Lexer {
   next(): Token {
     const t = this.peek();
     this.peeked = undefined;
+    this.prev = t;
     return t;
+  }
+
+  /** The token the last `next()` returned. */
+  prevToken(): Token {
+    return this.prev ?? this.peek();
   }
 
   /** Rewinds so that `t` (a token this lexer produced) is the next token again. */
@@ -118,6 +125,14 @@ export class Lexer {
     this.pos = t.pos;
     this.line = t.line;
     this.col = t.col;
+  }
+
+  /** Is the token after the next one a `<` (looking at the text)? */
+  peekIsAngle(): boolean {
+    const t = this.peek();
+    let p = t.end;
+    while (p < this.src.length && /\s/.test(this.src[p]!)) p++;
+    return this.src[p] === '<';
   }
 
   /** True if the next token is the punctuation `p` (does not consume). */

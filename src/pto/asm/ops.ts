@@ -5,10 +5,10 @@
  * PTO-AS.md §3 summarises. Element-type and profile support is part 1's business (src/pto/).
  *
  * Kinds: `T` a tile (tile_buf / memref / Level-1 tile), `S` a scalar (builtin int/float/index),
- * `V` a partition view, `TS` either a tile or a scalar (tdivs), a trailing `?` marks an optional
- * operand, `*` a variadic tail of tiles.
+ * `V` a partition view, `TS` either a tile or a scalar (tdivs), `A` any DPS operand (tile or
+ * view), a trailing `?` marks an optional operand, `*` a variadic tail.
  */
-export type OperandKind = 'T' | 'S' | 'V' | 'TS' | 'T?' | 'T*';
+export type OperandKind = 'T' | 'S' | 'V' | 'TS' | 'T?' | 'T*' | 'TS?' | 'S?' | 'A' | 'A*';
 
 export type OpFamily =
   | 'binary'
@@ -61,7 +61,8 @@ const table: [
   ['tdiv', 'binary', 'T T'],
   ['tmax', 'binary', 'T T'],
   ['tmin', 'binary', 'T T'],
-  ['trem', 'binary', 'T T'],
+  // PTOAS TRemOp / TRemSOp take a scratch tile: ins(%src0, %src1, %tmp); the manual's form has none
+  ['trem', 'binary', 'T T T?'],
   ['tfmod', 'binary', 'T T'],
   ['tpow', 'binary', 'T T'],
   ['tand', 'binary', 'T T'],
@@ -85,7 +86,7 @@ const table: [
   ['texp', 'unary', 'T'],
   ['tlog', 'unary', 'T'],
   ['tsqrt', 'unary', 'T'],
-  ['trsqrt', 'unary', 'T'],
+  ['trsqrt', 'unary', 'T T?'],
   ['trecip', 'unary', 'T'],
   ['trelu', 'unary', 'T'],
   // tile-scalar
@@ -95,7 +96,7 @@ const table: [
   ['tdivs', 'scalar', 'TS TS'],
   ['tmaxs', 'scalar', 'T S'],
   ['tmins', 'scalar', 'T S'],
-  ['trems', 'scalar', 'T S'],
+  ['trems', 'scalar', 'T S T?'],
   ['tfmods', 'scalar', 'T S'],
   ['tpows', 'scalar', 'T S'],
   ['tands', 'scalar', 'T S'],
@@ -112,10 +113,12 @@ const table: [
   // compare / select
   ['tcmp', 'compare', 'T T', 'T', { attrsInIns: true }],
   ['tcmps', 'compare', 'T S', 'T', { attrsInIns: true }],
-  ['tsel', 'select', 'T T T'],
+  // PTOAS TSelOp: ins(%mask, %src0, %src1, %tmp)
+  ['tsel', 'select', 'T T T T?'],
   ['tsels', 'select', 'T T S'],
   // conversion
-  ['tcvt', 'convert', 'T', 'T', { attrsInIns: true }],
+  // PTOAS TCvtOp: ins(%src[, %tmp] {attrs} : T[, U])
+  ['tcvt', 'convert', 'T T?', 'T', { attrsInIns: true }],
   // reductions
   ['trowsum', 'rowreduce', 'T T'],
   ['trowmax', 'rowreduce', 'T T'],
@@ -127,13 +130,13 @@ const table: [
   ['tcolprod', 'colreduce', 'T'],
   // expansions
   ['trowexpand', 'rowexpand', 'T'],
-  ['trowexpandadd', 'rowexpand', 'T T'],
-  ['trowexpandsub', 'rowexpand', 'T T'],
-  ['trowexpandmul', 'rowexpand', 'T T'],
-  ['trowexpanddiv', 'rowexpand', 'T T'],
-  ['trowexpandmax', 'rowexpand', 'T T'],
-  ['trowexpandmin', 'rowexpand', 'T T'],
-  ['trowexpandexpdif', 'rowexpand', 'T T'],
+  ['trowexpandadd', 'rowexpand', 'T T T?'],
+  ['trowexpandsub', 'rowexpand', 'T T T?'],
+  ['trowexpandmul', 'rowexpand', 'T T T?'],
+  ['trowexpanddiv', 'rowexpand', 'T T T?'],
+  ['trowexpandmax', 'rowexpand', 'T T T?'],
+  ['trowexpandmin', 'rowexpand', 'T T T?'],
+  ['trowexpandexpdif', 'rowexpand', 'T T T?'],
   ['tcolexpand', 'colexpand', 'T'],
   // pto-isa docs/isa/tile/ops/reduce-and-expand/tcolexpand*.md: ins(%src0, %src1 : …) outs(%dst : …)
   ['tcolexpandadd', 'colexpand', 'T T'],
@@ -154,7 +157,9 @@ const table: [
   ['tinsert_fp', 'move', 'T T S S'],
   ['tfillpad_inplace', 'move', 'T'],
   // PTOAS TGatherOp: index form ins(%src, %indices : …) or mask form ins(%src, {maskPattern = …} : …)
-  ['tgather', 'move', 'T T?', 'T', { attrsInIns: true }],
+  // PTOAS TGatherOp also has up to three extra operands (indices / tmp / kValue), outs(%dst[, %cdst])
+  // (index: ins(%src, %indices[, %tmp]); compare: ins(%src, %kValue, %tmp) outs(%dst, %cdst) {offset})
+  ['tgather', 'move', 'T TS? T?', 'T', { attrsInIns: true, outs: [1, 2] }],
   ['tgatherb', 'move', 'T T'],
   ['tscatter', 'move', 'T T'],
   // cube
@@ -180,8 +185,9 @@ const table: [
   // sorting (PTOAS TSort32Op / TMrgSortOp; pto-isa tsort32.md / tmrgsort.md). tsort32: the manual's
   // ins(%src, %idx) outs(%dst) or PTOAS's ins(%src) outs(%dst, %idx). tmrgsort: ins(%src, %blockLen)
   // outs(%dst), or 2–4 lists ins(%s0, …, %s3 {exhausted = false}) outs(%dst[, %tmp][, %executed]).
-  ['tsort32', 'misc', 'T T?', 'T', { outs: [1, 2] }],
-  ['tmrgsort', 'misc', 'T TS T? T?', 'T', { attrsInIns: true, outs: [1, 3] }],
+  ['tsort32', 'misc', 'T T? T?', 'T', { outs: [1, 2] }],
+  // PTOAS @a56b18c3 format 2 puts the scratch tile last in ins: ins(%s0, …, %tmp) outs(%dst, %executed)
+  ['tmrgsort', 'misc', 'T TS T? T? T?', 'T', { attrsInIns: true, outs: [1, 3] }],
   // arg reductions (trowargmax.md …): ins(%src[, %tmp]) outs(%dst[, %dstVal]) — the index tile
   // first; axsim's order for the value form, which has no PTO-AS spelling in the references
   ['trowargmax', 'misc', 'T T?', 'T', { outs: [1, 2] }],
@@ -195,7 +201,7 @@ const table: [
   ['tinterleave', 'misc', 'T T', 'T', { outs: [2, 2] }],
   ['tdeinterleave', 'misc', 'T T?', 'T', { outs: [2, 2] }],
   // TTRI.md: ins(%diagonal : i32) outs(%dst) [{upper = true}] (lower by default)
-  ['ttri', 'misc', 'S'],
+  ['ttri', 'misc', 'S', 'T', { attrsInIns: true }],
   // TPARTARGMAX.md: ins(%src0Val, %src1Val, %src0Idx, %src1Idx) outs(%dstVal, %dstIdx)
   ['tpartargmax', 'misc', 'T T T T', 'T', { outs: [2, 2] }],
   ['tpartargmin', 'misc', 'T T T T', 'T', { outs: [2, 2] }],
@@ -218,12 +224,18 @@ const table: [
   ['tsubreluconv', 'misc', 'T T'],
   ['tadddeqrelu', 'misc', 'T T S T?'],
   // trandom.md: ins(%key, %counter : tile_buf, tile_buf) outs(%dst) [{rounds = 7}]
-  ['trandom', 'misc', 'T T'],
+  // PTOAS TRandomOp: six integer scalars ins(%key0, %key1, %c0, %c1, %c2, %c3 {rounds = N} : …)
+  ['trandom', 'misc', 'TS TS S? S? S? S?', 'T', { attrsInIns: true }],
   // subview.md: pto.subview ins(%src, %rowIdx, %colIdx : T, i16, i16) outs(%dst : T) -> TSUBVIEW
   ['subview', 'misc', 'T S S', 'T', { insn: 'TSUBVIEW' }],
   // indexed global memory access (PTOAS MGatherOp / MScatterOp; mgather.md / mscatter.md)
   ['mgather', 'misc', 'V T', 'T'],
   ['mscatter', 'misc', 'T T', 'V'],
+  // PTOAS TPrintOp / TSyncOp (no destination), TPackOp, TGetScaleAddrOp
+  ['tprint', 'misc', 'A', 'T', { outs: [0, 0] }],
+  ['tsync', 'misc', 'A*', 'T', { outs: [0, 0] }],
+  ['tpack', 'misc', 'T'],
+  ['tget_scale_addr', 'misc', 'T'],
 ];
 
 function insnName(mnemonic: string): string {

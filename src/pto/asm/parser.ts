@@ -16,6 +16,7 @@ import {
   BLAYOUTS,
   type Func,
   type FuncArg,
+  type GenericItem,
   type IndexOperand,
   type Module,
   type NamedAttr,
@@ -45,7 +46,68 @@ export interface ParseOptions {
   legacy?: boolean;
   /** Resource limits (nesting depth of regions); the defaults of src/budget.ts when absent. */
   budget?: Budget;
+  /**
+   * The target architecture the text is parsed for (`a3` | `a5`, as `ptoas --pto-arch`). When not
+   * given, `pto.target_arch = "…"` in the text selects it (PTOAS `detectTextualModuleArch`); with
+   * neither, axsim keeps every type as written. With an arch, a `loc=left` tile buffer gets the
+   * arch's fixed base layout (a3 row_major, a5 col_major), as PTOAS's type parser does.
+   */
+  arch?: 'a3' | 'a5';
 }
+
+/** `pto.target_arch = "a5"` anywhere in the text, as PTOAS's ptoas.cpp detects it. */
+export function detectTargetArch(src: string): 'a3' | 'a5' | undefined {
+  const m = /"?pto\.target_arch"?\s*=\s*"([A-Za-z0-9_]+)"/.exec(src);
+  const a = m?.[1]?.toLowerCase();
+  return a === 'a3' || a === 'a5' ? a : undefined;
+}
+
+/** Hash attributes whose parameters are not simple words (kept as written). */
+const RAW_HASH_ATTRS = new Set(['pto.tile_buf_config', 'pto.inferred_layout']);
+
+/** Dialect types axsim carries through without a structure of their own (`!pto.pipe` …). */
+const OTHER_TYPES = ['pto.pipe', 'pto.eventid_array', 'pto.async_session', 'pto.async_event'];
+
+/**
+ * Ops read in generic custom syntax (GenericOp): PTOAS ops whose meaning lives in the verifier /
+ * runner, not in a grammar of their own.
+ */
+export const GENERIC_OPS = new Set([
+  'memref.dealloc',
+  'memref.reinterpret_cast',
+  'pto.addptr',
+  'pto.aic_initialize_pipe',
+  'pto.aiv_initialize_pipe',
+  'pto.bind_tile',
+  'pto.build_async_session',
+  'pto.declare_eventid_array',
+  'pto.declare_tile',
+  'pto.eventid_array_get',
+  'pto.eventid_array_set',
+  'pto.import_reserved_buffer',
+  'pto.initialize_l2g2l_pipe',
+  'pto.initialize_l2l_pipe',
+  'pto.pointer_cast',
+  'pto.reserve_buffer',
+  'pto.set_ffts',
+  'pto.set_flag_dyn',
+  'pto.wait_flag_dyn',
+  'pto.set_validshape',
+  'pto.tassign',
+  'pto.test_async_event',
+  'pto.wait_async_event',
+  'pto.tget_async',
+  'pto.tput_async',
+  'pto.tfree',
+  'pto.tfree_from_aic',
+  'pto.tfree_from_aiv',
+  'pto.tpop',
+  'pto.tpop_from_aic',
+  'pto.tpop_from_aiv',
+  'pto.tpush',
+  'pto.tpush_to_aic',
+  'pto.tpush_to_aiv',
+]);
 
 const SCALAR_RE =
   /^(index|i1|i4|i8|i16|i32|i64|ui8|ui16|ui32|ui64|si8|si16|si32|si64|f16|bf16|f32|f64|tf32|f8E4M3FN|f8E5M2|f8E4M3|f8E5M2FNUZ|f8E4M3FNUZ|f8e4m3|f8e5m2|hif8|f4E2M1FN|f6E2M3FN|f6E3M2FN|f8E8M0FNU)$/;
@@ -78,6 +140,33 @@ export const PIPES = [
   'PIPE_FIX',
   'PIPE_ALL',
 ] as const;
+/**
+ * PTOAS's `#pto<kind value>` enum attributes (PTOAttrs.td EnumAttr<PTO_Dialect, …, "kind">) with
+ * their spellings.
+ */
+export const PTO_ENUMS: Record<string, { what: string; values: readonly string[] }> = {
+  cmp: { what: 'compare mode', values: CMP_MODES },
+  round_mode: { what: 'round mode', values: ROUND_MODES },
+  saturation_mode: { what: 'saturation mode', values: ['ON', 'OFF'] },
+  st_phase: { what: 'store phase', values: ['unspecified', 'partial', 'final'] },
+  atomic_type: { what: 'atomic type', values: ['atomic_none', 'atomic_add'] },
+  relu_pre_mode: { what: 'relu pre mode', values: ['no_relu', 'normal_relu'] },
+  gather_oob: { what: 'gather out-of-bounds mode', values: ['undefined', 'clamp', 'wrap', 'zero'] },
+  scatter_atomic_op: { what: 'scatter atomic op', values: ['none', 'add', 'max', 'min'] },
+  scatter_oob: { what: 'scatter out-of-bounds mode', values: ['undefined', 'skip', 'clamp', 'wrap'] },
+  quant_type: { what: 'quantization type', values: ['INT8_SYM', 'INT8_ASYM'] },
+};
+
+/** PTOAS's `#pto.kind<value>` attributes (PTO_Attr<…, "kind"> with `<` params `>`). */
+export const PTO_DOTTED_ENUMS: Record<string, readonly string[]> = {
+  'pto.acc_to_vec_mode': ['single_mode_vec0', 'single_mode_vec1', 'dual_mode_split_m', 'dual_mode_split_n'],
+  'pto.kernel_kind': ['cube', 'vector'],
+  'pto.blayout': ['row_major', 'col_major'],
+  'pto.slayout': ['none_box', 'row_major', 'col_major'],
+  'pto.pad_value': ['null', 'zero', 'max', 'min'],
+  'pto.compact_mode': ['null', 'normal', 'row_plus_one'],
+};
+
 export const CMPI_PREDICATES = ['eq', 'ne', 'slt', 'sle', 'sgt', 'sge', 'ult', 'ule', 'ugt', 'uge'] as const;
 export const CMPF_PREDICATES = [
   'false',
@@ -144,6 +233,8 @@ export const ARITH_CASTS = [
 
 const OTHER_OPS = [
   'return',
+  'func.call',
+  ...GENERIC_OPS,
   'func.return',
   'arith.constant',
   'arith.cmpi',
@@ -165,6 +256,7 @@ class Parser {
   private readonly lx: Lexer;
   private readonly strict: boolean;
   private readonly legacy: boolean;
+  private readonly arch: 'a3' | 'a5' | undefined;
   // the op being parsed (for the result-count checks; methods, not per-op closures)
   private curFirst!: Token;
   private curName!: Token;
@@ -194,6 +286,7 @@ class Parser {
     this.lx = new Lexer(src, opts.file);
     this.strict = opts.strict ?? false;
     this.legacy = !this.strict && (opts.legacy ?? false);
+    this.arch = opts.arch ?? detectTargetArch(src);
   }
 
   // ---- helpers ---------------------------------------------------------------------------
@@ -338,6 +431,9 @@ class Parser {
           };
         }
         default: {
+          if (OTHER_TYPES.includes(t.text)) {
+            return { kind: 'other', text: `!${t.text}${this.lx.isPunct('<') ? this.rawAngle() : ''}` };
+          }
           const near = nearestName(t.text, [
             'pto.tile_buf',
             'pto.tile',
@@ -485,6 +581,23 @@ class Parser {
         pad: 0,
       };
     }
+    if (
+      (first.kind === 'ident' || first.kind === 'string') &&
+      first.text !== 'loc' &&
+      (TILE_LOCS as readonly string[]).includes(first.text)
+    ) {
+      return this.resolveLeft(this.parseCompactTileBuf());
+    }
+    if (first.kind === 'ident' && first.text !== 'loc' && !bare) {
+      const near = nearestName(first.text, TILE_LOCS);
+      if (near) {
+        this.fail(
+          first,
+          `unknown loc ${this.describe(first)}`,
+          `did you mean '${near}'? loc is one of ${TILE_LOCS.join(', ')}`,
+        );
+      }
+    }
     const keys = ['loc', 'dtype', 'rows', 'cols', 'v_row', 'v_col', 'blayout', 'slayout', 'fractal', 'pad'];
     const out: Partial<TileBufType> & { kind: 'tile_buf' } = { kind: 'tile_buf' };
     for (let i = 0; i < keys.length; i++) {
@@ -590,6 +703,14 @@ class Parser {
         }
       }
     }
+    if (this.lx.isPunct(',')) {
+      // PTOAS: an optional `compact=N` after pad (CompactMode 0 Null, 1 Normal, 2 RowPlusOne)
+      this.lx.next();
+      this.expectKeyword('compact', "after 'pad' in !pto.tile_buf", "the only key after 'pad' is compact=N");
+      this.expectPunct('=', "after 'compact'");
+      const c = this.parseCompactMode();
+      if (c !== 0) out.compact = c;
+    }
     const close = this.lx.next();
     if (close.kind !== 'punct' || close.text !== '>') {
       this.fail(
@@ -598,7 +719,134 @@ class Parser {
         "close the type with '>'",
       );
     }
-    return out as TileBufType;
+    return this.resolveLeft(out as TileBufType);
+  }
+
+  private parseCompactMode(): number {
+    const c = this.lx.next();
+    if (c.kind !== 'int' || !/^[0-2]$/.test(c.text)) {
+      this.fail(
+        c,
+        `unknown compact mode ${this.describe(c)}`,
+        'compact is 0 (Null), 1 (Normal) or 2 (RowPlusOne)',
+      );
+    }
+    return Number(c.text);
+  }
+
+  /** PTOAS `resolveTileBufBLayout`: with a known arch, `left` buffers take the arch's base layout. */
+  private resolveLeft(t: TileBufType): TileBufType {
+    if (t.loc !== 'left' || this.arch === undefined) return t;
+    const bl = this.arch === 'a3' ? 'row_major' : 'col_major';
+    return t.blayout === bl ? t : { ...t, blayout: bl };
+  }
+
+  /**
+   * PTOAS's compact spelling (what ptoas prints): `!pto.tile_buf<vec, 16x16xf32[, valid=RxC]
+   * [, blayout=…][, slayout=…][, fractal=N][, pad=N][, compact=N]>`; unnamed keys take the
+   * defaults (row_major, none_box, 512, 0, 0), each key at most once, in any order.
+   */
+  private parseCompactTileBuf(): TileBufType {
+    const locTok = this.lx.next();
+    this.expectPunct(
+      ',',
+      'after the location of a compact !pto.tile_buf',
+      'write !pto.tile_buf<vec, 16x16xf32>',
+    );
+    const dimsAt = this.lx.peek();
+    const { dims } = this.lx.scanDims();
+    if (dims.length !== 2 || dims.some((d) => d < 0)) {
+      this.fail(
+        dimsAt,
+        'a compact !pto.tile_buf needs exactly two static dims before the element type',
+        'write e.g. !pto.tile_buf<vec, 16x16xf32>',
+      );
+    }
+    const dt = this.parseType();
+    if (dt.kind !== 'scalar')
+      this.fail(dimsAt, 'the element type of a tile buffer must be a scalar type', 'e.g. f32');
+    const out: TileBufType = {
+      kind: 'tile_buf',
+      loc: locTok.text as TileBufType['loc'],
+      dtype: dt,
+      rows: dims[0]!,
+      cols: dims[1]!,
+      vRow: dims[0]!,
+      vCol: dims[1]!,
+      blayout: 'row_major',
+      slayout: 'none_box',
+      fractal: 512,
+      pad: 0,
+    };
+    const seen = new Set<string>();
+    while (this.lx.eatPunct(',')) {
+      const k = this.lx.next();
+      const keys = ['valid', 'blayout', 'slayout', 'fractal', 'pad', 'compact'];
+      if (k.kind !== 'ident' || !keys.includes(k.text)) {
+        const near = k.kind === 'ident' ? nearestName(k.text, keys) : undefined;
+        this.fail(
+          k,
+          `unknown key ${this.describe(k)} in a compact !pto.tile_buf`,
+          `${near ? `did you mean '${near}'? ` : ''}keys: ${keys.join(', ')}`,
+        );
+      }
+      if (seen.has(k.text))
+        this.fail(k, `duplicate ${k.text} in a compact !pto.tile_buf`, 'give each key once');
+      seen.add(k.text);
+      this.expectPunct('=', `after '${k.text}'`);
+      const v = this.lx.peek();
+      switch (k.text) {
+        case 'valid': {
+          const { dims: vd } = this.lx.scanDims();
+          let last: number;
+          if (this.lx.eatPunct('?')) last = -1;
+          else last = this.expectInt('as a valid dim', false).value;
+          if (vd.length !== 1) this.fail(v, 'valid must have exactly two dims', 'write valid=16x?');
+          out.vRow = vd[0]!;
+          out.vCol = last;
+          break;
+        }
+        case 'blayout':
+        case 'slayout': {
+          this.lx.next();
+          const allowed: readonly string[] = k.text === 'blayout' ? BLAYOUTS : SLAYOUTS;
+          const word = v.kind === 'ident' || v.kind === 'string' ? v.text : '';
+          if (!allowed.includes(word)) {
+            const near = nearestName(word, allowed);
+            this.fail(
+              v,
+              `unknown ${k.text} ${this.describe(v)}`,
+              `${near ? `did you mean '${near}'? ` : ''}${k.text} is one of ${allowed.join(', ')}`,
+            );
+          }
+          if (k.text === 'blayout') out.blayout = word as TileBufType['blayout'];
+          else out.slayout = word as TileBufType['slayout'];
+          break;
+        }
+        case 'fractal':
+          out.fractal = this.expectInt('for fractal', false).value;
+          break;
+        case 'pad': {
+          const p = this.lx.next();
+          if (p.kind !== 'int' || !/^[0-3]$/.test(p.text)) {
+            this.fail(
+              p,
+              `unknown pad ${this.describe(p)}`,
+              'pad is an integer: 0 = Null, 1 = Zero, 2 = Max, 3 = Min',
+            );
+          }
+          out.pad = Number(p.text);
+          break;
+        }
+        case 'compact': {
+          const c = this.parseCompactMode();
+          if (c !== 0) out.compact = c;
+          break;
+        }
+      }
+    }
+    this.expectPunct('>', 'to close !pto.tile_buf<…>');
+    return out;
   }
 
   // ---- attributes --------------------------------------------------------------------------
@@ -622,6 +870,17 @@ class Parser {
       return { kind: 'bool', value: t.text === 'true' };
     }
     if (t.kind === 'hash') return this.parseHashAttr(validate);
+    // PTOAS's elided enum spelling inside a dictionary: `location = <vec>`
+    if (t.kind === 'punct' && t.text === '<') return this.parseSyncArg();
+    if (t.kind === 'symbol') {
+      this.lx.next();
+      return { kind: 'symbol', name: t.text };
+    }
+    if (t.kind === 'ident' && (t.text === 'dense' || t.text === 'array') && this.lx.peekIsAngle()) {
+      // builtin `dense<…>` / `array<i64: …>` attributes, kept as written
+      this.lx.next();
+      return this.maybeTyped({ kind: 'raw', text: `${t.text}${this.rawAngle()}` });
+    }
     if (t.kind === 'bang' || (t.kind === 'ident' && (SCALAR_RE.test(t.text) || t.text === 'memref'))) {
       return { kind: 'type', type: this.parseType() };
     }
@@ -630,6 +889,22 @@ class Parser {
       return { kind: 'word', value: t.text };
     }
     return this.fail(t, `expected an attribute value, found ${this.describe(t)}`);
+  }
+
+  /** A balanced `<…>` kept as written (the next token must be `<`). */
+  private rawAngle(): string {
+    const open = this.expectPunct('<', 'to open the attribute parameters');
+    let depth = 1;
+    let end = open.end;
+    while (depth > 0) {
+      const t = this.lx.next();
+      if (t.kind === 'eof') this.fail(open, "unbalanced '<' in an attribute", "close it with '>'");
+      if (t.kind === 'punct' && t.text === '<') depth++;
+      if (t.kind === 'punct' && t.text === '>') depth--;
+      // `->` inside the parameters cannot close them
+      end = t.end;
+    }
+    return this.lx.src.slice(open.pos, end).replace(/\s+/g, ' ');
   }
 
   private maybeTyped(a: Attr): Attr {
@@ -645,6 +920,7 @@ class Parser {
   private parseHashAttr(validate = true): Attr {
     const h = this.lx.next();
     const ns = h.text;
+    if (RAW_HASH_ATTRS.has(ns)) return { kind: 'raw', text: `#${ns}${this.rawAngle()}` };
     this.expectPunct('<', `after '#${ns}'`);
     const words: string[] = [];
     for (;;) {
@@ -675,13 +951,15 @@ class Parser {
     if (ns === 'pto') {
       if (words.length !== 2)
         this.fail(t, `'#pto<…>' needs a kind and a value`, 'e.g. #pto<cmp lt> or #pto<round_mode RINT>');
-      if (words[0] === 'cmp') oneOf('compare mode', words[1], CMP_MODES);
-      else if (words[0] === 'round_mode') oneOf('round mode', words[1], ROUND_MODES);
+      const e = PTO_ENUMS[words[0]!];
+      if (e) oneOf(e.what, words[1], e.values);
       else if (words[0] !== 'pad_mode' && words[0] !== 'mask_pattern') {
         this.fail(
           t,
           `unknown '#pto<${words[0]} …>' attribute`,
-          "the enum attributes are '#pto<cmp …>' and '#pto<round_mode …>'",
+          `the enum attributes are ${Object.keys(PTO_ENUMS)
+            .map((k) => `'#pto<${k} …>'`)
+            .join(', ')}`,
         );
       }
     } else if (ns === 'pto.pipe_event_type' || ns === 'pto.sync_op_type') {
@@ -697,6 +975,8 @@ class Parser {
       oneOf('layout', words[0], ['nd', 'dn', 'nz']);
     } else if (ns === 'pto.pipe') {
       oneOf('pipe', words[0], PIPES);
+    } else if (PTO_DOTTED_ENUMS[ns]) {
+      oneOf(ns.slice(4).replace(/_/g, ' '), words[0], PTO_DOTTED_ENUMS[ns]!);
     } else if (ns === 'pto.mask_pattern') {
       // PTOAS PTO_MaskPatternAttr (TGATHER's mask form)
       oneOf('mask pattern', words[0], ['P0101', 'P1010', 'P0001', 'P0010', 'P0100', 'P1000', 'P1111']);
@@ -908,6 +1188,8 @@ class Parser {
       }
       return { kind: 'return', pos, results, spelling: name, values, types };
     }
+    if (name === 'func.call' || name === 'call') return this.parseCall(name, pos, results);
+    if (GENERIC_OPS.has(name)) return { kind: 'generic', pos, results, name, items: this.parseGeneric(nt) };
     if (name.startsWith('arith.')) return this.parseArith(name, nt, pos, results, oneResult);
     if (name === 'affine.apply') {
       oneResult(name);
@@ -954,6 +1236,152 @@ class Parser {
       `unknown operation '${name}'`,
       near ? `did you mean '${near}'?` : 'PTO tile ops are spelled pto.<mnemonic> (e.g. pto.tadd)',
     );
+  }
+
+  /** `[%r =] func.call @f(%a, …) : (T, …) -> R | (R, …)`. */
+  private parseCall(name: string, pos: Pos, results: Use[]): Op {
+    const callee = this.lx.next();
+    if (callee.kind !== 'symbol')
+      this.fail(callee, `expected the callee (@name) after '${name}', found ${this.describe(callee)}`);
+    this.expectPunct('(', 'to open the call arguments');
+    const args: Use[] = [];
+    if (!this.lx.eatPunct(')')) {
+      args.push(...this.valueList('as a call argument'));
+      this.expectPunct(')', 'to close the call arguments');
+    }
+    this.expectPunct(':', 'before the callee type', `write ${name} @${callee.text}(…) : (T, …) -> R`);
+    this.expectPunct('(', 'to open the argument types');
+    const argTypes: Type[] = [];
+    if (!this.lx.eatPunct(')')) {
+      for (;;) {
+        argTypes.push(this.parseType());
+        if (this.lx.eatPunct(')')) break;
+        this.expectPunct(',', 'between argument types');
+      }
+    }
+    if (argTypes.length !== args.length) {
+      this.fail(
+        callee,
+        `${name} @${callee.text}: ${args.length} argument(s) but ${argTypes.length} type(s)`,
+        'give one type per argument',
+      );
+    }
+    this.expectPunct('->', 'before the result types', 'write -> () for a call without results');
+    const resultTypes = this.parseTypeListMaybeParen();
+    if (resultTypes.length !== results.length) {
+      this.fail(
+        callee,
+        `${name} @${callee.text} returns ${resultTypes.length} value(s) but binds ${results.length}`,
+        'bind one %result per result type',
+      );
+    }
+    return {
+      kind: 'func.call',
+      pos,
+      results,
+      spelling: name as 'func.call' | 'call',
+      callee: callee.text,
+      args,
+      argTypes,
+      resultTypes,
+    };
+  }
+
+  /**
+   * The rest of an op in generic custom syntax: values, literals, `{attrs}`, `: types`,
+   * `-> types` and bracketed groups, up to the end of the op (the op ends where a new line starts
+   * with something that cannot continue it, at a `}` closing the region, or at the end of input).
+   */
+  private parseGeneric(nameTok: Token): GenericItem[] {
+    let lastLine = nameTok.line;
+    let last: Token = nameTok;
+    const items: GenericItem[] = [];
+    const CONT = new Set([':', '->', '{', '(', '[', ',', '=', '<']);
+    for (;;) {
+      const t = this.lx.peek();
+      if (t.kind === 'eof' || (t.kind === 'punct' && (t.text === '}' || t.text === ')' || t.text === ']')))
+        break;
+      const lastCont = last.kind === 'punct' && [',', ':', '->', '='].includes(last.text);
+      if (t.line > lastLine && !lastCont && !(t.kind === 'punct' && CONT.has(t.text))) {
+        if (!(t.kind === 'ident' && ['to', 'ins', 'outs'].includes(t.text))) break;
+      }
+      items.push(this.genericItem(items));
+      last = this.lastTok;
+      lastLine = last.line;
+    }
+    return items;
+  }
+
+  private lastTok!: Token;
+
+  private genericItem(prev: GenericItem[]): GenericItem {
+    const t = this.lx.peek();
+    const after = prev[prev.length - 1];
+    const before = prev[prev.length - 2];
+    const typePos =
+      (after?.k === 'punct' && (after.text === ':' || after.text === '->')) ||
+      (after?.k === 'punct' && after.text === ',' && before?.k === 'type') ||
+      (after?.k === 'word' && after.text === 'to');
+    const typeStart =
+      t.kind === 'bang' ||
+      (t.kind === 'ident' && (SCALAR_RE.test(t.text) || t.text === 'memref' || t.text === 'vector'));
+    if (typePos && typeStart) {
+      const ty = this.parseType();
+      this.lastTok = this.lx.prevToken();
+      // a type list continues after ','
+      return { k: 'type', type: ty };
+    }
+    if (t.kind === 'value') {
+      const use = this.expectValue('in the operation');
+      this.lastTok = this.lx.prevToken();
+      return { k: 'value', use };
+    }
+    if (t.kind === 'punct' && t.text === '{') {
+      const attrs = this.parseAttrDict(false);
+      this.lastTok = this.lx.prevToken();
+      return { k: 'dict', attrs };
+    }
+    if (t.kind === 'punct' && t.text === '<' && typePos) {
+      // an elided dialect type: `pto.addptr %p, %o : <f32> -> <f32>` (the !pto.ptr prefix elided)
+      const raw = this.rawAngle();
+      this.lastTok = this.lx.prevToken();
+      const m = /^<\s*([A-Za-z0-9]+)\s*>$/.exec(raw);
+      if (m && SCALAR_RE.test(m[1]!))
+        return { k: 'type', type: { kind: 'ptr', elem: { kind: 'scalar', name: m[1]! } } };
+      return { k: 'type', type: { kind: 'other', text: raw } };
+    }
+    if (t.kind === 'punct' && (t.text === '(' || t.text === '[')) {
+      const open = this.lx.next();
+      const close = open.text === '(' ? ')' : open.text === '[' ? ']' : '>';
+      const items: GenericItem[] = [];
+      for (;;) {
+        const n = this.lx.peek();
+        if (n.kind === 'punct' && n.text === close) {
+          this.lastTok = this.lx.next();
+          break;
+        }
+        if (n.kind === 'eof') this.fail(open, `unbalanced '${open.text}'`, `close it with '${close}'`);
+        items.push(this.genericItem(items));
+      }
+      return { k: 'group', open: open.text as '(' | '[' | '<', items };
+    }
+    if (t.kind === 'punct' && t.text === '<') {
+      // PTOAS's short enum spelling `<PIPE_V>` or a raw parameter list
+      const a = this.parseSyncArg();
+      this.lastTok = this.lx.prevToken();
+      return { k: 'attr', attr: a };
+    }
+    if (t.kind === 'punct') {
+      this.lastTok = this.lx.next();
+      return { k: 'punct', text: t.text };
+    }
+    if (t.kind === 'ident' && !(t.text === 'true' || t.text === 'false' || t.text === 'dense')) {
+      this.lastTok = this.lx.next();
+      return { k: 'word', text: t.text };
+    }
+    const a = this.parseAttrValue(false);
+    this.lastTok = this.lx.prevToken();
+    return { k: 'attr', attr: a };
   }
 
   private parseAffineApply(pos: Pos, results: Use[]): Op {
@@ -1651,6 +2079,21 @@ class Parser {
       this.expectPunct(')', 'to close ins(…)');
     }
     const o = this.lx.peek();
+    if ((OP_SIGS.get(name.slice(4))?.outs?.[0] ?? 1) === 0 && !(o.kind === 'ident' && o.text === 'outs')) {
+      // ops without a destination (pto.tprint, pto.tsync)
+      const attrs = this.lx.isPunct('{') ? this.parseAttrDict() : undefined;
+      return {
+        kind: 'dps',
+        pos,
+        results,
+        name,
+        ins: insUses.map((use, i) => ({ use, type: types[i]! })),
+        insAttrs,
+        outs: [],
+        attrs,
+        resultTypes: [],
+      };
+    }
     if (!(o.kind === 'ident' && o.text === 'outs')) {
       if (o.kind === 'punct' && o.text === '{') {
         this.fail(

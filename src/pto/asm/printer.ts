@@ -4,7 +4,18 @@
  * `?` for dynamic valid dims, `!pto.tile<16x16xf32>`), so `parse(print(m))` equals `m` up to
  * positions and the short-spelling normalisation.
  */
-import type { AffineExpr, Attr, Func, Module, NamedAttr, Op, Operand, Type, Use } from './ast.ts';
+import type {
+  AffineExpr,
+  Attr,
+  Func,
+  GenericItem,
+  Module,
+  NamedAttr,
+  Op,
+  Operand,
+  Type,
+  Use,
+} from './ast.ts';
 
 /** Affine expressions print with parentheses around every nested binary expression. */
 export function printAffine(e: AffineExpr, top = true): string {
@@ -35,11 +46,13 @@ export function printType(t: Type): string {
       return (
         `!pto.tile_buf<loc=${t.loc}, dtype=${t.dtype.name}, rows=${t.rows}, cols=${t.cols}, ` +
         `v_row=${v(t.vRow)}, v_col=${v(t.vCol)}, blayout=${t.blayout}, slayout=${t.slayout}, ` +
-        `fractal=${t.fractal}, pad=${t.pad}>`
+        `fractal=${t.fractal}, pad=${t.pad}${t.compact ? `, compact=${t.compact}` : ''}>`
       );
     }
     case 'ptr':
       return `!pto.ptr<${t.elem.name}>`;
+    case 'other':
+      return t.text;
     case 'vector':
       return `vector<${t.shape.map((d) => `${d}x`).join('')}${t.elem.name}>`;
     case 'tensor_view':
@@ -82,6 +95,10 @@ export function printAttr(a: Attr): string {
       return printType(a.type);
     case 'typed':
       return `${printAttr(a.value)} : ${printType(a.type)}`;
+    case 'symbol':
+      return `@${a.name}`;
+    case 'raw':
+      return a.text;
   }
 }
 
@@ -100,6 +117,40 @@ const operand = (o: Operand) => (o.kind === 'value' ? v(o.use) : printAttr(o.val
 const typesParen = (ts: Type[]) =>
   ts.length === 1 ? printType(ts[0]!) : `(${ts.map(printType).join(', ')})`;
 
+/** Generic-syntax items back to text (spaces as PTOAS prints them). */
+function printItems(items: GenericItem[]): string {
+  let s = '';
+  for (const it of items) {
+    let piece: string;
+    switch (it.k) {
+      case 'value':
+        piece = `%${it.use.name}`;
+        break;
+      case 'attr':
+        piece = printAttr(it.attr);
+        break;
+      case 'dict':
+        piece = attrDict(it.attrs);
+        break;
+      case 'type':
+        piece = printType(it.type);
+        break;
+      case 'punct':
+      case 'word':
+        piece = it.text;
+        break;
+      case 'group': {
+        const close = it.open === '(' ? ')' : it.open === '[' ? ']' : '>';
+        piece = `${it.open}${printItems(it.items)}${close}`;
+        break;
+      }
+    }
+    const glue = it.k === 'punct' && it.text === ',' ? '' : ' ';
+    s += s === '' ? piece : `${glue}${piece}`;
+  }
+  return s;
+}
+
 function printOp(op: Op, indent: string, out: string[]): void {
   const res =
     op.resultPack !== undefined
@@ -112,6 +163,18 @@ function printOp(op: Op, indent: string, out: string[]): void {
     for (const o of body) printOp(o, `${indent}  `, out);
   };
   switch (op.kind) {
+    case 'generic':
+      line(`${op.name}${op.items.length ? ` ${printItems(op.items)}` : ''}`);
+      return;
+    case 'func.call':
+      line(
+        `${op.spelling} @${op.callee}(${vs(op.args)}) : (${op.argTypes.map(printType).join(', ')}) -> ${
+          op.resultTypes.length === 1
+            ? printType(op.resultTypes[0]!)
+            : `(${op.resultTypes.map(printType).join(', ')})`
+        }`,
+      );
+      return;
     case 'dps': {
       const ins =
         op.ins.length === 0
@@ -121,7 +184,7 @@ function printOp(op: Op, indent: string, out: string[]): void {
               .join(', ')}`;
       const outs = `${vs(op.outs.map((o) => o.use))} : ${op.outs.map((o) => printType(o.type)).join(', ')}`;
       line(
-        `${op.name} ins(${ins}) outs(${outs})${op.attrs ? ` ${attrDict(op.attrs)}` : ''}${
+        `${op.name} ins(${ins})${op.outs.length ? ` outs(${outs})` : ''}${op.attrs ? ` ${attrDict(op.attrs)}` : ''}${
           op.resultTypes.length ? ` -> ${typesParen(op.resultTypes)}` : ''
         }`,
       );

@@ -312,6 +312,11 @@ export function runProgram(
         }
         return tile;
       },
+      setValid(t) {
+        const tile = t.handle as Tile;
+        tile.validRow = t.validRow;
+        tile.validCol = t.validCol;
+      },
       reshape(from, to) {
         const src = from.handle as Tile;
         const t = tileOf(to.type, to.validRow, to.validCol, profile);
@@ -364,7 +369,7 @@ export function runProgram(
         for (const v of extraOuts) if (v.kind === 'view') written.add(v.arg);
       },
     },
-    { file: opts.file, scalars, maxSteps: opts.maxSteps },
+    { file: opts.file, scalars, maxSteps: opts.maxSteps, module: m },
   );
   for (const a of f.args) {
     const v = env.get(a.use.name);
@@ -561,7 +566,7 @@ function execCall(
     const w = (rm?.word ?? 'CAST_RINT').toUpperCase();
     attrs.roundMode = ROUND[w] ?? w;
   }
-  const sat = attrWord(call.attrs, ['sat', 'satMode']);
+  const sat = attrWord(call.attrs, ['sat', 'satMode', 'sat_mode']);
   if (sat) attrs.satMode = sat.word.toUpperCase();
   // enumerated / boolean attributes the library takes by name (coalesce, oob, atomic, exhausted, …)
   for (const a of def.attrs) {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { OPS } from '../registry.ts';
 import { OP_SIGS } from './ops.ts';
 import { parsePtoAs } from './parser.ts';
-import { notRunnable } from './runnable.ts';
+import { notRunnable, WALKER_INSNS } from './runnable.ts';
 import { verifyDiagnostics } from './verify.ts';
 
 const T =
@@ -36,9 +36,10 @@ test('pto.subset inside scf.for verifies and runs; tile ops all have a model', (
     [],
   );
   assert.deepEqual(notRunnable(m), []);
-  // every mnemonic the parser accepts maps to a registered instruction
+  // every mnemonic the parser accepts maps to a registered instruction or is run by the walker,
+  // except the two PTOAS ops axsim verifies but has no functional model for (reported by notRunnable)
   assert.deepEqual(
-    [...OP_SIGS.values()].filter((s) => !OPS.has(s.insn)).map((s) => s.mnemonic),
-    [],
+    [...OP_SIGS.values()].filter((s) => !OPS.has(s.insn) && !WALKER_INSNS.has(s.insn)).map((s) => s.mnemonic),
+    ['tpack', 'tget_scale_addr'],
   );
 });

@@ -54,6 +54,9 @@ export function elemOf(t: Type): ScalarType {
       return t;
     case 'tile_buf':
       return t.dtype;
+    case 'other':
+      // opaque dialect types have no element type; callers check kinds first
+      return { kind: 'scalar', name: t.text };
     default:
       return t.elem;
   }
@@ -109,7 +112,8 @@ export function typesEqual(a: Type, b: Type): boolean {
         a.blayout === o.blayout &&
         a.slayout === o.slayout &&
         a.fractal === o.fractal &&
-        a.pad === o.pad
+        a.pad === o.pad &&
+        (a.compact ?? 0) === (o.compact ?? 0)
       );
     }
     case 'ptr':
@@ -118,6 +122,8 @@ export function typesEqual(a: Type, b: Type): boolean {
       const o = b as typeof a;
       return a.elem.name === o.elem.name && a.space === o.space && sameDims(a.shape, o.shape);
     }
+    case 'other':
+      return a.text === (b as typeof a).text;
     default: {
       const o = b as typeof a;
       return a.elem.name === o.elem.name && sameDims(a.shape, o.shape);

@@ -6,8 +6,22 @@
  */
 import { AxsimError, type ErrorCategory, nearestName } from '../../errors.ts';
 import type { DType } from '../dtype.ts';
-import type { Func, Module, Op, Pos, SubsetOp, TileBufType, Type, Use } from './ast.ts';
+import type {
+  CallOp,
+  DpsOp,
+  Func,
+  GenericOp,
+  Module,
+  Op,
+  Pos,
+  SubsetOp,
+  TileBufType,
+  Type,
+  Use,
+} from './ast.ts';
 import { attrWord, type TileCall, tileCall } from './call.ts';
+import { genericImpliedResults, genericResultTypes, genericUses } from './generic.ts';
+import { OP_SIGS } from './ops.ts';
 import { CMP_MODES, ROUND_MODES } from './parser.ts';
 import { printType } from './printer.ts';
 import { profileSupport } from './support.ts';
@@ -24,6 +38,7 @@ import {
   tileShape,
   typesEqual,
 } from './types.ts';
+import { GENERIC_RESULTS_OPTIONAL, verifyGenericOp } from './verify-generic.ts';
 
 export type Profile = 'cpu' | 'a2a3' | 'a5';
 
@@ -41,6 +56,22 @@ export interface Diagnostic {
   col: number;
 }
 
+/** Ops whose optional last tile input is PTOAS's scratch (`tmp`) operand. */
+const SCRATCH_LAST = new Set([
+  'TREM',
+  'TCVT',
+  'TREMS',
+  'TRSQRT',
+  'TSEL',
+  'TROWEXPANDADD',
+  'TROWEXPANDSUB',
+  'TROWEXPANDMUL',
+  'TROWEXPANDDIV',
+  'TROWEXPANDMAX',
+  'TROWEXPANDMIN',
+  'TROWEXPANDEXPDIF',
+]);
+
 const I1: Type = { kind: 'scalar', name: 'i1' };
 const INDEX: Type = { kind: 'scalar', name: 'index' };
 
@@ -50,9 +81,16 @@ class Verifier {
   private defs = new Map<string, Pos>();
   /** Integer constants (arith.constant and casts of them), for pto.subset's type inference. */
   private consts = new Map<string, number>();
+  /** Names defined in each open region, innermost last (the function body is the first). */
+  private scopes: string[][] = [];
   private func!: Func;
+  module!: Module;
 
   constructor(private readonly opts: VerifyOptions) {}
+
+  typeOf(name: string): Type | undefined {
+    return this.types.get(name);
+  }
 
   err(pos: Pos, message: string, hint: string, category: ErrorCategory = 'BadInput'): void {
     this.diags.push({ category, message, hint, line: pos.line, col: pos.col });
@@ -70,6 +108,23 @@ class Verifier {
     }
     this.defs.set(u.name, u.pos);
     this.types.set(u.name, t);
+    this.scopes[this.scopes.length - 1]?.push(u.name);
+  }
+
+  /**
+   * MLIR scoping: a value defined inside a region is visible only there (and in regions nested in
+   * it), so sibling regions may reuse a name — as the MLIR printer does (`%arg4` in two loops).
+   */
+  enterScope(): void {
+    this.scopes.push([]);
+  }
+
+  exitScope(): void {
+    for (const n of this.scopes.pop() ?? []) {
+      this.defs.delete(n);
+      this.types.delete(n);
+      this.consts.delete(n);
+    }
   }
 
   /** Checks a use; returns its type (undefined when it is not defined). */
@@ -94,7 +149,96 @@ class Verifier {
     return t;
   }
 
+  /** `func.call @f(…)`: the callee exists in this module and the types match its signature. */
+  call(op: CallOp): void {
+    op.args.forEach((a, i) => {
+      this.use(a, op.spelling, op.argTypes[i]);
+    });
+    const f = this.module.funcs.find((g) => g.name === op.callee);
+    if (!f) {
+      const near = nearestName(
+        op.callee,
+        this.module.funcs.map((g) => g.name),
+      );
+      this.err(
+        op.pos,
+        `${op.spelling}: no function @${op.callee} in this module`,
+        near ? `did you mean @${near}?` : 'define the callee in the same module',
+      );
+    } else {
+      const sigOk =
+        f.args.length === op.argTypes.length &&
+        f.args.every((a, i) => typesEqual(a.type, op.argTypes[i]!)) &&
+        f.resultTypes.length === op.resultTypes.length &&
+        f.resultTypes.every((t, i) => typesEqual(t, op.resultTypes[i]!));
+      if (!sigOk) {
+        this.err(
+          op.pos,
+          `${op.spelling} @${op.callee}: the call type (${op.argTypes.map(printType).join(', ')}) -> (${op.resultTypes
+            .map(printType)
+            .join(', ')}) does not match the callee's signature (${f.args
+            .map((a) => printType(a.type))
+            .join(', ')}) -> (${f.resultTypes.map(printType).join(', ')})`,
+          `write the types @${op.callee} is declared with`,
+        );
+      }
+    }
+    op.results.forEach((r, i) => {
+      const t = op.resultTypes[i];
+      if (t) this.define(r, t, op.spelling);
+    });
+  }
+
+  dpsNoDest(op: DpsOp): void {
+    const sig = OP_SIGS.get(op.name.slice(4));
+    if (!sig || (sig.outs?.[0] ?? 1) > 0) {
+      this.err(op.pos, `${op.name}: missing outs(…)`, 'write outs(%dst : type)');
+      return;
+    }
+    if (op.ins.length === 0 || (op.name === 'pto.tprint' && op.ins.length !== 1)) {
+      this.err(
+        op.pos,
+        `${op.name}: expects ${op.name === 'pto.tprint' ? 'one operand' : 'operands'} in ins(…)`,
+        'see docs/pto-as.md',
+      );
+    }
+    for (const i of op.ins) {
+      const t = this.use(i.use, op.name, i.type);
+      if (t && !isTileLike(t) && !isViewLike(t) && t.kind !== 'tensor_view') {
+        this.err(
+          i.use.pos,
+          `${op.name}: operand %${i.use.name} must be a tile or a view, found ${printType(t)}`,
+          'pass a tile buffer or a view',
+        );
+      }
+    }
+  }
+
+  /** Ops in generic custom syntax: uses defined, results typed (by `-> T`), per-op rules. */
+  generic(op: GenericOp): void {
+    for (const u of genericUses(op)) this.use(u, op.name);
+    const written = genericResultTypes(op);
+    const rts = written.length ? written : genericImpliedResults(op);
+    verifyGenericOp(this, op);
+    if (op.results.length > 0) {
+      if (rts.length !== op.results.length) {
+        this.err(
+          op.pos,
+          `${op.name}: binds ${op.results.length} result(s) but declares ${rts.length} result type(s)`,
+          `write -> type after the operands of ${op.name}`,
+        );
+        return;
+      }
+      op.results.forEach((r, i) => {
+        this.define(r, rts[i]!, op.name);
+      });
+    } else if (written.length > 0 && !GENERIC_RESULTS_OPTIONAL.has(op.name)) {
+      this.err(op.pos, `${op.name}: declares a result type but binds no result`, `write %r = ${op.name} …`);
+    }
+  }
+
   verifyModule(m: Module): void {
+    this.module = m;
     const names = new Map<string, Pos>();
     for (const f of m.funcs) {
       const prev = names.get(f.name);
@@ -109,6 +253,7 @@ class Verifier {
     this.types = new Map();
     this.defs = new Map();
     this.consts = new Map();
+    this.scopes = [[]];
     for (const a of f.args) this.define(a.use, a.type, 'function argument');
     this.region(f.body, 'func');
     const last = f.body[f.body.length - 1];
@@ -218,10 +363,12 @@ class Verifier {
         op.inits.forEach((a, i) => {
           this.use(a.init, 'scf.while', op.argTypes[i]);
         });
+        this.enterScope();
         op.inits.forEach((a, i) => {
           this.define(a.arg, op.argTypes[i]!, 'scf.while argument');
         });
         this.region(op.before, 'before', op.resultTypes);
+        this.exitScope();
         if (
           op.afterArgs.length !== op.resultTypes.length ||
           op.afterArgs.some((a, i) => !typesEqual(a.type, op.resultTypes[i]!))
@@ -232,8 +379,10 @@ class Verifier {
             `write ^bb0(${op.resultTypes.map((t, i) => `%x${i}: ${printType(t)}`).join(', ')}):`,
           );
         }
+        this.enterScope();
         for (const a of op.afterArgs) this.define(a.use, a.type, 'block argument');
         this.region(op.after, 'for', op.argTypes);
+        this.exitScope();
         op.results.forEach((r, i) => {
           this.define(r, op.resultTypes[i]!, 'scf.while result');
         });
@@ -350,12 +499,16 @@ class Verifier {
             'scf.for: bounds must be index or integer values',
             'use arith.constant … : index',
           );
-        this.define(op.iv, lbT ?? INDEX, 'loop variable');
         op.iterArgs.forEach((a, i) => {
           this.use(a.init, 'scf.for iter_args', op.iterTypes[i]);
+        });
+        this.enterScope();
+        this.define(op.iv, lbT ?? INDEX, 'loop variable');
+        op.iterArgs.forEach((a, i) => {
           this.define(a.arg, op.iterTypes[i]!, 'iteration argument');
         });
         this.region(op.body, 'for', op.iterTypes);
+        this.exitScope();
         op.results.forEach((r, i) => {
           this.define(r, op.iterTypes[i]!, 'scf.for result');
         });
@@ -363,16 +516,23 @@ class Verifier {
       }
       case 'scf.if':
         this.use(op.cond, 'scf.if', I1);
+        this.enterScope();
         this.region(op.thenOps, 'if', op.resultTypes);
-        if (op.elseOps) this.region(op.elseOps, 'if', op.resultTypes);
-        else if (op.resultTypes.length > 0)
+        this.exitScope();
+        if (op.elseOps) {
+          this.enterScope();
+          this.region(op.elseOps, 'if', op.resultTypes);
+          this.exitScope();
+        } else if (op.resultTypes.length > 0)
           this.err(op.pos, 'scf.if with results needs an else region', 'add else { scf.yield … }');
         op.results.forEach((r, i) => {
           this.define(r, op.resultTypes[i]!, 'scf.if result');
         });
         return;
       case 'section':
+        this.enterScope();
         this.region(op.body, 'section');
+        this.exitScope();
         return;
       case 'memref.subview': {
         const st = this.use(op.source, 'memref.subview');
@@ -562,9 +722,20 @@ class Verifier {
         this.define(op.results[0]!, op.type, 'pto.treshape');
         return;
       }
+      case 'func.call':
+        this.call(op);
+        return;
+      case 'generic':
+        this.generic(op);
+        return;
       case 'dps':
       case 'ssa':
       case 'asm': {
+        if (op.kind === 'dps' && op.outs.length === 0) {
+          // pto.tprint / pto.tsync: inputs only
+          this.dpsNoDest(op);
+          return;
+        }
         const call = tileCall(op);
         if (!call) {
           this.err(
@@ -698,7 +869,7 @@ class Verifier {
     let min = 0;
     let max = 0;
     for (const k of sig.ins) {
-      if (k === 'T*') max = Number.POSITIVE_INFINITY;
+      if (k === 'T*' || k === 'A*') max = Number.POSITIVE_INFINITY;
       else {
         max++;
         if (!k.endsWith('?')) min++;
@@ -764,7 +935,8 @@ class Verifier {
       }
     } else {
       c.ins.forEach((inp, i) => {
-        const k = sig.ins[Math.min(i, sig.ins.length - 1)]!;
+        const k0 = sig.ins[Math.min(i, sig.ins.length - 1)]!;
+        const k = k0 === 'S?' ? 'S' : k0 === 'TS?' ? 'TS' : k0;
         const t = types[i];
         if (!t && inp.imm) {
           if (k !== 'S')
@@ -783,7 +955,9 @@ class Verifier {
               ? isViewLike(t)
               : k === 'TS'
                 ? t.kind === 'scalar' || isTileLike(t)
-                : isTileLike(t);
+                : k === 'A' || k === 'A*'
+                  ? isTileLike(t) || isViewLike(t)
+                  : isTileLike(t);
         if (!ok) {
           const want =
             k === 'S'
@@ -812,7 +986,12 @@ class Verifier {
     }
     for (const t of [...types, outType]) if (t) this.tileBufType(t, pos, name);
     this.attrs(c);
-    const tileIns = c.ins.map((_, i) => types[i]).filter((t): t is Type => t !== undefined && isTileLike(t));
+    let tileIns = c.ins.map((_, i) => types[i]).filter((t): t is Type => t !== undefined && isTileLike(t));
+    // PTOAS's scratch operand (trem/trems/trsqrt/tsel/trowexpand*: the last input) takes no part
+    // in the element-type and shape rules
+    const mandatoryTiles = sig.ins.filter((k) => k === 'T').length;
+    if (SCRATCH_LAST.has(sig.insn) && tileIns.length > mandatoryTiles)
+      tileIns = tileIns.slice(0, mandatoryTiles);
     // the semantic rules assume well-formed operands: skip them after an operand error
     if (!outType || this.diags.length > errorsBefore) return;
     const needTiles = sig.ins.filter((k) => k === 'T').length;
@@ -824,18 +1003,21 @@ class Verifier {
     const allowed: Record<string, string[]> = {
       TCMP: ['cmpMode', 'cmp'],
       TCMPS: ['cmpMode', 'cmp'],
-      TCVT: ['rmode', 'round', 'roundMode', 'sat', 'satMode'],
+      // axsim's spellings and PTOAS's attribute names (PTOOps.td @a56b18c3)
+      TCVT: ['rmode', 'round', 'roundMode', 'sat', 'satMode', 'sat_mode'],
       TCOLSUM: ['isBinary'],
       TCI: ['descending'],
-      TLOAD: ['pad_mode', 'init_out_buffer'],
-      TSTORE: ['atomic'],
-      TGATHER: ['maskPattern'],
+      TLOAD: ['pad_mode', 'init_out_buffer', 'layout'],
+      TSTORE: ['atomic', 'atomicType', 'stPhase', 'reluPreMode'],
+      TMOV: ['accToVecMode', 'reluPreMode'],
+      TGATHER: ['maskPattern', 'cmpMode', 'offset'],
       TMRGSORT: ['exhausted'],
-      MGATHER: ['coalesce', 'oob'],
-      MSCATTER: ['coalesce', 'oob', 'atomic', 'conflict'],
-      TTRI: ['upper'],
-      THISTOGRAM: ['byte'],
-      TQUANT: ['quantType'],
+      MGATHER: ['coalesce', 'oob', 'gatherOob'],
+      MSCATTER: ['coalesce', 'oob', 'atomic', 'conflict', 'scatterAtomicOp', 'scatterOob'],
+      TTRI: ['upper', 'upperOrLower'],
+      THISTOGRAM: ['byte', 'isMSB'],
+      TQUANT: ['quantType', 'quant_type'],
+      TDEQUANT: ['quant_type'],
       TRANDOM: ['rounds'],
     };
     const ok = allowed[c.sig.insn] ?? [];
@@ -843,7 +1025,7 @@ class Verifier {
       // PTOAS TGatherOp: the index form and the mask form are mutually exclusive
       const mask = c.attrs.some((a) => a.name === 'maskPattern');
       const tiles = c.op.ins.length;
-      if (mask === (tiles === 2)) {
+      if (mask === tiles >= 2) {
         this.err(
           c.op.pos,
           `${c.name}: ${mask ? 'both an index tile and a maskPattern' : 'neither an index tile nor a maskPattern'}`,
@@ -945,7 +1127,11 @@ class Verifier {
         // TSEL (mask, src0, src1) and TSELS (mask, src, scalar): the mask is a predicate tile of
         // its own element type; the selected data and the destination agree
         const data = sig.family === 'select' ? [ins[1], ins[2], out].filter((t): t is Type => !!t) : all;
-        sameElem(sig.insn === 'TPRELU' ? [ins[0]!, ins[1]!, out] : data, 'sources and destination');
+        // PTOAS TAxpyOp::verify: also src f16 into dst f32
+        const axpyWiden =
+          sig.insn === 'TAXPY' && elemOf(ins[0]!).name === 'f16' && elemOf(out).name === 'f32';
+        if (!axpyWiden)
+          sameElem(sig.insn === 'TPRELU' ? [ins[0]!, ins[1]!, out] : data, 'sources and destination');
         sameShape(sig.insn === 'TPRELU' ? [ins[0]!, ins[1]!, out] : data, 'sources and destination');
         for (const t of all) needLoc(t, ['vec'], 'operand');
         break;
@@ -1087,7 +1273,8 @@ class Verifier {
     };
     if (sig.insn === 'TSORT32') {
       // the manual: ins(%src, %idx) outs(%dst); PTOAS: ins(%src) outs(%dst, %idx)
-      if (c.ins.length + outs !== 3) {
+      // PTOAS @a56b18c3 also takes a scratch tile: ins(%src, %idx, %tmp) outs(%dst)
+      if (c.ins.length + outs !== 3 && !(c.ins.length === 3 && outs === 1)) {
         this.err(
           pos,
           `${name}: give the index tile once, in ins(%src, %idx) or in outs(%dst, %idx)`,

@@ -287,7 +287,7 @@ export function costProgram(
         r.path = 'ordering (no intrinsics)';
       },
     },
-    { file: opts.file, scalars: opts.scalars, maxSteps: opts.maxSteps },
+    { file: opts.file, scalars: opts.scalars, maxSteps: opts.maxSteps, module: m },
   );
   // reported, not added: GetLastPtoInstrCycles never includes a tail left pending at the end
   const finalTail = state.flush();
