@@ -1352,12 +1352,14 @@ class Parser {
     }
     if (t.kind === 'punct' && (t.text === '(' || t.text === '[')) {
       const open = this.lx.next();
-      const close = open.text === '(' ? ')' : open.text === '[' ? ']' : '>';
+      const close = open.text === '(' ? ')' : ']';
       const items: GenericItem[] = [];
+      this.budget.depth(++this.depth, this.lx.loc(open));
       for (;;) {
         const n = this.lx.peek();
         if (n.kind === 'punct' && n.text === close) {
           this.lastTok = this.lx.next();
+          this.depth--;
           break;
         }
         if (n.kind === 'eof') this.fail(open, `unbalanced '${open.text}'`, `close it with '${close}'`);
