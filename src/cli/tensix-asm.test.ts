@@ -25,11 +25,12 @@ describe('axsim tensix asm / disasm', () => {
     const r = axsim(['tensix', 'asm', src]);
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(r.stdout.trim().split('\n'), [
+      '# axsim tensix words arch=wormhole',
       '0x7000c000  // line 1: SFPLOAD lreg_ind=0 instr_mod0=0 sfpu_addr_mode=3 dest_reg_addr=0',
       '0x86002900  // line 2: SFPMUL lreg_src_a=0 lreg_src_b=2 lreg_src_c=9 lreg_dest=0 instr_mod1=0',
     ]);
     const h = axsim(['tensix', 'asm', src, '--hex', '--arch', 'bh']);
-    assert.equal(h.stdout, '0x70006000\n0x86002900\n');
+    assert.equal(h.stdout, '# axsim tensix words arch=blackhole\n0x70006000\n0x86002900\n');
   });
 
   it('asm --json and -o binary, then disasm of the binary', () => {
@@ -62,7 +63,7 @@ describe('axsim tensix asm / disasm', () => {
     );
     const a = axsim(['tensix', 'asm', '-', '--hex'], d.stdout);
     assert.equal(a.status, 0, a.stderr);
-    assert.equal(a.stdout, '0x84067560\n0x12345678\n');
+    assert.equal(a.stdout, '# axsim tensix words arch=wormhole\n0x84067560\n0x12345678\n');
     const s = axsim(['tensix', 'disasm', '-', '--no-comments'], '0x8f000000 // nop\n8c000000\n');
     assert.equal(s.stdout, 'SFPNOP\nSFPTRANSP lreg_dest=0\n');
   });
@@ -74,7 +75,10 @@ describe('axsim tensix asm / disasm', () => {
       d.stdout,
       'TTI_SFPMAD(p_sfpu::LREG1, p_sfpu::LREG0, p_sfpu::LREG11, p_sfpu::LREG1, 0);\nTTI_SFPLOAD(p_sfpu::LREG0, 0, ADDR_MOD_3, 0);\n',
     );
-    assert.equal(axsim(['tensix', 'asm', '-', '--hex'], d.stdout).stdout, '0x84010b10\n0x7000c000\n');
+    assert.equal(
+      axsim(['tensix', 'asm', '-', '--hex'], d.stdout).stdout,
+      '# axsim tensix words arch=wormhole\n0x84010b10\n0x7000c000\n',
+    );
   });
 
   it('asm --entry and -D run one kernel function', () => {
@@ -86,7 +90,7 @@ describe('axsim tensix asm / disasm', () => {
     );
     const r = axsim(['tensix', 'asm', f, '--hex', '--entry', 'kernel', '-D', 'N=2']);
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout, '0x71000001\n0x71000002\n');
+    assert.equal(r.stdout, '# axsim tensix words arch=wormhole\n0x71000001\n0x71000002\n');
   });
 
   it('reports errors with file:line:col and exit code 2', () => {

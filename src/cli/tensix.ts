@@ -5,9 +5,20 @@ import { type NpyArray, readNpy, writeNpy } from '../io/index.ts';
 import { bf16ToF32Bits, f32BitsToBf16 } from '../numeric/index.ts';
 import { assemble, describeWord, describeWordAs } from '../tensix/asm/index.ts';
 import { type Arch, byOpcode, parseArch } from '../tensix/encoding.ts';
-import { type DstFormat, makeSfpuRunner, parseDstFormat, TensixMachine } from '../tensix/index.ts';
-import { locateError, runCompiled } from '../tensix/llk/run.ts';
 import {
+  type DstFormat,
+  type DstView,
+  decodeDstView,
+  dstViewBase,
+  makeSfpuRunner,
+  parseDstFormat,
+  parseDstView,
+  TensixMachine,
+} from '../tensix/index.ts';
+import { runCompiled } from '../tensix/llk/run.ts';
+import { formatSourceOf, type SourceMap, sourceMapOf, withSource } from '../tensix/source-map.ts';
+import {
+  type Hazard,
   parseHazardMode,
   runTimedProgram,
   summaryText,
@@ -15,8 +26,9 @@ import {
   timedJson,
   timelineText,
 } from '../tensix/timing/index.ts';
+import { ambiguityWarning, recordedArch, resolveArch, wordsHeader } from '../tensix/wordfile.ts';
 import { action, addConformanceCommand, printJson } from './common.ts';
-import { collect, compileLlkFromCli, type LlkCliOptions, llkWhere } from './tensix-llk.ts';
+import { collect, compileLlkFromCli, type LlkCliOptions } from './tensix-llk.ts';
 
 /** The `axsim tensix …` command group. */
 export function registerTensix(program: Command): Command {
@@ -100,11 +112,14 @@ function addAsmCommand(group: Command): void {
             });
             writeFileSync(opts.output, buf);
           }
+          const name = file === '-' ? '<stdin>' : file;
           if (opts.json) {
+            const sources = sourceMapOf(r, name);
             printJson({
               arch,
               words: [...r.words].map(hex32),
               lines: r.lines,
+              sources: sources.map((x) => x ?? null),
               text: [...r.words].map((w) => describeWord(w, arch).text),
               warnings: r.warnings.map((w) => w.format()),
             });
@@ -114,7 +129,8 @@ function addAsmCommand(group: Command): void {
           const out = [...r.words].map((w, k) =>
             opts.hex ? hex32(w) : `${hex32(w)}  // line ${r.lines[k]}: ${describeWord(w, arch).text}`,
           );
-          process.stdout.write(out.length ? `${out.join('\n')}\n` : '');
+          // The first line records the arch the words were assembled for (src/tensix/wordfile.ts).
+          process.stdout.write(`${wordsHeader(arch)}\n${out.length ? `${out.join('\n')}\n` : ''}`);
         },
       ),
     );
@@ -138,12 +154,54 @@ export function parseWordList(text: string): number[] | undefined {
   return words.length > 0 ? words : undefined;
 }
 
-function readWords(file: string, mode: 'auto' | 'text' | 'binary'): number[] {
+/** Words read from a file, with the arch and source locations it records (if any). */
+interface WordFile {
+  words: number[];
+  arch?: Arch;
+  sources?: SourceMap;
+}
+
+/** The `tensix asm --json` form: {arch, words: ["0x…"], sources?: [{file, line, col}|null]}. */
+function parseAsmJson(text: string, file: string): WordFile | undefined {
+  if (!/^\s*\{/.test(text)) return undefined;
+  let j: { arch?: unknown; words?: unknown; sources?: unknown };
+  try {
+    j = JSON.parse(text) as typeof j;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(j.words)) return undefined;
+  const words = j.words.map((w, i) => {
+    const v = typeof w === 'string' ? Number(w) : w;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff)
+      throw badInput(`word ${i} (${JSON.stringify(w)}) is not a 32-bit word`, { location: { file } });
+    return v;
+  });
+  const arch = typeof j.arch === 'string' ? parseArch(j.arch) : undefined;
+  const sources = Array.isArray(j.sources)
+    ? (j.sources as unknown[]).map((x) => {
+        const o = x as { file?: unknown; line?: unknown; col?: unknown } | null;
+        return o && typeof o.line === 'number'
+          ? {
+              line: o.line,
+              ...(typeof o.file === 'string' ? { file: o.file } : {}),
+              ...(typeof o.col === 'number' ? { col: o.col } : {}),
+            }
+          : undefined;
+      })
+    : undefined;
+  return { words, arch, sources };
+}
+
+function readWords(file: string, mode: 'auto' | 'text' | 'binary'): WordFile {
   const buf = readInput(file);
   if (mode !== 'binary') {
     const isText = !buf.includes(0);
-    const words = isText ? parseWordList(buf.toString('utf8')) : undefined;
-    if (words) return words;
+    const text = isText ? buf.toString('utf8') : '';
+    const json = isText ? parseAsmJson(text, file) : undefined;
+    if (json) return json;
+    const words = isText ? parseWordList(text) : undefined;
+    if (words) return { words, arch: recordedArch(text) };
     if (mode === 'text') {
       throw badInput('expected hex words (0x… separated by spaces, commas or newlines)', {
         location: { file },
@@ -158,7 +216,17 @@ function readWords(file: string, mode: 'auto' | 'text' | 'binary'): number[] {
   }
   const words: number[] = [];
   for (let k = 0; k < buf.length; k += 4) words.push(buf.readUInt32LE(k));
-  return words;
+  return { words };
+}
+
+/** The arch for words from `what`: recorded, explicit or the default, warning when that is ambiguous. */
+function archForWords(wf: WordFile, explicit: string | undefined, what: string): Arch {
+  const { arch, defaulted } = resolveArch(wf.arch, explicit, what);
+  if (defaulted) {
+    const w = ambiguityWarning(wf.words, what);
+    if (w) process.stderr.write(`axsim: warning: ${w}\n`);
+  }
+  return arch;
 }
 
 function addDisasmCommand(group: Command): void {
@@ -167,7 +235,10 @@ function addDisasmCommand(group: Command): void {
     .description('disassemble instruction words into canonical text that `tensix asm` reads back')
     .argument('[file]', "hex words as text, or a little-endian binary file ('-' for standard input)")
     .option('--words <list>', 'the words on the command line, e.g. 0x84067560,0x8f000000')
-    .option('--arch <arch>', 'wormhole (wh) or blackhole (bh)', 'wormhole')
+    .option(
+      '--arch <arch>',
+      'wormhole (wh) or blackhole (bh); default: the arch the file records (asm --hex/--json), else wormhole',
+    )
     .option('--binary', 'read FILE as little-endian binary even if it looks like text')
     .option('--text', 'read FILE as hex text only')
     .option('--json', 'print [{index, word, text, note?}] as JSON')
@@ -179,7 +250,7 @@ function addDisasmCommand(group: Command): void {
           file: string | undefined,
           opts: {
             words?: string;
-            arch: string;
+            arch?: string;
             binary?: boolean;
             text?: boolean;
             json?: boolean;
@@ -187,18 +258,19 @@ function addDisasmCommand(group: Command): void {
             macro?: boolean;
           },
         ) => {
-          const arch: Arch = parseArch(opts.arch);
           if ((file === undefined) === (opts.words === undefined)) {
             throw badInput('give either a FILE or --words 0x…,0x…');
           }
-          let words: number[];
+          let wf: WordFile;
           if (opts.words !== undefined) {
             const w = parseWordList(opts.words);
             if (!w) throw badInput(`--words ${opts.words}: expected 0x… words separated by commas`);
-            words = w;
+            wf = { words: w };
           } else {
-            words = readWords(file!, opts.binary ? 'binary' : opts.text ? 'text' : 'auto');
+            wf = readWords(file!, opts.binary ? 'binary' : opts.text ? 'text' : 'auto');
           }
+          const words = wf.words;
+          const arch = archForWords(wf, opts.arch, file ?? '--words');
           const lines = words.map((w) => describeWordAs(w, arch, opts.macro ? 'macro' : 'canonical'));
           if (opts.json) {
             printJson(lines.map((l, index) => ({ index, word: hex32(words[index]!), ...l })));
@@ -219,15 +291,22 @@ function addDisasmCommand(group: Command): void {
 // ---- tensix run (docs/tensix.md "CLI") ----
 
 /** Reads a PROGRAM file: hex words (text or binary) when it looks like that, else assembly text. */
-function readProgram(file: string, arch: Arch): number[] {
+function readProgram(file: string, explicitArch: string | undefined): WordFile & { arch: Arch } {
   const buf = readInput(file);
   if (!buf.includes(0)) {
     const text = buf.toString('utf8');
-    const words = parseWordList(text);
-    if (words) return words;
-    return [...assemble(text, arch, { file }).words];
+    const json = parseAsmJson(text, file);
+    const words = json ? undefined : parseWordList(text);
+    if (json || words) {
+      const wf: WordFile = json ?? { words: words!, arch: recordedArch(text) };
+      return { ...wf, arch: archForWords(wf, explicitArch, file) };
+    }
+    const arch = explicitArch !== undefined ? parseArch(explicitArch) : 'wormhole';
+    const r = assemble(text, arch, { file });
+    return { words: [...r.words], arch, sources: sourceMapOf(r, file) };
   }
-  return readWords(file, 'binary');
+  const wf = readWords(file, 'binary');
+  return { ...wf, arch: archForWords(wf, explicitArch, file) };
 }
 
 const DEFAULT_FORMAT: Partial<Record<NpyArray['dtype'], DstFormat>> = {
@@ -287,14 +366,45 @@ function bitsToNpy(bits: Uint32Array, fmt: DstFormat, shape: number[], like: Npy
   }
 }
 
+/** `--matrix-writes 0,12,@40`: word indices, or `@LINE` = before the first word from source line LINE. */
+function parseMatrixWrites(list: string | undefined, sources: SourceMap | undefined): number[] {
+  return (list ?? '')
+    .split(',')
+    .filter((x) => x.trim() !== '')
+    .map((x) => {
+      const t = x.trim();
+      if (t.startsWith('@')) {
+        const line = Number(t.slice(1));
+        const at = Number.isInteger(line) ? (sources ?? []).findIndex((s) => s?.line === line) : -1;
+        if (at < 0) throw badInput(`--matrix-writes: no instruction comes from source line ${t.slice(1)}`);
+        return at;
+      }
+      const v = Number(t);
+      if (!Number.isInteger(v) || v < 0)
+        throw badInput(`--matrix-writes: '${x}' is not an instruction index or @LINE`);
+      return v;
+    });
+}
+
+/** One line per hazard: `file:line:col: hazard id (cycle c): message`. */
+function hazardLine(h: Hazard, sources: SourceMap | undefined): string {
+  return `${formatSourceOf(sources, h.index)}: hazard ${h.id} (cycle ${h.cycle}): ${h.message}`;
+}
+
 function addRunCommand(group: Command): void {
   group
     .command('run')
     .description(
-      'run an SFPU program on Dst data from a .npy file and write Dst back (sequential, bit-exact)',
+      'run an SFPU program on Dst data from a .npy file and write Dst back (sequential, bit-exact; the documented timing rules are checked on the cycle model and reported as warnings)',
     )
-    .argument('<program>', 'assembly source, or instruction words (hex text or little-endian binary)')
-    .option('--arch <arch>', 'wormhole (wh) or blackhole (bh)', 'wormhole')
+    .argument(
+      '<program>',
+      'assembly source, or instruction words (asm --hex text, asm --json, or little-endian binary)',
+    )
+    .option(
+      '--arch <arch>',
+      'wormhole (wh) or blackhole (bh); default: the arch a word file records, else wormhole',
+    )
     .option(
       '--dst <file>',
       'input .npy: (T,32,32) or (32,32) = tiles from tile 0; otherwise rows of 16 from row 0',
@@ -304,6 +414,10 @@ function addRunCommand(group: Command): void {
       'Dst element format: fp32, int32, fp16, bf16, raw16, raw32 (default from dtype)',
     )
     .option('--out <file>', 'write the same region of Dst, after the run, to this .npy')
+    .option(
+      '--out-format <view>',
+      'read Dst back as: fp32, fp16a (fp16), fp16b (bf16), int32, int32sm, uint32, uint16, int16, int8, raw16, raw32 (default: the input format)',
+    )
     .option('--fp32-dest', 'set ALU_ACC_CTRL_SFPU_Fp32_enabled (default: on for 32-bit formats)')
     .option('--json', 'print the summary as JSON')
     .option(
@@ -316,8 +430,9 @@ function addRunCommand(group: Command): void {
     )
     .option(
       '--matrix-writes <list>',
-      'timed mode: Matrix Unit writes to Dst issued just before these instruction indices, e.g. 0,12',
+      'timed mode: Matrix Unit writes to Dst issued just before these instruction indices (or @LINE: the first instruction of that source line), e.g. 0,12,@40',
     )
+    .option('--no-timing-check', 'sequential mode: do not check the timing rules on the cycle model')
     .option(
       '--entry <call>',
       "C++ kernel file: the function to run, e.g. '_calculate_x_<false, 8>' (docs/tensix-llk.md)",
@@ -339,25 +454,40 @@ function addRunCommand(group: Command): void {
         async (
           file: string,
           opts: {
-            arch: string;
+            arch?: string;
             dst?: string;
             dstFormat?: string;
             out?: string;
+            outFormat?: string;
             fp32Dest?: boolean;
             json?: boolean;
             timeline?: string | boolean;
             hazards?: string;
             matrixWrites?: string;
+            timingCheck: boolean;
           } & LlkCliOptions,
         ) => {
-          const arch = parseArch(opts.arch);
-          const llk = opts.entry === undefined ? undefined : await compileLlkFromCli(file, arch, opts);
-          const words = llk ? Array.from(llk.compiled.words) : readProgram(file, arch);
+          // A C++ kernel file with --entry compiles with the LLK environment (docs/tensix-llk.md);
+          // anything else is assembly or words.
+          const llkArch = opts.entry === undefined ? undefined : parseArch(opts.arch ?? 'wormhole');
+          const llk = llkArch ? await compileLlkFromCli(file, llkArch, opts) : undefined;
+          const prog = llk
+            ? {
+                arch: llkArch!,
+                words: Array.from(llk.compiled.words),
+                sources: sourceMapOf({ sources: llk.compiled.sources }, file),
+              }
+            : readProgram(file, opts.arch);
+          const { arch, words, sources } = prog;
+          // RISC-V config-register writes between words (init_prng_seed): run in chunks around them
+          const chunked = (llk?.compiled.events?.length ?? 0) > 0;
           const m = new TensixMachine(arch);
           m.state.useLaneFlags = 0;
           let region:
             | { fmt: DstFormat; tiles: boolean; shape: number[]; count: number; like: NpyArray }
             | undefined;
+          const outView: DstView | undefined = opts.outFormat ? parseDstView(opts.outFormat) : undefined;
+          if (outView && !opts.out) throw badInput('--out-format needs --out');
           if (opts.dst) {
             const a = readNpy(opts.dst);
             const fmt = opts.dstFormat ? parseDstFormat(opts.dstFormat) : DEFAULT_FORMAT[a.dtype];
@@ -388,37 +518,67 @@ function addRunCommand(group: Command): void {
           const usesLoadMacro = Array.from(words).some(
             (w) => byOpcode(w >>> 24, arch)?.name === 'SFPLOADMACRO',
           );
-          const runTimedPhase = (): TimedResult => {
-            const hazards = parseHazardMode(opts.hazards ?? 'warn');
-            const matrixDstWrites = (opts.matrixWrites ?? '')
-              .split(',')
-              .filter((x) => x.trim() !== '')
-              .map((x) => {
-                const v = Number(x);
-                if (!Number.isInteger(v) || v < 0)
-                  throw badInput(`--matrix-writes: '${x}' is not an instruction index`);
-                return v;
-              });
-            return runTimedProgram(m, words, { hazards, timeline: timeline !== undefined, matrixDstWrites });
+          /** Sequential mode: the cycle model's hazards and whether its Dst differs (issue 11). */
+          let check: { hazards: Hazard[]; count: number; dstCellsDiffer: number; error?: string } | undefined;
+          /** The sequential run (in chunks around RISC-V config writes for an LLK kernel). */
+          const runSequential = () => {
+            if (chunked) runCompiled(m, llk!.compiled, { timed: false });
+            else m.run(words);
           };
-          const wantTimed = Boolean(timeline || opts.hazards || opts.matrixWrites || usesLoadMacro);
-          if (llk?.compiled.events?.length) {
-            // RISC-V config-register writes between words (init_prng_seed): run in chunks around them
-            const r = runCompiled(m, llk.compiled, {
-              timed: wantTimed,
-              hazards: parseHazardMode(opts.hazards ?? 'warn'),
-            });
-            for (const h of r.hazards)
-              process.stderr.write(`hazard ${h.id} at ${llkWhere(llk.compiled, h.index)}: ${h.message}\n`);
-          } else if (llk) {
-            try {
-              if (wantTimed) timed = runTimedPhase();
-              else m.run(words);
-            } catch (e) {
-              throw locateError(e, llk.compiled, 0);
+          /** A warn-mode cycle-model run's hazards (chunked runs report theirs per chunk). */
+          const runCheck = (): { hazards: Hazard[]; count: number } => {
+            if (chunked) {
+              const r = runCompiled(m, llk!.compiled, { timed: true, hazards: 'warn' });
+              return { hazards: r.hazards, count: r.hazards.length };
             }
-          } else if (wantTimed) timed = runTimedPhase();
-          else m.run(words);
+            const t = runTimedProgram(m, words, { hazards: 'warn', sources });
+            return { hazards: t.hazards, count: t.hazardCount };
+          };
+          try {
+            if (timeline || opts.hazards || opts.matrixWrites || usesLoadMacro) {
+              const hazards = parseHazardMode(opts.hazards ?? 'warn');
+              if (chunked) {
+                if (timeline || opts.matrixWrites)
+                  throw badInput(
+                    '--timeline and --matrix-writes need one timed run; this kernel writes config registers from the RISC-V side between its words',
+                  );
+                const r = runCompiled(m, llk!.compiled, { timed: true, hazards });
+                check = { hazards: r.hazards, count: r.hazards.length, dstCellsDiffer: 0 };
+              } else {
+                const matrixDstWrites = parseMatrixWrites(opts.matrixWrites, sources);
+                timed = runTimedProgram(m, words, {
+                  hazards,
+                  timeline: timeline !== undefined,
+                  matrixDstWrites,
+                  sources,
+                });
+              }
+            } else {
+              if (opts.timingCheck) {
+                try {
+                  const t = runCheck();
+                  const timedDst = m.state.dst.slice();
+                  m.restore(before);
+                  runSequential();
+                  let differ = 0;
+                  for (let i = 0; i < timedDst.length; i++) if (timedDst[i] !== m.state.dst[i]) differ++;
+                  check = { hazards: t.hazards, count: t.count, dstCellsDiffer: differ };
+                } catch (e) {
+                  // the sequential run decides what is an error; the check only adds warnings
+                  m.restore(before);
+                  runSequential();
+                  check = {
+                    hazards: [],
+                    count: 0,
+                    dstCellsDiffer: 0,
+                    error: e instanceof Error ? e.message : String(e),
+                  };
+                }
+              } else runSequential();
+            }
+          } catch (e) {
+            throw withSource(e, sources);
+          }
           if (llk) {
             for (const w of llk.compiled.warnings) process.stderr.write(`${w.format()}\n`);
             process.stderr.write(`${llk.note}\n`);
@@ -432,18 +592,20 @@ function addRunCommand(group: Command): void {
           }
           let dstCells = 0;
           for (let i = 0; i < after.dst.length; i++) if (before.dst[i] !== after.dst[i]) dstCells++;
-          let outBits: Uint32Array | undefined;
           if (region) {
-            if (region.tiles) {
-              outBits = new Uint32Array(region.count);
-              for (let t = 0; t < region.count / 1024; t++)
-                outBits.set(m.readDstTile(t, region.fmt), t * 1024);
-            } else {
-              outBits = m.readDstRows(0, region.count, region.fmt);
-            }
-            if (opts.out) writeNpy(opts.out, bitsToNpy(outBits, region.fmt, region.shape, region.like));
+            if (opts.out) writeNpy(opts.out, regionToNpy(m, region, outView));
           } else if (opts.out) {
             throw badInput('--out needs --dst (it writes back the region --dst loaded)');
+          }
+          const warnings: string[] = [];
+          if (check) {
+            for (const h of check.hazards.slice(0, 20)) warnings.push(hazardLine(h, sources));
+            if (check.count > 20) warnings.push(`… ${check.count - 20} more hazards`);
+            if (check.dstCellsDiffer > 0)
+              warnings.push(
+                `with the documented timing (the cycle model) ${check.dstCellsDiffer} Dst 16-bit cells end up different from this sequential result; see the hazards above (--timeline text shows the pipeline)`,
+              );
+            if (check.error) warnings.push(`the timing rules could not be checked: ${check.error}`);
           }
           const summary = {
             arch,
@@ -456,7 +618,18 @@ function addRunCommand(group: Command): void {
             rwcDst: after.rwc[0],
             rwcDstCr: after.rwc[1],
             out: opts.out ?? null,
+            ...(check
+              ? {
+                  timingCheck: {
+                    hazardCount: check.count,
+                    hazards: check.hazards.map((h) => ({ ...h, at: formatSourceOf(sources, h.index) })),
+                    dstCellsDiffer: check.dstCellsDiffer,
+                    ...(check.error ? { error: check.error } : {}),
+                  },
+                }
+              : {}),
           };
+          for (const w of warnings) process.stderr.write(`axsim: warning: ${w}\n`);
           if (timed && (timeline === 'json' || opts.json)) {
             printJson({ ...summary, timing: timedJson(timed) });
             return;
@@ -475,6 +648,9 @@ function addRunCommand(group: Command): void {
               `  flags: enable=${summary.useLaneFlags} LaneFlags=${summary.laneFlags} stack depth ${summary.flagStackDepth}\n` +
               `  RWC Dst=${summary.rwcDst} Dst_Cr=${summary.rwcDstCr}\n` +
               (opts.out ? `  wrote ${opts.out}\n` : '') +
+              (check
+                ? `  timing rules (cycle model): ${check.error ? 'not checked' : check.count === 0 ? 'no hazards' : `${check.count} hazard(s), see the warnings`}\n`
+                : '') +
               (timed && !timeline && usesLoadMacro
                 ? '  SFPLOADMACRO present: ran on the cycle model (--timeline text shows the pipeline)\n'
                 : ''),
@@ -484,4 +660,23 @@ function addRunCommand(group: Command): void {
         },
       ),
     );
+}
+
+/** The region --dst loaded, read back in its format or in `view` (same tiles / same element count). */
+function regionToNpy(
+  m: TensixMachine,
+  region: { fmt: DstFormat; tiles: boolean; shape: number[]; count: number; like: NpyArray },
+  view: DstView | undefined,
+): NpyArray {
+  const fmt = view ? dstViewBase(view) : region.fmt;
+  let bits: Uint32Array;
+  if (region.tiles) {
+    bits = new Uint32Array(region.count);
+    for (let t = 0; t < region.count / 1024; t++) bits.set(m.readDstTile(t, fmt), t * 1024);
+  } else {
+    bits = m.readDstRows(0, region.count, fmt);
+  }
+  if (!view) return bitsToNpy(bits, region.fmt, region.shape, region.like);
+  const { dtype, data } = decodeDstView(view, bits);
+  return { dtype, shape: region.shape, data };
 }

@@ -11,6 +11,7 @@
  * completes before the next), as in ttsim and the conformance vectors. Errors are AxsimError.
  */
 import { badInput } from '../errors.ts';
+import type { NpyData } from '../io/npy.ts';
 import {
   DST_FORMATS,
   type DstFormat,
@@ -19,9 +20,11 @@ import {
   readDstElements,
   writeDstElements,
 } from './dst.ts';
+import { type DstView, decodeDstView, dstViewBase, parseDstView } from './dst-views.ts';
 import { type Arch, parseArch } from './encoding.ts';
 import { run } from './exec.ts';
 import { compile, type Program } from './program.ts';
+import { type SourceMap, withSource } from './source-map.ts';
 import { type FlagStackPolicy, LANES, type TensixSnapshot, TensixState } from './state.ts';
 
 export { makeSfpuRunner } from './conformance.ts';
@@ -35,10 +38,26 @@ export {
   readDstElements,
   writeDstElements,
 } from './dst.ts';
+export {
+  DST_VIEW_NAMES,
+  DST_VIEWS,
+  type DstView,
+  decodeDstView,
+  dstViewBase,
+  parseDstView,
+} from './dst-views.ts';
 export * from './encoding.ts';
 export { run as runProgram } from './exec.ts';
 export { fmaBh, fmaWh } from './fma.ts';
 export { compile, type Program } from './program.ts';
+export {
+  formatSourceOf,
+  locationOf,
+  type SourceLoc,
+  type SourceMap,
+  sourceMapOf,
+  withSource,
+} from './source-map.ts';
 export {
   ARCH_PARAMS,
   type FlagStackPolicy,
@@ -109,10 +128,17 @@ export class TensixMachine {
     return compile(words, this.arch, { replayBuffer: this.replayBuffer });
   }
 
-  /** Runs a program (words or compiled) `reps` times. */
-  run(program: ArrayLike<number> | Program, reps = 1): void {
-    const p = isProgram(program) ? program : this.compile(program);
-    run(this.state, p, reps);
+  /**
+   * Runs a program (words or compiled) `reps` times. With `sources` (per source word, e.g.
+   * `sourceMapOf(assemble(...))`) a run-time error names file:line:col as well as the index.
+   */
+  run(program: ArrayLike<number> | Program, reps = 1, opts: { sources?: SourceMap } = {}): void {
+    try {
+      const p = isProgram(program) ? program : this.compile(program);
+      run(this.state, p, reps);
+    } catch (e) {
+      throw withSource(e, opts.sources);
+    }
   }
 
   configure(cfg: TensixConfig): void {
@@ -155,6 +181,22 @@ export class TensixMachine {
 
   writeDstRows(row: number, values: ArrayLike<number>, fmt: DstFormat | string = 'fp32'): void {
     writeDstElements(this.state.dst, parseDstFormat(fmt), row, values);
+  }
+
+  /**
+   * Reads `count` elements from row `row` in one of Dst's data-type views (dst-views.ts: fp32,
+   * fp16a, fp16b, int32, int32sm, uint32, uint16, int16, int8, raw16, raw32), whatever format the
+   * data was written in: Float32Array, Int32Array, Uint16Array (fp16a: half bits) ...
+   */
+  readDstView(row: number, count: number, view: DstView | string): NpyData {
+    const v = parseDstView(view);
+    return decodeDstView(v, this.readDstRows(row, count, dstViewBase(v))).data;
+  }
+
+  /** A row-major 32x32 tile in a Dst view (see readDstView); the tile index counts in the view's rows. */
+  readDstTileView(tile: number, view: DstView | string): NpyData {
+    const v = parseDstView(view);
+    return decodeDstView(v, this.readDstTile(tile, dstViewBase(v))).data;
   }
 
   /** Number of 32x32 tiles Dst holds in a format: 8 in 32-bit formats, 16 in 16-bit formats. */

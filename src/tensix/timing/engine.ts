@@ -21,7 +21,7 @@
  * - STALLWAIT blocks the thread until the Vector Unit has nothing scheduled or in flight, plus the
  *   documented one-cycle lag; it also satisfies the Matrix-Unit-to-Dst gap rule (B8/C7 usage).
  */
-import { AxsimError, badInput, internalError, unsupported } from '../../errors.ts';
+import { AxsimError, badInput, type ErrorLocation, internalError, unsupported } from '../../errors.ts';
 import { type Arch, decode } from '../encoding.ts';
 import { execRecord as execRecordImport } from '../exec.ts';
 import {
@@ -40,6 +40,7 @@ import {
 import { sfpload as sfploadImport, sfpstore as sfpstoreImport } from '../insns/ldst.ts';
 import { Op as OpImport, S as SImport, STRIDE as STRIDE_IMPORT } from '../ops.ts';
 import type { Program } from '../program.ts';
+import { formatSourceOf, locationOf, type SourceMap } from '../source-map.ts';
 import { IMM_ROW as IMM_ROW_IMPORT, LANES as LANES_IMPORT, LC, type TensixState } from '../state.ts';
 import { type Deps, depsOf } from './deps.ts';
 import { HAZARDS, type Hazard, type HazardId, type HazardMode, hazardError } from './hazards.ts';
@@ -86,6 +87,11 @@ export interface TimedOptions {
   reps?: number;
   /** Keep at most this many hazards in the list (all are counted; default 1000). */
   hazardLimit?: number;
+  /**
+   * Where each source word came from (assembler `sources` or `lines`, see source-map.ts): hazards,
+   * errors and timeline rows then name file:line:col.
+   */
+  sources?: SourceMap;
 }
 
 export interface TimelineEntry {
@@ -97,6 +103,8 @@ export interface TimelineEntry {
   text: string;
   /** 'discarded' (lost to a scheduled instruction), 'stall' (thread stalled this cycle). */
   note?: 'discarded' | 'stall';
+  /** The statement that produced it (with a source map; for a scheduled one: its SFPLOADMACRO's). */
+  loc?: ErrorLocation;
 }
 
 export interface TimedResult {
@@ -295,9 +303,11 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
 
   const hazardLimit = opts.hazardLimit ?? 1000;
   let hazardCount = 0;
+  const sources = opts.sources;
   const report = (id: HazardId, cycle: number, index: number, message: string) => {
     if (mode === 'off') return;
     const h: Hazard = { id, cycle, index, message, source: HAZARDS[id].source };
+    if (sources && index >= 0) h.location = locationOf(sources, index);
     if (mode === 'strict') throw hazardError(h);
     hazardCount++;
     if (hazards.length < hazardLimit) hazards.push(h);
@@ -471,6 +481,123 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
 
   const srcIndex = (kk: number) => (kk >= 0 && kk < n ? prog.sourceIndex[kk]! : -1);
 
+  /*
+   * SFPLOADMACRO data-loss tracking (`macro-write-lost`), per LReg lane: who wrote the value there
+   * (owner = the cycle of the SFPLOADMACRO whose load or scheduled instruction wrote it; -1 anything
+   * else). When a value a sequence wrote is replaced by another sequence's load or scheduled
+   * instruction, or by a regular SFPLOAD/SFPLOADI, the lane remembers the loss; if a scheduled
+   * instruction of the first sequence then reads that lane, it computes on a value that is not its
+   * own: reported (this is what reusing one LReg across SFPLOADMACRO iterations does). Regular
+   * computing instructions that replace a sequence's value are deliberate data flow and clear the
+   * mark. Writes land `latency` cycles after their cycle, in issue order. Starts with the first
+   * SFPLOADMACRO; while writes are in flight or marks are set the engine stays off its fast paths.
+   */
+  let trackOn = false;
+  const SCHED_BIT = 0x40000000;
+  let lostAny = 0; // number of lanes with a loss mark
+  const laneOwner = new Int32Array(17 * LANES).fill(-1);
+  const laneLost = new Int32Array(17 * LANES).fill(-1);
+  const laneLostBy = new Int32Array(17 * LANES).fill(-1);
+  interface WriteEvent {
+    at: number;
+    mask: number;
+    lanes: number;
+    owner: number;
+    k: number;
+    /** The write may replace another sequence's value without that being deliberate data flow. */
+    counts: boolean;
+    /** An SFPLOADMACRO's own load (not a scheduled instruction). */
+    load: boolean;
+  }
+  const wevs: WriteEvent[] = [];
+  const landWrites = (upTo: number) => {
+    let j = 0;
+    for (let i = 0; i < wevs.length; i++) {
+      const e = wevs[i]!;
+      if (e.at > upTo) {
+        wevs[j++] = e;
+        continue;
+      }
+      for (let m = e.mask; m !== 0; m &= m - 1) {
+        const base = (31 - Math.clz32(m & -m)) * LANES;
+        for (let l = 0; l < LANES; l++) {
+          if (!((e.lanes >>> l) & 1)) continue;
+          const a = base + l;
+          const prev = laneOwner[a]!;
+          if (laneLost[a]! >= 0) {
+            lostAny--;
+            laneLost[a] = -1;
+          }
+          if (e.counts && prev >= 0 && prev !== e.owner) {
+            laneLost[a] = prev;
+            laneLostBy[a] = e.owner >= 0 && !e.load ? e.k | SCHED_BIT : e.k;
+            lostAny++;
+          }
+          laneOwner[a] = e.owner;
+        }
+      }
+    }
+    wevs.length = j;
+  };
+  /** A scheduled instruction of sequence `owner` reads `reads` in `lanes`: any lost value of its own? */
+  const checkOwnReads = (s: Scheduled, reads: number, lanes: number) => {
+    for (let m = reads; m !== 0; m &= m - 1) {
+      const r = 31 - Math.clz32(m & -m);
+      const base = r * LANES;
+      let lost = 0;
+      let by = -1;
+      for (let l = 0; l < LANES; l++) {
+        if ((lanes >>> l) & 1 && laneLost[base + l] === s.scheduledAt) {
+          lost |= 1 << l;
+          if (by < 0) by = laneLostBy[base + l]!;
+          laneLost[base + l] = -1;
+          lostAny--;
+        }
+      }
+      if (lost === 0) continue;
+      const byK = by & ~SCHED_BIT;
+      const byName =
+        byK < 0 || byK >= n
+          ? '?'
+          : by & SCHED_BIT
+            ? 'an instruction scheduled by the SFPLOADMACRO'
+            : infos[byK]!.name === 'SFPLOADMACRO'
+              ? 'the load of the SFPLOADMACRO'
+              : infos[byK]!.name;
+      report(
+        'macro-write-lost',
+        cycle,
+        srcIndex(byK),
+        `${byName} at ${formatSourceOf(sources, srcIndex(byK))} replaced the value in LReg[${r}] (lanes 0x${(lost >>> 0).toString(16)}) that the SFPLOADMACRO at ${formatSourceOf(sources, srcIndex(s.index))} wrote for its own ${s.name}, which reads the replaced value now`,
+      );
+    }
+  };
+  /** With nothing scheduled and nothing in flight no sequence can read a mark any more: drop them. */
+  const dropLossMarks = (): boolean => {
+    if (queue.length > 0 || wevs.length > 0) return false;
+    laneLost.fill(-1);
+    lostAny = 0;
+    return true;
+  };
+  const noteExec = (ex: Exec, isLoadMacro: boolean) => {
+    const s = ex.sched;
+    if (s && lostAny > 0 && ex.deps.reads !== 0) checkOwnReads(s, ex.deps.reads, enabled());
+    const w = ex.deps.writes;
+    // one row, or SFPSWAP's two; TRANSP and indirect writes name a set conservatively: not tracked
+    if (w === 0 || ((w & (w - 1)) !== 0 && ex.name !== 'SFPSWAP')) return;
+    const owner = s ? s.scheduledAt : isLoadMacro ? cycle : -1;
+    const regularLoad = !s && (ex.name === 'SFPLOAD' || ex.name === 'SFPLOADI');
+    wevs.push({
+      at: cycle + ex.latency,
+      mask: w,
+      lanes: enabled(),
+      owner,
+      k: ex.k,
+      counts: owner >= 0 || regularLoad,
+      load: isLoadMacro,
+    });
+  };
+
   const runScheduled = (s: Scheduled) => {
     if (s.unit === U.STORE) {
       // Address as computed by SFPLOADMACRO; no ADDR_MOD (SFPLOADMACRO.md Store considerations).
@@ -550,6 +677,12 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
           if (e.unit === i + 1 && e.counter === delay) {
             queue.splice(q, 1);
             forgotten++;
+            report(
+              'macro-forgotten',
+              cycle,
+              srcIndex(kk),
+              `${e.name} scheduled on the ${UNITS[e.unit]} sub-unit by the SFPLOADMACRO at ${formatSourceOf(sources, srcIndex(e.index))} was forgotten before it executed: this SFPLOADMACRO scheduled one there with the same delay (${delay})`,
+            );
           }
         }
       }
@@ -583,7 +716,8 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         !wantTimeline &&
         !stallwaitBlocked &&
         matrix.size === 0 &&
-        infos[k]!.simple
+        infos[k]!.simple &&
+        !(trackOn && (lostAny > 0 || wevs.length > 0) && !dropLossMarks())
       ) {
         // Fast path: one regular instruction, nothing scheduled by SFPLOADMACRO. Same rules as below.
         // It stays here (a burst) while the next cycle qualifies too: nothing it runs schedules,
@@ -803,11 +937,23 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         continue;
       }
       if (held >= 0) throw internalError('a held two-cycle result left the single-instruction path');
+      if (trackOn && wevs.length > 0) landWrites(cycle);
       // Scheduled instructions that execute this cycle.
       let nFired = 0;
       for (let q = queue.length - 1; q >= 0; q--) {
         const e = queue[q]!;
         if (e.readyAt === cycle) {
+          const other = fired[e.unit];
+          if (other) {
+            // Two scheduled instructions reached one sub-unit on one cycle: one of them is lost.
+            forgotten++;
+            report(
+              'macro-forgotten',
+              cycle,
+              srcIndex(e.index),
+              `${e.name} and ${other.name} (SFPLOADMACROs at ${formatSourceOf(sources, srcIndex(e.index))} and ${formatSourceOf(sources, srcIndex(other.index))}) reached the ${UNITS[e.unit]} sub-unit on the same cycle; only one executes`,
+            );
+          }
           fired[e.unit] = e;
           nFired++;
           queue.splice(q, 1);
@@ -973,6 +1119,13 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
 
       // Execute.
       const multi = execs.length > 1;
+      if (checks) {
+        for (const ex of execs) {
+          const lm = !ex.sched && code[ex.k * STRIDE + S.OP] === Op.LOADMACRO;
+          if (lm) trackOn = true;
+          if (trackOn) noteExec(ex, lm);
+        }
+      }
       for (const ex of execs) {
         const commitAt = cycle + ex.latency;
         if (commitAt > lastDone) lastDone = commitAt;
@@ -1053,13 +1206,24 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
     }
   } catch (e) {
     if (e instanceof AxsimError && e.location?.index === undefined && curK >= 0) {
-      throw e.at({ index: srcIndex(curK) });
+      throw e.at(locationOf(sources, srcIndex(curK)));
+    }
+    if (
+      e instanceof AxsimError &&
+      e.location?.index !== undefined &&
+      e.location.line === undefined &&
+      sources
+    ) {
+      throw e.at(locationOf(sources, e.location.index));
     }
     throw e;
   } finally {
     for (let u = 0; u < 5; u++) fired[u] = undefined;
   }
 
+  if (trackOn && wevs.length > 0) landWrites(1 << 30);
+  if (wantTimeline && sources)
+    for (const e of timeline) if (e.index >= 0) e.loc = locationOf(sources, e.index);
   const total = Math.max(cycle, lastDone);
   const b = Object.fromEntries(UNITS.map((u, i) => [u, busy[i]!])) as Record<Unit, number>;
   const ipc = Object.fromEntries(UNITS.map((u, i) => [u, total ? busy[i]! / total : 0])) as Record<

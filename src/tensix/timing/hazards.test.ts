@@ -200,6 +200,60 @@ describe('hazard: macro-pending-at-end', () => {
   });
 });
 
+describe('hazard: macro-write-lost', () => {
+  // Macro 0: Simple = template 0 (SFPNOT into LReg[16]) two cycles after the load, reading the
+  // macro's VD. A second SFPLOADMACRO into the same VD on the next cycle replaces the value before
+  // the first sequence's SFPNOT reads it.
+  const cfg = 'TTI_SFPNOT(0, 0, 12, 0);\n' + setSequence(0, seqByte(4, 2, false, true)) + setMisc(0, 0, 0);
+  for (const arch of ['wormhole', 'blackhole'] as const) {
+    it(`${arch}: a second SFPLOADMACRO into the same LReg before the first sequence reads it`, () => {
+      const a = ids(
+        arch,
+        `${cfg}${loadMacro(0, 1, INT32, 0, 0)}${loadMacro(0, 1, INT32, 0, 2)}TTI_SFPNOP;\n`,
+      );
+      assert.deepEqual(a.ids, ['macro-write-lost']);
+      assert.equal(a.r.hazards[0]!.index, 6); // the second SFPLOADMACRO
+      // the same with different LRegs: each sequence reads its own value
+      assert.deepEqual(
+        ids(arch, `${cfg}${loadMacro(0, 1, INT32, 0, 0)}${loadMacro(0, 2, INT32, 0, 2)}TTI_SFPNOP;\n`).ids,
+        [],
+      );
+      // a regular SFPLOAD into the LReg also loses it; a regular computation that replaces it is data flow
+      assert.deepEqual(
+        ids(arch, `${cfg}${loadMacro(0, 1, INT32, 0, 0)}TTI_SFPLOAD(1, 4, 0, 8);\nTTI_SFPNOP;\n`).ids,
+        ['macro-write-lost'],
+      );
+      assert.deepEqual(
+        ids(arch, `${cfg}${loadMacro(0, 1, INT32, 0, 0)}TTI_SFPABS(0, 3, 1, 0);\nTTI_SFPNOP;\n`).ids,
+        [],
+      );
+    });
+  }
+});
+
+describe('hazard: macro-forgotten', () => {
+  // Macro 0 schedules Simple at delay 2, macro 1 at delay 1 (or 2): issued on the next cycle, the
+  // first's counter has counted down to 1, the value macro 1 schedules with: it is forgotten.
+  const cfg = (delay1: number) =>
+    'TTI_SFPNOT(0, 0, 12, 0);\n' +
+    setSequence(0, seqByte(4, 2, false, true)) +
+    setSequence(1, seqByte(4, delay1, false, true)) +
+    setMisc(0, 0, 0) +
+    loadMacro(0, 1, INT32, 0, 0) +
+    loadMacro(1, 2, INT32, 0, 2) +
+    'TTI_SFPNOP;\nTTI_SFPNOP;\n';
+  for (const arch of ['wormhole', 'blackhole'] as const) {
+    it(`${arch}: a later SFPLOADMACRO replaces a pending instruction with the same delay`, () => {
+      const a = ids(arch, cfg(1));
+      assert.deepEqual(a.ids, ['macro-forgotten']);
+      assert.equal(a.r.forgotten, 1);
+      const b = ids(arch, cfg(2));
+      assert.deepEqual(b.ids, []);
+      assert.equal(b.r.forgotten, 0);
+    });
+  }
+});
+
 describe('hazard: config-backdoor-next', () => {
   for (const arch of ['wormhole', 'blackhole'] as const) {
     it(`${arch}: a VD 12..15 instruction right after SFPCONFIG flips DISABLE_BACKDOOR_LOAD`, () => {

@@ -2,7 +2,7 @@
  * Hazard diagnostics of the cycle model: stable ids, what each means and the rule's source.
  * docs/tensix-timing.md lists the same table.
  */
-import { AxsimError } from '../../errors.ts';
+import { AxsimError, type ErrorLocation } from '../../errors.ts';
 
 export const HAZARDS = {
   'early-read': {
@@ -47,6 +47,15 @@ export const HAZARDS = {
     what: 'an instruction with VD 12..15 right after an SFPCONFIG that changed LaneConfig.DISABLE_BACKDOOR_LOAD: it may observe the old or the new value (axsim uses the new one)',
     source: 'SFPCONFIG.md "Instruction scheduling" (both arches)',
   },
+  'macro-write-lost': {
+    what: 'a value an SFPLOADMACRO sequence wrote to an LReg (its load or a scheduled instruction) was overwritten by another instruction before anything read it',
+    source:
+      'SFPLOADMACRO.md functional model (scheduled instructions read and write LRegs on the cycle they execute; nothing preserves a value across a later write); VectorUnit.md LReg',
+  },
+  'macro-forgotten': {
+    what: 'an instruction SFPLOADMACRO had scheduled was forgotten: a later SFPLOADMACRO scheduled one on the same sub-unit with the same delay before it executed',
+    source: 'SFPLOADMACRO.md functional model ("forget" of a pending instruction with the same delay)',
+  },
   'macro-pending-at-end': {
     what: 'the program ended with SFPLOADMACRO-scheduled instructions that wait for further instructions (WaitForElapsedInstructions) and never executed',
     source: 'SFPLOADMACRO.md delay counting',
@@ -65,6 +74,8 @@ export interface Hazard {
   index: number;
   message: string;
   source: string;
+  /** Where the instruction came from (file:line:col when the run had a source map). */
+  location?: ErrorLocation;
 }
 
 export function parseHazardMode(s: string): HazardMode {
@@ -75,7 +86,7 @@ export function parseHazardMode(s: string): HazardMode {
 /** The error strict mode throws for the first hazard. */
 export function hazardError(h: Hazard): AxsimError {
   return new AxsimError('UndefinedBehaviour', `hazard ${h.id} at cycle ${h.cycle}: ${h.message}`, {
-    location: h.index >= 0 ? { index: h.index } : undefined,
+    location: h.location ?? (h.index >= 0 ? { index: h.index } : undefined),
     hint: `rule: ${h.source}`,
   });
 }
