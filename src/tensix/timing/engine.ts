@@ -484,12 +484,14 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   /*
    * SFPLOADMACRO data-loss tracking (`macro-write-lost`), per LReg lane: who wrote the value there
    * (owner = the cycle of the SFPLOADMACRO whose load or scheduled instruction wrote it; -1 anything
-   * else). When a value a sequence wrote is replaced by another sequence's load or scheduled
-   * instruction, or by a regular SFPLOAD/SFPLOADI, the lane remembers the loss; if a scheduled
-   * instruction of the first sequence then reads that lane, it computes on a value that is not its
-   * own: reported (this is what reusing one LReg across SFPLOADMACRO iterations does). Regular
-   * computing instructions that replace a sequence's value are deliberate data flow and clear the
-   * mark. Writes land `latency` cycles after their cycle, in issue order. Starts with the first
+   * else). When a value a sequence wrote is replaced, before anything read it, by another
+   * sequence's load or scheduled instruction, or by a regular SFPLOAD/SFPLOADI, the lane remembers
+   * the loss; if a scheduled instruction of the first sequence then reads that lane, it computes
+   * on a value that is not its own: reported (this is what reusing one LReg across SFPLOADMACRO
+   * iterations does). A value read before it is replaced was used (tt-llk's in-place where: the
+   * sequence's SFPSETCC reads the condition, then other loads fill the LReg its store writes back);
+   * regular computing instructions that replace a sequence's value are deliberate data flow and
+   * clear the mark. Writes land `latency` cycles after their cycle, in issue order. Starts with the first
    * SFPLOADMACRO; while writes are in flight or marks are set the engine stays off its fast paths.
    */
   let trackOn = false;
@@ -498,6 +500,8 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   const laneOwner = new Int32Array(17 * LANES).fill(-1);
   const laneLost = new Int32Array(17 * LANES).fill(-1);
   const laneLostBy = new Int32Array(17 * LANES).fill(-1);
+  /** Per LReg: lanes read since the last write landed there (a value read before it is replaced was used). */
+  const laneRead = new Int32Array(17);
   interface WriteEvent {
     at: number;
     mask: number;
@@ -519,7 +523,10 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
         continue;
       }
       for (let m = e.mask; m !== 0; m &= m - 1) {
-        const base = (31 - Math.clz32(m & -m)) * LANES;
+        const r = 31 - Math.clz32(m & -m);
+        const base = r * LANES;
+        const read = laneRead[r]!;
+        laneRead[r] = read & ~e.lanes;
         for (let l = 0; l < LANES; l++) {
           if (!((e.lanes >>> l) & 1)) continue;
           const a = base + l;
@@ -528,7 +535,7 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
             lostAny--;
             laneLost[a] = -1;
           }
-          if (e.counts && prev >= 0 && prev !== e.owner) {
+          if (e.counts && prev >= 0 && prev !== e.owner && !((read >>> l) & 1)) {
             laneLost[a] = prev;
             laneLostBy[a] = e.owner >= 0 && !e.load ? e.k | SCHED_BIT : e.k;
             lostAny++;
@@ -581,7 +588,12 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
   };
   const noteExec = (ex: Exec, isLoadMacro: boolean) => {
     const s = ex.sched;
-    if (s && lostAny > 0 && ex.deps.reads !== 0) checkOwnReads(s, ex.deps.reads, enabled());
+    const rd = ex.deps.reads;
+    if (rd !== 0) {
+      const en = enabled();
+      if (s && lostAny > 0) checkOwnReads(s, rd, en);
+      for (let m = rd; m !== 0; m &= m - 1) laneRead[31 - Math.clz32(m & -m)]! |= en;
+    }
     const w = ex.deps.writes;
     // one row, or SFPSWAP's two; TRANSP and indirect writes name a set conservatively: not tracked
     if (w === 0 || ((w & (w - 1)) !== 0 && ex.name !== 'SFPSWAP')) return;
