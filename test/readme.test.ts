@@ -1,26 +1,25 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { root, runSnippet, tsBlocks } from './snippets.ts';
 
-// The README's TypeScript snippets are documentation users copy; run each one as written.
-const root = fileURLToPath(new URL('..', import.meta.url));
+// The README's TypeScript snippets are documentation users copy; run each one as written, importing
+// `axsim/...` from a project that has axsim installed (test/snippets.ts).
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const snippets = tsBlocks(readme);
 
-test('the README has its library snippets', () => {
+test('the README has its library snippets, importing the package by name', () => {
   assert.ok(snippets.length >= 3, `found ${snippets.length} ts snippets`);
+  for (const code of snippets) {
+    for (const m of code.matchAll(/from '([^']+)'/g))
+      assert.match(m[1]!, /^(node:|axsim(\/|$))/, `README imports ${m[1]}`);
+  }
 });
 
-const dir = mkdtempSync(join(root, 'node_modules', '.axsim-readme-'));
 snippets.forEach((code, i) => {
   test(`README snippet ${i + 1} runs and its assertions hold`, () => {
-    // Written inside the repository so that './src/...' imports resolve as they do for a reader.
-    const file = join(dir, `snippet${i + 1}.ts`);
-    writeFileSync(file, code.replaceAll("'./src/", `'${root}src/`));
-    const r = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', cwd: root });
+    const r = runSnippet(`readme${i + 1}`, code);
     assert.equal(r.status, 0, `snippet ${i + 1} failed:\n${r.stderr}`);
   });
 });

@@ -4,7 +4,8 @@
  * the 1 KiB memory buffer, executes the one instruction on the case's generation and compares every
  * byte with the expected image.
  */
-import { type CaseOutcome, type CaseRunner, diffWords } from '../conformance/index.ts';
+import { diffWords } from '../conformance/diff.ts';
+import type { CaseOutcome, CaseRunner } from '../conformance/index.ts';
 import { badInput } from '../errors.ts';
 import { executeRaw } from './exec.ts';
 import { type AmxGen, AmxMemory, AmxState, parseGen } from './state.ts';

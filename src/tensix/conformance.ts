@@ -3,7 +3,8 @@
  * compare `out` field by field. Reject records (no `out`) have no reference output: they are
  * reported as skipped, with what axsim did.
  */
-import { type CaseOutcome, type CaseRunner, diffWords } from '../conformance/index.ts';
+import { diffWords } from '../conformance/diff.ts';
+import type { CaseOutcome, CaseRunner } from '../conformance/index.ts';
 import { AxsimError, badInput } from '../errors.ts';
 import { type Arch, parseArch } from './encoding.ts';
 import { run } from './exec.ts';

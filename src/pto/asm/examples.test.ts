@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { EXAMPLE_INPUTS } from '../../../examples/pto/make-inputs.ts';
 import { type NpyArray, readNpy } from '../../io/index.ts';
 import { bitsToF32, fp16ToF32Bits } from '../../numeric/index.ts';
-import { loadProgram, runProgram } from './index.ts';
+import { runProgram } from './index.ts';
+import { loadProgram } from './load.ts';
 
 // The run commands of examples/pto/README.md, executed as written (argument parsing done here
 // in-process: FILE.npy, NUMBER, zeros:RxC:f4), with results checked against values computed in

@@ -1,9 +1,9 @@
-/** PTO-AS text: parser, canonical printer, verifier, and the program walker. */
-import { readFileSync } from 'node:fs';
-import { badInput } from '../../errors.ts';
+/**
+ * PTO-AS text: parser, canonical printer, verifier, and the program walker. Browser-safe: reading a
+ * file is `loadProgram` in ./load.ts (node only).
+ */
 import type { Module } from './ast.ts';
-import { type ParseOptions, parsePtoAs } from './parser.ts';
-import { type Profile, verifyModule } from './verify.ts';
+import type { Profile } from './verify.ts';
 
 export * from './ast.ts';
 export { attrWord, type CallInput, type TileCall, tileCall } from './call.ts';
@@ -39,19 +39,6 @@ export {
   verifyDiagnostics,
   verifyModule,
 } from './verify.ts';
-
-/** Reads, parses and verifies a PTO-AS file. */
-export function loadProgram(file: string, opts: ParseOptions & { profile?: Profile } = {}): Module {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw badInput(`cannot read ${file}: ${(e as Error).message}`, { location: { file } });
-  }
-  const m = parsePtoAs(text, { ...opts, file });
-  verifyModule(m, { file, profile: opts.profile });
-  return m;
-}
 
 /**
  * The profile a module asks for with `module attributes {"pto.target_arch" = "a3" | "a5"}`

@@ -5,15 +5,8 @@ import { AxsimError } from '../../errors.ts';
 import type { NpyArray } from '../../io/index.ts';
 import { readTile } from '../index.ts';
 import { ACCEPT, AFFINE_PROGRAM, WHILE_PROGRAM } from './fixtures.ts';
-import {
-  findFunc,
-  loadProgram,
-  parsePtoAs,
-  printModule,
-  runProgram,
-  verifyDiagnostics,
-  verifyModule,
-} from './index.ts';
+import { findFunc, parsePtoAs, printModule, runProgram, verifyDiagnostics, verifyModule } from './index.ts';
+import { loadProgram } from './load.ts';
 
 const ex = (name: string) => fileURLToPath(new URL(`../../../examples/pto/${name}`, import.meta.url));
 const f4 = (shape: number[], fill: (i: number) => number): NpyArray => ({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AxsimError } from '../../errors.ts';
-import { loadProgram } from '../asm/index.ts';
+import { loadProgram } from '../asm/load.ts';
 import { ptoIsaCost } from './cce.ts';
 import { costFunction, costProgram } from './index.ts';
 import { bandwidthCycles } from './trace.ts';
