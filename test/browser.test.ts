@@ -75,18 +75,22 @@ const USES: Record<string, { use: string; expect: unknown }> = {
   '.': { use: `return new lib.AxsimError('BadInput', 'x').format();`, expect: 'BadInput: x' },
   './tensix': {
     use: `const m = new lib.TensixMachine('wormhole'); m.writeDstRows(0, [0xbf800000], 'fp32');
+          m.run(m.load('TTI_SFPLOAD(0, 3, 3, 0); TTI_SFPABS(0, 0, 0, 1); TTI_SFPSTORE(0, 3, 3, 0);'));
           return m.readDstRows(0, 1, 'fp32')[0];`,
-    expect: 0xbf800000,
+    expect: 0x3f800000, // |-1.0|
   },
   './tensix/asm': { use: `return lib.assemble('SFPNOP', 'wormhole').words.length;`, expect: 1 },
   './amx': {
-    use: `const s = new lib.AmxState({ gen: 'm1' }); lib.runProgram(lib.assemble('set'), s); return s.enabled;`,
+    use: `const m = new lib.AmxMachine('m1'); m.run('set'); return m.state.enabled;`,
     expect: true,
   },
   './pto': {
-    use: `const t = lib.createTile({ dtype: 'f32', rows: 1, cols: 8 }, [1, 2, 3, 4, 5, 6, 7, 8]);
-          return lib.readTile(t)[0][7];`,
-    expect: 8,
+    use: `const m = new lib.PtoMachine('cpu');
+          m.write('a', { dtype: 'f4', shape: [16, 16], data: new Float32Array(256).fill(1.5) });
+          m.write('c', { dtype: 'f4', shape: [16, 16], data: new Float32Array(256) });
+          m.run(${JSON.stringify(readFileSync(`${root}examples/pto/add-scalar.pto`, 'utf8'))}, { scalars: { s: 2 } });
+          return m.read('c').data[255];`,
+    expect: 3.5,
   },
   './numeric': { use: `return lib.f32BitsToBf16(0x3f800000);`, expect: 0x3f80 },
 };

@@ -24,4 +24,5 @@ export {
   MNEMONICS,
 } from './encoding.ts';
 export { execute, executeRaw } from './exec.ts';
+export { AmxMachine, type AmxRegister, type AmxSnapshot } from './machine.ts';
 export { AMX_GENS, type AmxGen, AmxMemory, AmxState, fnv1a64, parseGen } from './state.ts';

@@ -5,3 +5,4 @@
  */
 export * as asm from './asm/index.ts';
 export * from './index.ts';
+export { PtoMachine, type PtoRunOptions } from './machine.ts';

@@ -12,6 +12,7 @@
  */
 import { badInput } from '../errors.ts';
 import type { NpyData } from '../io/npy.ts';
+import { type AssembleOptions, assemble } from './asm/index.ts';
 import {
   DST_FORMATS,
   type DstFormat,
@@ -24,7 +25,7 @@ import { type DstView, decodeDstView, dstViewBase, parseDstView } from './dst-vi
 import { type Arch, parseArch } from './encoding.ts';
 import { run } from './exec.ts';
 import { compile, type Program } from './program.ts';
-import { type SourceMap, withSource } from './source-map.ts';
+import { type SourceMap, sourceMapOf, withSource } from './source-map.ts';
 import { type FlagStackPolicy, LANES, type TensixSnapshot, TensixState } from './state.ts';
 
 export { makeSfpuRunner } from './conformance.ts';
@@ -129,15 +130,36 @@ export class TensixMachine {
   }
 
   /**
-   * Runs a program (words or compiled) `reps` times. With `sources` (per source word, e.g.
-   * `sourceMapOf(assemble(...))`) a run-time error names file:line:col as well as the index.
+   * Assembles kernel text (tt-llk macro calls, canonical lines, `.word`; docs/tensix-asm.md) or takes
+   * instruction words, and pre-decodes it for this machine: load once, run many times. Errors of a
+   * program loaded from text, at load or at run time, name file:line:col.
    */
-  run(program: ArrayLike<number> | Program, reps = 1, opts: { sources?: SourceMap } = {}): void {
+  load(source: string | ArrayLike<number>, opts: AssembleOptions = {}): Program {
+    if (typeof source !== 'string') return this.compile(source);
+    const asm = assemble(source, this.arch, opts);
+    const sources = sourceMapOf(asm, opts.file);
+    let p: Program;
     try {
-      const p = isProgram(program) ? program : this.compile(program);
+      p = this.compile(asm.words);
+    } catch (e) {
+      throw withSource(e, sources);
+    }
+    loadedSources.set(p, sources);
+    return p;
+  }
+
+  /**
+   * Runs a program (words, text, or loaded/compiled) `reps` times. With `sources` (per source word,
+   * e.g. `sourceMapOf(assemble(...))`; a program from `load` has its own) a run-time error names
+   * file:line:col as well as the index.
+   */
+  run(program: ArrayLike<number> | Program | string, reps = 1, opts: { sources?: SourceMap } = {}): void {
+    let p: Program | undefined;
+    try {
+      p = isProgram(program) ? program : this.load(program);
       run(this.state, p, reps);
     } catch (e) {
-      throw withSource(e, opts.sources);
+      throw withSource(e, opts.sources ?? (p && loadedSources.get(p)));
     }
   }
 
@@ -253,6 +275,9 @@ export class TensixMachine {
   }
 }
 
-function isProgram(p: ArrayLike<number> | Program): p is Program {
-  return (p as Program).code instanceof Int32Array;
+/** Source maps of programs loaded from text, for the locations of their run-time errors. */
+const loadedSources = new WeakMap<Program, SourceMap>();
+
+function isProgram(p: ArrayLike<number> | Program | string): p is Program {
+  return typeof p === 'object' && (p as Program).code instanceof Int32Array;
 }
