@@ -46,7 +46,7 @@ export type Expr =
   | { kind: 'assign'; op: string; a: Expr; b: Expr; at: SrcLoc }
   | { kind: 'cond'; c: Expr; a: Expr; b: Expr; at: SrcLoc }
   | { kind: 'comma'; a: Expr; b: Expr; at: SrcLoc }
-  | { kind: 'call'; fn: Expr; args: Expr[]; at: SrcLoc }
+  | { kind: 'call'; fn: Expr; args: Expr[]; at: SrcLoc; end?: SrcLoc }
   | { kind: 'index'; e: Expr; i: Expr; at: SrcLoc }
   | { kind: 'member'; e: Expr; name: string; arrow: boolean; targs?: TArg[]; at: SrcLoc }
   | {

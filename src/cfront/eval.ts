@@ -100,6 +100,9 @@ export interface BuiltinCtx {
   targs: readonly TArg[];
   /** The call expression's position. */
   at: SrcLoc;
+  /** The position of the call's closing parenthesis. */
+  end?: SrcLoc;
+  scope: Scope;
 }
 export type BuiltinFn = (ctx: BuiltinCtx) => Value | bigint | number | undefined | undefined;
 
@@ -111,7 +114,9 @@ export interface Host {
   /** Constants the host knows when no declaration defines the name (`p_sfpu::LREG0`). */
   lookupName?: (name: string) => bigint | undefined;
   /** Runs a statement the host's statement hook produced. */
-  execExt?: (s: Stmt & { kind: 'ext' }, ev: Evaluator) => void;
+  execExt?: (s: Stmt & { kind: 'ext' }, ev: Evaluator, scope: Scope) => void;
+  /** A type for a name no declaration defines (e.g. enum names the host knows as constants). */
+  typeFor?: (name: string) => CType | undefined;
   /** An error for an unknown name (e.g. "SFPI (issue 12)"), or undefined for the default. */
   unknownName?: (name: string, at: SrcLoc) => AxsimError | undefined;
 }
@@ -443,24 +448,27 @@ export class Evaluator {
 
   // ---- running ----
   /** Runs the top-level statements (script mode) in order; declarations are already indexed. */
-  runTopLevel(): void {
+  runTopLevel(opts: { onFunction?: (f: FuncDecl) => void } = {}): void {
     const frame: Frame = { ns: [], retType: VOID, scope: new Scope() };
     this.frames.push(frame);
     try {
-      this.runDecls(this.tu.decls, frame.scope, []);
+      this.runDecls(this.tu.decls, frame.scope, [], opts.onFunction);
     } finally {
       this.frames.pop();
     }
   }
 
-  private runDecls(decls: Decl[], scope: Scope, ns: string[]): void {
+  private runDecls(decls: Decl[], scope: Scope, ns: string[], onFunction?: (f: FuncDecl) => void): void {
     for (const d of decls) {
-      if (d.kind === 'stmt') {
+      if (d.kind === 'func' && onFunction && (d.bodyToks || d.body) && !d.owner) {
+        this.frame.ns = ns;
+        onFunction(d);
+      } else if (d.kind === 'stmt') {
         this.frame.ns = ns;
         const sig = this.exec(d.s, scope);
         if (sig === RETURN) return;
         if (sig !== NORMAL) this.fail(`${sig === BREAK ? 'break' : 'continue'} outside a loop`, d.at);
-      } else if (d.kind === 'namespace') this.runDecls(d.decls, scope, [...ns, d.name]);
+      } else if (d.kind === 'namespace') this.runDecls(d.decls, scope, [...ns, d.name], onFunction);
       else if (d.kind === 'static_assert') {
         this.frame.ns = ns;
         this.staticAssert(d.e, d.msg, d.at, scope);
@@ -650,7 +658,7 @@ export class Evaluator {
         return NORMAL;
       case 'ext':
         if (!this.host.execExt) this.fail('a host statement with no host to run it', s.at);
-        this.host.execExt(s, this);
+        this.host.execExt(s, this, scope);
         return NORMAL;
     }
     return NORMAL;
@@ -1179,6 +1187,8 @@ export class Evaluator {
       }
     }
     const last = names[names.length - 1]!;
+    const ht = this.host.typeFor?.(full);
+    if (ht) return ht;
     if (SFPI_NAMES.has(last) || names[0] === 'sfpi') throw this.sfpi(full, at);
     const err = this.host.unknownName?.(full, at);
     if (err) throw err;
@@ -1825,7 +1835,13 @@ export class Evaluator {
         const base = this.eval(e.e, scope);
         const i = this.eval(e.i, scope);
         if (base.k === 'obj' && base.t.k === 'record') {
-          return this.materialize(this.callOperator(base, '[]', [this.argOf(i, e.i)], e.at), e.at);
+          this.lastCallRef = false;
+          const r = this.callOperator(base, '[]', [this.argOf(i, e.i)], e.at);
+          if (r.k === 'ptr' && this.lastCallRef) {
+            this.lastCallRef = false;
+            return { t: (r.t as PtrType).to, addr: r.addr };
+          }
+          return this.materialize(r, e.at);
         }
         let p: Value = base;
         let idx: Value = i;
@@ -1836,8 +1852,10 @@ export class Evaluator {
         const ptr = this.decay(p, e.at);
         const n = Number(this.intValue(idx, e.i.at));
         const to = (ptr.t as PtrType).to;
-        if (p.k === 'obj' && p.t.k === 'array' && (n < 0 || n >= p.t.n))
-          this.ub(`index ${n} is outside the array of ${p.t.n}`, e.i.at);
+        if (p.k === 'obj' && p.t.k === 'array' && (n < 0 || n >= p.t.n)) {
+          const what = e.e.kind === 'name' ? `${e.e.parts.map((q) => q.name).join('::')}[0..${p.t.n - 1}]` : `the array of ${p.t.n}`;
+          this.ub(`index ${n} is outside ${what}`, e.i.at);
+        }
         return { t: to, addr: ptr.addr + n * this.sizeOf(to) };
       }
       case 'member': {
@@ -1876,7 +1894,8 @@ export class Evaluator {
         return this.lval(c ? e.a : e.b, scope);
       }
       case 'call': {
-        const v = this.eval(e, scope);
+        this.lastCallRef = false;
+        const v = this.call(e, scope);
         if (v.k === 'ptr' && this.lastCallRef) {
           this.lastCallRef = false;
           return { t: (v.t as PtrType).to, addr: v.addr };
@@ -2038,8 +2057,15 @@ export class Evaluator {
       case 'comma':
         this.eval(e.a, scope);
         return this.eval(e.b, scope);
-      case 'call':
-        return this.call(e, scope);
+      case 'call': {
+        this.lastCallRef = false;
+        const v = this.call(e, scope);
+        if (this.lastCallRef && v.k === 'ptr') {
+          this.lastCallRef = false;
+          return this.load({ t: (v.t as PtrType).to, addr: v.addr }, e.at);
+        }
+        return v;
+      }
       case 'index':
       case 'member': {
         if (e.kind === 'member') {
@@ -2223,7 +2249,7 @@ export class Evaluator {
       if (pb.v < 0n || pb.v >= BigInt(bits))
         this.ub(
           `shift by ${pb.v} of a ${bits}-bit value`,
-          bAt,
+          at,
           'C++ [expr.shift]: the count must be in 0..width-1',
         );
       return this.mkInt(pa.t as IntType, op === '<<' ? pa.v << pb.v : pa.v >> pb.v);
@@ -2272,7 +2298,7 @@ export class Evaluator {
         return this.mkInt(it, p * q);
       case '/':
       case '%':
-        if (q === 0n) this.ub('division by zero', bAt);
+        if (q === 0n) this.ub('division by zero', at);
         return this.mkInt(it, op === '/' ? p / q : p % q);
       case '&':
         return this.mkInt(it, p & q);
@@ -2467,10 +2493,10 @@ export class Evaluator {
         if (inner) return this.fromEntities(inner.name, inner.ents, e, scope);
       }
     }
-    // the host's builtins and constants
+    // the host's builtins and constants, then the library's
     const full = names.join('::');
     const bf = this.host.builtins?.get(full) ?? this.host.builtinFor?.(full);
-    if (bf) return { v: { k: 'builtin', name: full, targs: parts[parts.length - 1]!.targs } };
+    if (bf || LIBRARY[full.replace(/^std::/, '')]) return { v: { k: 'builtin', name: full, targs: parts[parts.length - 1]!.targs } };
     const hv = this.host.lookupName?.(full);
     if (hv !== undefined) return { v: { k: 'int', t: hv >= 0n && hv <= 0xffffffffn ? U32 : I64, v: hv } };
     if (SFPI_NAMES.has(names[names.length - 1]!) || first === 'sfpi') throw this.sfpi(full, e.at);
@@ -2740,7 +2766,7 @@ export class Evaluator {
       this.budget.depth(this.frames.length + 1, this.loc(at));
     }
     this.frames.push(frame);
-    this.callStack.push(at);
+    this.callStack.push(this.cur.file ? this.cur : at);
     const sp = this.mem.sp;
     const cur = this.cur;
     try {
@@ -3050,6 +3076,43 @@ export class Evaluator {
     }
   }
 
+  /**
+   * Calls `f` binding its template parameters and parameters by name from `get` (then their
+   * defaults); a name with neither stays unbound, so using it is an "unknown name" error. This is
+   * how the `.sfpu` script form runs a function definition as it is read.
+   */
+  callWith(f: FuncDecl, get: (name: string) => Value | undefined, at: SrcLoc = f.at): Value {
+    const tb = new Map<string, Binding>();
+    const scope = this.templateScope(f, tb);
+    for (const p of f.tparams ?? []) {
+      const v = get(p.name);
+      let b: Binding | undefined;
+      if (v) b = { k: 'value', v };
+      else if (p.default) b = this.withFrame(f, undefined, scope, () => this.evalTArgs([p.default!], scope)[0]!);
+      if (!b) continue;
+      if (b.k === 'value' && !p.isType && p.type) {
+        const t = this.withFrame(f, undefined, scope, () => this.resolveType(p.type!, scope));
+        if (t.k !== 'void') b = { k: 'value', v: this.convert(b.v, t, at, true) };
+      }
+      scope.vars.set(p.name, b);
+    }
+    const body = this.parser.parseBody(f);
+    const frame: Frame = { fn: f, ns: f.ns, retType: VOID, scope, callAt: at };
+    this.frames.push(frame);
+    try {
+      frame.retType = this.resolveType(f.ret, scope);
+      f.params.forEach((p) => {
+        if (!p.name) return;
+        const v = get(p.name);
+        if (v) this.bindParam(p.type, p.name, { v, lv: undefined }, scope, at);
+        else if (p.default) this.bindParam(p.type, p.name, this.evalArg(p.default, scope), scope, at);
+      });
+    } finally {
+      this.frames.pop();
+    }
+    return this.runFrame(frame, body, at);
+  }
+
   private ownerType(f: FuncDecl, self: LV | undefined): RecordType | undefined {
     if (self?.t.k === 'record') return self.t;
     return this.instantiate(f.owner!, [], new Scope());
@@ -3120,7 +3183,7 @@ export class Evaluator {
     if (!fn) return this.fail(`unknown builtin ${name}`, e.at);
     const args = e.args.map((a) => this.eval(a, scope));
     this.cur = e.at;
-    const r = fn({ ev: this, name, args, argExprs: e.args, targs: b.targs ?? [], at: e.at });
+    const r = fn({ ev: this, name, args, argExprs: e.args, targs: b.targs ?? [], at: e.at, end: e.end, scope });
     if (r === undefined) return { k: 'void' };
     if (typeof r === 'bigint') return { k: 'int', t: r >= 0n && r <= 0xffffffffn ? U32 : I64, v: r };
     if (typeof r === 'number') return { k: 'int', t: U32, v: BigInt(r) };
@@ -3137,7 +3200,12 @@ export class Evaluator {
       const tb = this.evalTArgs(b.targs!, scope)[0] as { k: 'type'; t: CType };
       return numericLimit(tb.t, name.slice(16), e.at, this);
     }
-    return undefined;
+    const lib = LIBRARY[name.replace(/^(::)?std::/, '')];
+    if (!lib || this.host.builtins?.has(name)) return undefined;
+    const args = e.args.map((a) => this.eval(a, scope));
+    if (args.length < lib.min || args.length > lib.max)
+      this.fail(`${name} takes ${lib.min === lib.max ? lib.min : `${lib.min}..${lib.max}`} argument(s)`, e.at);
+    return lib.f(this, args, e.at);
   }
 }
 
@@ -3149,6 +3217,97 @@ interface ArgVal {
 
 /** The return type of a function or lambda whose return type is deduced. */
 const AUTO_RET: CType = { k: 'void' };
+
+/** Library functions the evaluator provides when the program does not declare them. */
+const LIBRARY: Record<string, { min: number; max: number; f: (ev: Evaluator, a: Value[], at: SrcLoc) => Value }> = {
+  to_underlying: {
+    min: 1,
+    max: 1,
+    f: (ev, [v], at) => {
+      if (v!.k !== 'int') return ev.fail('to_underlying needs an enum value', at);
+      return ev.mkInt(v!.t.k === 'enum' ? v!.t.base : intOf(v!.t), v!.v);
+    },
+  },
+  __builtin_expect: { min: 2, max: 2, f: (_ev, [v]) => v! },
+  __axsim_assert_fail: {
+    min: 1,
+    max: 1,
+    f: (ev, [m], at) => ev.fail(`assertion failed: ${m!.k === 'ptr' && m!.str !== undefined ? m!.str : '?'}`, at),
+  },
+  __builtin_inff: { min: 0, max: 0, f: () => ({ k: 'float', t: F32, v: Number.POSITIVE_INFINITY }) },
+  __builtin_inf: { min: 0, max: 0, f: () => ({ k: 'float', t: F64, v: Number.POSITIVE_INFINITY }) },
+  __builtin_nanf: { min: 1, max: 1, f: () => ({ k: 'float', t: F32, v: Number.NaN, nan: 0x7fc00000n }) },
+  memcpy: {
+    min: 3,
+    max: 3,
+    f: (ev, [d, s, n], at) => {
+      const dp = ev.decay(d!, at);
+      ev.mem.copy(dp.addr, ev.decay(s!, at).addr, Number(ev.intValue(n!, at)), ev.loc(at));
+      return dp;
+    },
+  },
+  memset: {
+    min: 3,
+    max: 3,
+    f: (ev, [d, v, n], at) => {
+      const dp = ev.decay(d!, at);
+      const len = Number(ev.intValue(n!, at));
+      if (len > 0) ev.mem.view(dp.addr, len).fill(Number(BigInt.asUintN(8, ev.intValue(v!, at))));
+      return dp;
+    },
+  },
+  sqrt: mathFn((x) => Math.sqrt(x)),
+  sqrtf: mathFn((x) => Math.sqrt(x), true),
+  fabs: mathFn((x) => Math.abs(x)),
+  fabsf: mathFn((x) => Math.abs(x), true),
+  floor: mathFn((x) => Math.floor(x)),
+  floorf: mathFn((x) => Math.floor(x), true),
+  ceil: mathFn((x) => Math.ceil(x)),
+  ceilf: mathFn((x) => Math.ceil(x), true),
+  trunc: mathFn((x) => Math.trunc(x)),
+  truncf: mathFn((x) => Math.trunc(x), true),
+  round: mathFn((x) => Math.sign(x) * Math.round(Math.abs(x))),
+  roundf: mathFn((x) => Math.sign(x) * Math.round(Math.abs(x)), true),
+  __builtin_assume: { min: 1, max: 1, f: () => ({ k: 'void' }) },
+  __builtin_unreachable: { min: 0, max: 0, f: (ev, _a, at) => ev.ub('__builtin_unreachable() was reached', at) },
+  min: { min: 2, max: 2, f: (ev, [a, b], at) => (ev.truth(ev.binop('<', b!, a!, at), at) ? b! : a!) },
+  max: { min: 2, max: 2, f: (ev, [a, b], at) => (ev.truth(ev.binop('<', a!, b!, at), at) ? b! : a!) },
+  abs: { min: 1, max: 1, f: (ev, [a], at) => (ev.truth(ev.binop('<', a!, { k: 'int', t: I32, v: 0n }, at), at) ? ev.binop('-', { k: 'int', t: I32, v: 0n }, a!, at) : a!) },
+  __builtin_popcount: { min: 1, max: 1, f: (ev, [a], at) => ({ k: 'int', t: I32, v: BigInt([...BigInt.asUintN(32, ev.intValue(a!, at)).toString(2)].filter((c) => c === '1').length) }) },
+  __builtin_popcountll: { min: 1, max: 1, f: (ev, [a], at) => ({ k: 'int', t: I32, v: BigInt([...BigInt.asUintN(64, ev.intValue(a!, at)).toString(2)].filter((c) => c === '1').length) }) },
+  __builtin_clz: {
+    min: 1,
+    max: 1,
+    f: (ev, [a], at) => {
+      const v = BigInt.asUintN(32, ev.intValue(a!, at));
+      if (v === 0n) ev.ub('__builtin_clz(0)', at);
+      return { k: 'int', t: I32, v: BigInt(32 - v.toString(2).length) };
+    },
+  },
+  __builtin_ctz: {
+    min: 1,
+    max: 1,
+    f: (ev, [a], at) => {
+      const v = BigInt.asUintN(32, ev.intValue(a!, at));
+      if (v === 0n) ev.ub('__builtin_ctz(0)', at);
+      const s = v.toString(2);
+      return { k: 'int', t: I32, v: BigInt(s.length - 1 - s.lastIndexOf('1')) };
+    },
+  },
+};
+
+/** A correctly rounded math function of one argument (float arguments give float results). */
+function mathFn(f: (x: number) => number, single = false): { min: number; max: number; f: (ev: Evaluator, a: Value[], at: SrcLoc) => Value } {
+  return {
+    min: 1,
+    max: 1,
+    f: (ev, [a], at) => {
+      const t = single || (a!.k === 'float' && a!.t.bits === 32) ? F32 : F64;
+      const x = ev.convert(a!, t, at, false) as Value & { k: 'float' };
+      return ev.mkFloat(t, f(x.v));
+    },
+  };
+}
 
 function bool(b: boolean): Value {
   return { k: 'int', t: BOOL, v: b ? 1n : 0n };

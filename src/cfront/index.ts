@@ -47,6 +47,7 @@ export interface LoadOptions extends PreprocessOptions {
   script?: boolean;
   statementHook?: ParseOptions['statementHook'];
   eagerBodies?: boolean;
+  optionalSemicolon?: boolean;
 }
 
 export interface Program {
@@ -67,6 +68,7 @@ export function loadProgram(source: string, opts: LoadOptions = {}): Program {
       budget,
       statementHook: opts.statementHook,
       eagerBodies: opts.eagerBodies,
+      optionalSemicolon: opts.optionalSemicolon,
     });
     const tu = parser.translationUnit();
     const ev = new Evaluator(tu, parser, { model: opts.model, budget, host: opts.host, mainFile: file });

@@ -147,7 +147,7 @@ export function lex(text: string, file: string): Token[] {
     }
     if (c === 47 && s.charCodeAt(i + 1) === 42) {
       const end = s.indexOf('*/', i + 2);
-      if (end < 0) throw badInput("'/*' without a matching '*/'", { location: { file, ...at(i) } });
+      if (end < 0) throw badInput('unterminated /* comment', { location: { file, ...at(i) } });
       i = end + 2;
       space = true;
       continue;

@@ -44,6 +44,11 @@ export interface ParseOptions {
   eagerBodies?: boolean;
   /** Extra names to treat as types (e.g. from the host). */
   typeNames?: Iterable<string>;
+  /**
+   * An expression statement may end at the end of its line or before `}` without `;` (the `.sfpu`
+   * assembler form, one instruction per line).
+   */
+  optionalSemicolon?: boolean;
 }
 
 /** The built-in type words; a declaration's base type is any combination of them. */
@@ -193,9 +198,25 @@ export class Parser {
       this.templateNames.add(n.replace(/^std::/, ''));
   }
 
+  /** When set, tokens on later lines read as end of input (line-oriented host statements). */
+  lineLimit: number | undefined;
+
   // ---- tokens ----
   peek(k = 0): Token {
-    return this.toks[Math.min(this.pos + k, this.toks.length - 1)]!;
+    const t = this.toks[Math.min(this.pos + k, this.toks.length - 1)]!;
+    if (this.lineLimit !== undefined && tokLoc(t).line > this.lineLimit) return { ...t, kind: 'eof', text: '' };
+    return t;
+  }
+
+  /** Runs `f` with tokens after line `line` hidden. */
+  withinLine<T>(line: number, f: () => T): T {
+    const saved = this.lineLimit;
+    this.lineLimit = line;
+    try {
+      return f();
+    } finally {
+      this.lineLimit = saved;
+    }
   }
   next(): Token {
     const t = this.peek();
@@ -474,12 +495,12 @@ export class Parser {
             out.push({ kind: 'using-ns', parts, ns: [...this.ns, ...names], at });
             return;
           }
-          this.expect('{', 'to open the namespace');
+          const open = this.expect('{', 'to open the namespace');
           const saved = this.ns;
           this.ns = [...saved, ...names];
           const decls: Decl[] = [];
           while (!this.isPunct('}')) {
-            if (this.peek().kind === 'eof') this.fail("'{' of the namespace without a matching '}'", t);
+            if (this.peek().kind === 'eof') this.fail("'{' without a matching '}'", open);
             this.topLevel(decls);
           }
           this.next();
@@ -899,6 +920,7 @@ export class Parser {
     for (let _n = 0; ; _n++) {
       const dt = this.peek();
       const d = this.declarator(base.type);
+      if (d.func && !d.parts?.length) this.fail(`expected a name in the declaration`, dt);
       if (d.func) {
         const fn: FuncDecl = {
           kind: 'func',
@@ -1576,8 +1598,24 @@ export class Parser {
     }
     if (this.startsDeclaration()) return this.declStatement();
     const e = this.expression();
-    this.expect(';', 'after the expression');
+    this.endStatement();
     return { kind: 'expr', e, at };
+  }
+
+  /** The `;` after an expression statement (optional at the end of a line in the `.sfpu` form). */
+  endStatement(): void {
+    if (this.accept(';')) return;
+    if (this.opts.optionalSemicolon) {
+      const n = this.peek();
+      const prev = this.toks[this.pos - 1];
+      if (n.kind === 'eof' || (n.kind === 'punct' && n.text === '}')) return;
+      if (prev && tokLoc(n).line > tokLoc(prev).line) return;
+      throw badInput(`expected end of statement but found ${this.describe(n)}`, {
+        location: this.loc(n),
+        hint: 'one instruction per line (or separate them with ;)',
+      });
+    }
+    this.expect(';', 'after the expression');
   }
 
   declStatement(): Stmt {
@@ -1986,8 +2024,10 @@ export class Parser {
                 if (!this.accept(',')) break;
               }
             }
-            this.expect(')', 'to close the call');
-            e = { kind: 'call', fn: e, args, at: e.at };
+            const close = this.peek();
+            if (!this.isPunct(')')) this.fail(`expected ',' or ')' in the call but found ${this.describe(close)}`, close);
+            this.next();
+            e = { kind: 'call', fn: e, args, at: e.at, end: this.at(close) };
             break;
           }
           case '[': {

@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type AxsimError, badInput, type ErrorLocation } from '../errors.ts';
 import { lex, type SrcLoc, stringValue, type Token, tokLoc } from './lex.ts';
+import { systemHeader } from './system-headers.ts';
 
 export interface PreprocessOptions {
   /** `-D NAME[=VALUE]`: value text (number/bigint converted), `true`/'' means 1. */
@@ -31,6 +32,8 @@ export interface PreprocessOptions {
   maxExpansions?: number;
   /** Predefine `__cplusplus` (default true: tt-llk headers are C++). */
   cplusplus?: boolean;
+  /** Serve axsim's bundled standard headers (`<cstdint>`, `<array>`, …) last (default true). */
+  systemHeaders?: boolean;
 }
 
 export interface PreprocessResult {
@@ -416,6 +419,9 @@ export class Preprocessor {
       const text = read(c);
       if (text !== undefined) return { path: c, text };
     }
+    // axsim's own minimal standard headers (system-headers.ts), never the host's
+    const sys = this.opts.systemHeaders === false ? undefined : systemHeader(name);
+    if (sys !== undefined) return { path: `<${name}>`, text: sys };
     return undefined;
   }
 

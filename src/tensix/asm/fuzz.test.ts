@@ -91,7 +91,9 @@ describe('assembler fuzz', () => {
     assert.throws(
       () => assemble('.rept 65536\n.rept 65536\n.endr\n.endr', 'wormhole'),
       (e: unknown) =>
-        e instanceof AxsimError && e.category === 'BadInput' && /more than \d+ repetitions/.test(e.message),
+        e instanceof AxsimError &&
+        e.category === 'ResourceLimit' &&
+        /loop iterations limit exceeded/.test(e.message),
     );
   });
   it('the program size is bounded', () => {
@@ -107,19 +109,23 @@ describe('assembler fuzz', () => {
     assert.throws(
       () => assemble('inline void f() { SFPNOP\n f(); }', 'wormhole'),
       (e: unknown) =>
-        e instanceof AxsimError && e.category === 'BadInput' && /nested more than 64 deep/.test(e.message),
+        e instanceof AxsimError &&
+        e.category === 'ResourceLimit' &&
+        /nesting depth limit exceeded/.test(e.message),
     );
   });
-  it('deep nesting is a BadInput error, not a stack overflow', () => {
+  it('deep nesting is a ResourceLimit error, not a stack overflow', () => {
     const deep = `.word ${'('.repeat(5000)}1${')'.repeat(5000)}`;
     assert.throws(
       () => assemble(deep, 'wormhole'),
       (e: unknown) =>
-        e instanceof AxsimError && e.category === 'BadInput' && /nested too deeply/.test(e.message),
+        e instanceof AxsimError &&
+        e.category === 'ResourceLimit' &&
+        /nesting depth limit exceeded/.test(e.message),
     );
     assert.throws(
       () => assemble(`.word ${'-'.repeat(5000)}1`, 'wormhole'),
-      (e: unknown) => e instanceof AxsimError && e.category === 'BadInput',
+      (e: unknown) => e instanceof AxsimError && e.category === 'ResourceLimit',
     );
   });
 });

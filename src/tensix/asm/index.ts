@@ -1,10 +1,12 @@
 /**
  * The Tensix assembler and disassembler (docs/tensix-asm.md).
- * - `assemble(source, arch, {file?, defines?})` -> `{words, lines, warnings}`
+ * - `assemble(source, arch, {file?, defines?, entry?})` -> `{words, lines, warnings, sources, events}`
+ *   (the `.sfpu` form), `compileKernel(source, {arch, entry?, defines?, includeDirs?, virtualFiles?})`
+ *   (tt-llk kernel headers), both on the C/C++ front end in src/cfront/
  * - `disassemble(words, arch, {style?: 'canonical' | 'macro', comments?})` -> one line per word;
  *   `disassembleWord(word, arch, opts)`; `describeWordAs(word, arch, style)` -> `{text, note?}`.
  */
-export { type AssembleOptions, type AssembleResult, assemble } from './assemble.ts';
+
 export {
   type DisassembleOptions,
   describeWord,
@@ -13,4 +15,15 @@ export {
   disassembleWord,
   macroText,
 } from './disassemble.ts';
+export {
+  type AssembleOptions,
+  type AssembleResult,
+  assemble,
+  compileKernel,
+  type KernelEvent,
+  type KernelOptions,
+  type SourcePos,
+  TENSIX_CFG_BASE,
+  TensixEmitter,
+} from './kernel.ts';
 export { archTables, type MacroArg, type MacroDef } from './tables.ts';

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AxsimError } from '../../errors.ts';
+import { compileKernel } from './index.ts';
+
+const hexes = (w: Uint32Array) => [...w].map((x) => `0x${x.toString(16).padStart(8, '0')}`);
+
+function throwsAt(fn: () => unknown, file: string, line: number, col: number, text: string | RegExp, category = 'BadInput') {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof AxsimError, String(e));
+    assert.equal(e.category, category, e.format());
+    assert.equal(e.location?.file, file, e.format());
+    assert.equal(e.location?.line, line, e.format());
+    assert.equal(e.location?.col, col, e.format());
+    if (typeof text === 'string') assert.ok(e.message.includes(text), e.format());
+    else assert.match(e.message, text);
+    return true;
+  });
+}
+
+// Our own kernel in the shape of tt-llk's SFPLOADMACRO kernels: an #ifdef'd macro and plain form, an
+// enum class template parameter, a helper from an included header, addr_mod_t{…}.set(…), a
+// volatile configuration register write, float constants bit-cast into SFPLOADI halves.
+const HELPERS = `#pragma once
+#include <cstdint>
+namespace ckernel {
+enum class Mode : std::uint8_t { Plain = 0, Scaled = 1 };
+constexpr std::uint32_t CFG_BASE = 0xFFEF0000;
+inline volatile std::uint32_t *get_cfg_pointer() { return reinterpret_cast<volatile std::uint32_t *>(CFG_BASE); }
+struct addr_mod_t {
+  struct { std::uint8_t incr = 0; } srca, srcb, dest;
+  void set(int idx) const { TTI_SETC16(28 + idx, dest.incr); }
+};
+inline void load_imm32(std::uint32_t lreg, float value) {
+  const std::uint32_t bits = __builtin_bit_cast(std::uint32_t, value);
+  TT_SFPLOADI(lreg, 10, bits & 0xFFFF);
+  TT_SFPLOADI(lreg, 8, bits >> 16);
+}
+}
+`;
+const KERNEL = `#include "helpers.h"
+namespace ckernel::sfpu {
+template <Mode MODE, int ITERATIONS = 2>
+inline void scale_rows(const float factor)
+{
+    addr_mod_t{.dest = {.incr = 2}}.set(7);
+    if constexpr (MODE == Mode::Scaled) load_imm32(p_sfpu::LREG2, factor * 2.0f);
+#ifndef DISABLE_SFPLOADMACRO
+    TTI_SFPLOADMACRO(0, 0, ADDR_MOD_3, 0);
+#else
+    for (int d = 0; d < ITERATIONS; d++)
+    {
+        TTI_SFPLOAD(p_sfpu::LREG0, 0, ADDR_MOD_3, 0);
+        sfpi::dst_reg++;
+    }
+#endif
+    get_cfg_pointer()[0x40] = 0x1234;
+}
+}
+`;
+const files = { 'helpers.h': HELPERS };
+
+describe('compileKernel', () => {
+  it('compiles a kernel with an entry, includes, defines and both #ifdef forms', () => {
+    const macro = compileKernel(KERNEL, {
+      arch: 'wormhole',
+      file: 'k.h',
+      entry: 'ckernel::sfpu::scale_rows<ckernel::Mode::Scaled>(1.5f)',
+      virtualFiles: files,
+    });
+    // SETC16(35, 2): 0xb2 << 24 | 35 << 16 | 2; 3.0f = 0x40400000: SFPLOADI(2, 10, 0) then (2, 8, 0x4040);
+    // SFPLOADMACRO(0, 0, 3, 0): 0x93 << 24 | 3 << 14
+    assert.deepEqual(hexes(macro.words), ['0xb2230002', '0x712a0000', '0x71284040', '0x9300c000']);
+    assert.deepEqual(macro.lines, [6, 7, 7, 9]);
+    assert.deepEqual(
+      macro.sources.map((s) => `${s.file}:${s.line}:${s.col}`),
+      ['k.h:6:5', 'k.h:7:41', 'k.h:7:41', 'k.h:9:5'],
+    );
+    // the configuration write comes after the four words, at the kernel's line 17
+    assert.deepEqual(macro.events, [{ at: 4, kind: 'cfg_write', addr: 0x40, value: 0x1234, source: { file: 'k.h', line: 17, col: 5 } }]);
+    const plain = compileKernel(KERNEL, {
+      arch: 'wormhole',
+      file: 'k.h',
+      entry: 'ckernel::sfpu::scale_rows<ckernel::Mode::Plain, 3>(0.0f)',
+      virtualFiles: files,
+      defines: { DISABLE_SFPLOADMACRO: 1 },
+    });
+    // SFPLOAD(0, 0, 3, 0) = 0x7000c000, dst_reg++ = INCRWC(0, 2, 0, 0) = 0x38008000, three times
+    assert.deepEqual(hexes(plain.words), ['0xb2230002', ...Array(3).fill(['0x7000c000', '0x38008000']).flat()]);
+    assert.deepEqual(plain.lines, [6, 13, 14, 13, 14, 13, 14]);
+  });
+  it('finds a bare entry by its unqualified name and uses default template arguments', () => {
+    const r = compileKernel('namespace a { template <int N = 2> void k() { for (int i = 0; i < N; i++) TTI_SFPNOP; } }', {
+      arch: 'blackhole',
+      entry: 'a::k',
+    });
+    assert.deepEqual(hexes(r.words), ['0x8f000000', '0x8f000000']);
+  });
+  it('names a missing entry with a hint', () => {
+    assert.throws(
+      () => compileKernel('void calc() {}', { arch: 'wormhole', entry: 'calk' }),
+      (e: unknown) => e instanceof AxsimError && /no function 'calk'/.test(e.message) && e.hint === 'did you mean calc?',
+    );
+  });
+  it('maps words made in an included helper to the call in the main file', () => {
+    const r = compileKernel('#include "h.h"\nvoid k() {\n  helper();\n}', {
+      arch: 'wormhole',
+      file: 'main.h',
+      entry: 'k',
+      virtualFiles: { 'h.h': 'inline void helper() {\n  TTI_SFPNOP;\n}' },
+    });
+    assert.deepEqual(r.sources, [{ file: 'main.h', line: 3, col: 3 }]);
+  });
+  it('provides the __axsim_* builtins', () => {
+    const r = compileKernel(
+      'void k() { __axsim_emit(0x8f000000); __axsim_cfg_write(5, 0xffffffff); __axsim_warn("not modelled"); }',
+      { arch: 'wormhole', file: 'k.h', entry: 'k' },
+    );
+    assert.deepEqual(hexes(r.words), ['0x8f000000']);
+    assert.deepEqual(r.events.map((e) => [e.at, e.addr, e.value]), [[1, 5, 0xffffffff]]);
+    assert.equal(r.warnings.length, 1);
+    assert.equal(r.warnings[0]!.message, 'not modelled');
+    assert.equal(r.warnings[0]!.location?.col, 72);
+    throwsAt(
+      () => compileKernel('void k() {\n  __axsim_unsupported("SFPLOADMACRO schedule X");\n}', { arch: 'wormhole', file: 'k.h', entry: 'k' }),
+      'k.h',
+      2,
+      3,
+      'SFPLOADMACRO schedule X',
+      'Unsupported',
+    );
+  });
+  it('says SFPI is issue 12, and compiles the file\'s other functions', () => {
+    const src = 'void v() {\n  sfpi::vFloat x = sfpi::dst_reg[0];\n}\nvoid t() { TTI_SFPNOP; }';
+    throwsAt(() => compileKernel(src, { arch: 'wormhole', file: 'k.h', entry: 'v' }), 'k.h', 2, 3, 'SFPI (issue 12)', 'Unsupported');
+    assert.equal(compileKernel(src, { arch: 'wormhole', file: 'k.h', entry: 't' }).words.length, 1);
+  });
+  it('reports instruction argument errors at the argument, inside templates and loops', () => {
+    throwsAt(
+      () => compileKernel('template <int S> void k() {\n  for (int i = 0; i < 3; i++)\n    TTI_SFPIADD(S * i, 0, 0, 0);\n}', { arch: 'wormhole', file: 'k.h', entry: 'k<2048>' }),
+      'k.h',
+      3,
+      17,
+      'TTI_SFPIADD argument 1 (imm12_math) = 4096 does not fit in its 12 bit(s) 23:12',
+    );
+  });
+});
