@@ -5,7 +5,14 @@ import { compileKernel } from './index.ts';
 
 const hexes = (w: Uint32Array) => [...w].map((x) => `0x${x.toString(16).padStart(8, '0')}`);
 
-function throwsAt(fn: () => unknown, file: string, line: number, col: number, text: string | RegExp, category = 'BadInput') {
+function throwsAt(
+  fn: () => unknown,
+  file: string,
+  line: number,
+  col: number,
+  text: string | RegExp,
+  category = 'BadInput',
+) {
   assert.throws(fn, (e: unknown) => {
     assert.ok(e instanceof AxsimError, String(e));
     assert.equal(e.category, category, e.format());
@@ -77,7 +84,9 @@ describe('compileKernel', () => {
       ['k.h:6:5', 'k.h:7:41', 'k.h:7:41', 'k.h:9:5'],
     );
     // the configuration write comes after the four words, at the kernel's line 17
-    assert.deepEqual(macro.events, [{ at: 4, kind: 'cfg_write', addr: 0x40, value: 0x1234, source: { file: 'k.h', line: 17, col: 5 } }]);
+    assert.deepEqual(macro.events, [
+      { at: 4, kind: 'cfg_write', addr: 0x40, value: 0x1234, source: { file: 'k.h', line: 17, col: 5 } },
+    ]);
     const plain = compileKernel(KERNEL, {
       arch: 'wormhole',
       file: 'k.h',
@@ -86,20 +95,27 @@ describe('compileKernel', () => {
       defines: { DISABLE_SFPLOADMACRO: 1 },
     });
     // SFPLOAD(0, 0, 3, 0) = 0x7000c000, dst_reg++ = INCRWC(0, 2, 0, 0) = 0x38008000, three times
-    assert.deepEqual(hexes(plain.words), ['0xb2230002', ...Array(3).fill(['0x7000c000', '0x38008000']).flat()]);
+    assert.deepEqual(hexes(plain.words), [
+      '0xb2230002',
+      ...Array(3).fill(['0x7000c000', '0x38008000']).flat(),
+    ]);
     assert.deepEqual(plain.lines, [6, 13, 14, 13, 14, 13, 14]);
   });
   it('finds a bare entry by its unqualified name and uses default template arguments', () => {
-    const r = compileKernel('namespace a { template <int N = 2> void k() { for (int i = 0; i < N; i++) TTI_SFPNOP; } }', {
-      arch: 'blackhole',
-      entry: 'a::k',
-    });
+    const r = compileKernel(
+      'namespace a { template <int N = 2> void k() { for (int i = 0; i < N; i++) TTI_SFPNOP; } }',
+      {
+        arch: 'blackhole',
+        entry: 'a::k',
+      },
+    );
     assert.deepEqual(hexes(r.words), ['0x8f000000', '0x8f000000']);
   });
   it('names a missing entry with a hint', () => {
     assert.throws(
       () => compileKernel('void calc() {}', { arch: 'wormhole', entry: 'calk' }),
-      (e: unknown) => e instanceof AxsimError && /no function 'calk'/.test(e.message) && e.hint === 'did you mean calc?',
+      (e: unknown) =>
+        e instanceof AxsimError && /no function 'calk'/.test(e.message) && e.hint === 'did you mean calc?',
     );
   });
   it('maps words made in an included helper to the call in the main file', () => {
@@ -117,12 +133,20 @@ describe('compileKernel', () => {
       { arch: 'wormhole', file: 'k.h', entry: 'k' },
     );
     assert.deepEqual(hexes(r.words), ['0x8f000000']);
-    assert.deepEqual(r.events.map((e) => [e.at, e.addr, e.value]), [[1, 5, 0xffffffff]]);
+    assert.deepEqual(
+      r.events.map((e) => [e.at, e.addr, e.value]),
+      [[1, 5, 0xffffffff]],
+    );
     assert.equal(r.warnings.length, 1);
     assert.equal(r.warnings[0]!.message, 'not modelled');
     assert.equal(r.warnings[0]!.location?.col, 72);
     throwsAt(
-      () => compileKernel('void k() {\n  __axsim_unsupported("SFPLOADMACRO schedule X");\n}', { arch: 'wormhole', file: 'k.h', entry: 'k' }),
+      () =>
+        compileKernel('void k() {\n  __axsim_unsupported("SFPLOADMACRO schedule X");\n}', {
+          arch: 'wormhole',
+          file: 'k.h',
+          entry: 'k',
+        }),
       'k.h',
       2,
       3,
@@ -130,14 +154,25 @@ describe('compileKernel', () => {
       'Unsupported',
     );
   });
-  it('says SFPI is issue 12, and compiles the file\'s other functions', () => {
+  it("says SFPI is issue 12, and compiles the file's other functions", () => {
     const src = 'void v() {\n  sfpi::vFloat x = sfpi::dst_reg[0];\n}\nvoid t() { TTI_SFPNOP; }';
-    throwsAt(() => compileKernel(src, { arch: 'wormhole', file: 'k.h', entry: 'v' }), 'k.h', 2, 3, 'SFPI (issue 12)', 'Unsupported');
+    throwsAt(
+      () => compileKernel(src, { arch: 'wormhole', file: 'k.h', entry: 'v' }),
+      'k.h',
+      2,
+      3,
+      'SFPI (issue 12)',
+      'Unsupported',
+    );
     assert.equal(compileKernel(src, { arch: 'wormhole', file: 'k.h', entry: 't' }).words.length, 1);
   });
   it('reports instruction argument errors at the argument, inside templates and loops', () => {
     throwsAt(
-      () => compileKernel('template <int S> void k() {\n  for (int i = 0; i < 3; i++)\n    TTI_SFPIADD(S * i, 0, 0, 0);\n}', { arch: 'wormhole', file: 'k.h', entry: 'k<2048>' }),
+      () =>
+        compileKernel(
+          'template <int S> void k() {\n  for (int i = 0; i < 3; i++)\n    TTI_SFPIADD(S * i, 0, 0, 0);\n}',
+          { arch: 'wormhole', file: 'k.h', entry: 'k<2048>' },
+        ),
       'k.h',
       3,
       17,
