@@ -235,6 +235,7 @@ export function addPtoRunCommand(group: Command): Command {
               : {}),
           });
           for (const n of res.notes) process.stderr.write(`note: ${n}\n`);
+          for (const t of res.printed) process.stdout.write(`${t}\n`);
           const results: Record<string, Tile> = {};
           res.results.forEach((t, i) => {
             if (t) results[`return${i}`] = t;

@@ -378,3 +378,83 @@ test('tiles without an address that no longer fit get storage of their own, with
   // on cpu (512 KiB UB) both fit
   assert.deepEqual(runProgram(m, { out: f32(8) }, { profile: 'cpu' }).notes, []);
 });
+
+test('pto.tassign re-places a tile (both names) at a new address; bad addresses name its line', () => {
+  const T = vec('f32', 1, 16);
+  const text = (addr: number) =>
+    program(
+      [
+        ['o0', 'f32', 1, 16],
+        ['o64', 'f32', 1, 16],
+        ['ot', 'f32', 1, 16],
+      ],
+      `    %a0 = arith.constant 0 : i64
+    %an = arith.constant ${addr} : i64
+    %one = arith.constant 1.0 : f32
+    %two = arith.constant 2.0 : f32
+    %t = pto.alloc_tile addr = %a0 : ${T}
+    pto.texpands ins(%one : f32) outs(%t : ${T})
+    %t2 = pto.tassign %t, %an : ${T} -> ${T}
+    pto.texpands ins(%two : f32) outs(%t2 : ${T})
+    %at0 = pto.alloc_tile addr = %a0 : ${T}
+    %at64 = pto.alloc_tile addr = %an : ${T}
+    pto.tstore ins(%at0 : ${T}) outs(%o0_p : ${pview('f32', 1, 16)})
+    pto.tstore ins(%at64 : ${T}) outs(%o64_p : ${pview('f32', 1, 16)})
+    pto.tstore ins(%t : ${T}) outs(%ot_p : ${pview('f32', 1, 16)})`,
+    );
+  const [o0, o64, ot] = [f32(16), f32(16), f32(16)];
+  run(text(64), { o0, o64, ot });
+  assert.deepEqual(Array.from(o0.data as Float32Array), new Array(16).fill(1));
+  assert.deepEqual(Array.from(o64.data as Float32Array), new Array(16).fill(2));
+  // %t was rebound by the tassign (the emitted C++ re-points the one Tile variable)
+  assert.deepEqual(Array.from(ot.data as Float32Array), new Array(16).fill(2));
+  const line =
+    text(48)
+      .split('\n')
+      .findIndex((l) => l.includes('pto.tassign')) + 1;
+  expectError(() => run(text(48), { o0, o64, ot }), 'BadInput', /not a multiple of 32 bytes/, line);
+});
+
+test('pto.reserve_buffer: auto bases come from the allocator, explicit tiles may not overlap them', () => {
+  const text = (tileAddr: number) =>
+    program(
+      [['out', 'i32', 1, 8]],
+      `    %b = pto.reserve_buffer {name = "fifo", size = 8192, location = #pto.address_space<vec>, auto = true} -> i32
+    %a = arith.constant ${tileAddr} : i64
+    %t = pto.alloc_tile addr = %a : ${vec('i32', 1, 8)}
+    pto.texpands ins(%b : i32) outs(%t : ${vec('i32', 1, 8)})
+    pto.tstore ins(%t : ${vec('i32', 1, 8)}) outs(%out_p : ${pview('i32', 1, 8)})`,
+    );
+  const out = i32(8);
+  run(text(0), { out }, 'a2a3');
+  // the top 8 KiB of the 192 KiB UB
+  assert.deepEqual(Array.from(out.data as Int32Array), new Array(8).fill(196608 - 8192));
+  const line =
+    text(0)
+      .split('\n')
+      .findIndex((l) => l.includes('alloc_tile')) + 1;
+  expectError(
+    () => run(text(196608 - 4096), { out }, 'a2a3'),
+    'BadInput',
+    /overlap pto.reserve_buffer "fifo"/,
+    line,
+  );
+});
+
+test('pto.tprint: the run reports the tile and its values', () => {
+  const T = vec('f32', 2, 4);
+  const text = program(
+    [['out', 'f32', 1, 8]],
+    `    %a = arith.constant 0 : i64
+    %h = arith.constant 0.5 : f32
+    %t = pto.alloc_tile addr = %a : ${T}
+    pto.texpands ins(%h : f32) outs(%t : ${T})
+    pto.tprint ins(%t : ${T})`,
+  );
+  const r = run(text, { out: f32(8) });
+  assert.equal(r.printed.length, 1);
+  assert.match(
+    r.printed[0]!,
+    /pto\.tprint[\s\S]*Tile<vec, f32, 2x4[^\n]*UB\[0\.\.31\]\n {6}\[0\.5, 0\.5, 0\.5, 0\.5\]\n {6}\[0\.5, 0\.5, 0\.5, 0\.5\]/,
+  );
+});

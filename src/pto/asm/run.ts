@@ -16,7 +16,9 @@ import {
   type Operand,
   type Profile,
   readElement,
+  TILE_LOCS,
   Tile,
+  type TileLoc,
   type TileSpec,
   tileFromNpy,
 } from '../index.ts';
@@ -77,6 +79,8 @@ export interface RunResult {
   values: Record<string, Tile>;
   /** What the run could not model exactly but did not change results (printed as notes). */
   notes: string[];
+  /** What `pto.tprint` printed (one entry per execution: position, tile, valid region values). */
+  printed: string[];
 }
 
 const PAD = ['null', 'zero', 'max', 'min'] as const;
@@ -242,6 +246,8 @@ export function runProgram(
   const mem = new BufferMemory(profile);
   const places = new WeakMap<Tile, Placement>();
   const notes: string[] = [];
+  const printed: string[] = [];
+  const reserveSites = new Map<string, object>();
   const argSites = new Map<string, object>();
   const where = (pos: { line: number; col: number }) =>
     `${opts.file === undefined ? '' : `${opts.file}:`}${pos.line}:${pos.col}`;
@@ -317,6 +323,41 @@ export function runProgram(
         tile.validRow = t.validRow;
         tile.validCol = t.validCol;
       },
+      assign(_src, addr, result) {
+        // pto.tassign: the tile (both names) is now the view of its type at `addr`
+        result.addr = addr;
+        const spec = specOf(result.type, result.validRow, result.validCol);
+        return placed(result, spec, {}, 'pto.tassign', 'pto.tassign');
+      },
+      reserve(loc, size, base, name, pos) {
+        if (!(TILE_LOCS as readonly string[]).includes(loc))
+          throw badInput(`pto.reserve_buffer: '${loc}' is not an on-chip buffer location`, {
+            hint: `one of ${TILE_LOCS.join(', ')}`,
+          });
+        const key = `${pos.line}:${pos.col}`;
+        let site = reserveSites.get(key);
+        if (!site) {
+          site = {};
+          reserveSites.set(key, site);
+        }
+        return mem.reserve(site, loc as TileLoc, size, base, `pto.reserve_buffer "${name}" at ${where(pos)}`)
+          .addr;
+      },
+      print(v, ctx) {
+        printed.push(
+          formatTraceEvent(
+            {
+              line: ctx.pos.line,
+              col: ctx.pos.col,
+              op: 'pto.tprint',
+              insn: 'TPRINT',
+              inputs: [traceValue(undefined, v, arrays, places, mem)],
+              outputs: [],
+            },
+            { file: opts.file, rows: 64, cols: 64 },
+          ),
+        );
+      },
       reshape(from, to) {
         const src = from.handle as Tile;
         const t = tileOf(to.type, to.validRow, to.validCol, profile);
@@ -387,6 +428,7 @@ export function runProgram(
     results,
     values,
     notes,
+    printed,
   };
 }
 
