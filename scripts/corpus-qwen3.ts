@@ -1,12 +1,18 @@
 /**
- * `AXSIM_PTOAS=/path/to/PTOAS npm run corpus:qwen3 [-- --json] [-- --profile cpu] [-- --only 0,8]`:
+ * `AXSIM_PTOAS=/path/to/PTOAS npm run corpus:qwen3 [-- --json] [--profile cpu] [--only 0,8] [--a5]`:
  * runs the Qwen3 decode samples of a hw-native-sys/PTOAS checkout on random inputs and compares
  * each with its independent double-precision reference (src/pto/corpus/qwen3.ts). Prints a
  * Markdown table (docs/pto-qwen3.md) or, with --json, one JSON array; exit 1 on any mismatch/error.
  */
 import { execFileSync } from 'node:child_process';
 import type { Profile } from '../src/pto/arith.ts';
-import { QWEN3_CASES, type Qwen3Result, runQwen3Case } from '../src/pto/corpus/qwen3.ts';
+import {
+  QWEN3_CASES,
+  QWEN3_DIR,
+  QWEN3_DIR_A5,
+  type Qwen3Result,
+  runQwen3Case,
+} from '../src/pto/corpus/qwen3.ts';
 
 const argv = process.argv.slice(2);
 const root = process.env.AXSIM_PTOAS;
@@ -18,7 +24,10 @@ const opt = (name: string) => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
 };
-const profile = (opt('--profile') ?? 'a2a3') as Profile;
+// --a5: the Qwen3DecodeA5 copies (profile a5 unless --profile says otherwise)
+const a5 = argv.includes('--a5');
+const dir = a5 ? QWEN3_DIR_A5 : QWEN3_DIR;
+const profile = (opt('--profile') ?? (a5 ? 'a5' : 'a2a3')) as Profile;
 const only = opt('--only')?.split(',').map(Number);
 let commit = 'unknown';
 try {
@@ -30,7 +39,7 @@ const results: (Qwen3Result & { ms: number })[] = [];
 for (const c of QWEN3_CASES) {
   if (only && !only.includes(c.n)) continue;
   const t0 = Date.now();
-  const r = runQwen3Case(root, c, { profile });
+  const r = runQwen3Case(root, c, { profile, dir });
   results.push({ ...r, ms: Date.now() - t0 });
   if (!argv.includes('--json'))
     process.stderr.write(`qwen3_decode_incore_${c.n}: ${r.status} (${Date.now() - t0} ms) ${r.detail}\n`);
@@ -39,7 +48,7 @@ if (argv.includes('--json'))
   process.stdout.write(`${JSON.stringify({ commit, profile, results }, null, 1)}\n`);
 else {
   const lines = [
-    `PTOAS ${commit}, profile ${profile}`,
+    `PTOAS ${commit}, ${dir}, profile ${profile}`,
     '',
     '| # | computes | scalars | instrs | compared | unchanged | worst err/bound | result |',
     '|---|---|---|---|---|---|---|---|',

@@ -35,6 +35,8 @@ import {
 } from './bound.ts';
 
 export const QWEN3_DIR = 'test/samples/Qwen3DecodeA3';
+/** The same 17 kernels lowered for A5 (only `pto.target_arch` differs at a56b18c3). */
+export const QWEN3_DIR_A5 = 'test/samples/Qwen3DecodeA5';
 
 /** Expected values of one output array: flat element index -> bounded reference. */
 interface Expect {
