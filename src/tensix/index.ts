@@ -70,6 +70,7 @@ export {
 
 /** Timed mode: the cycle model, SFPLOADMACRO scheduling and hazards (docs/tensix-timing.md). */
 export {
+  checkTimingRules,
   HAZARDS,
   type Hazard,
   type HazardId,

@@ -4,7 +4,7 @@ import { AxsimError } from '../errors.ts';
 import { assemble } from './asm/index.ts';
 import { TensixMachine } from './index.ts';
 import { formatSourceOf, locationOf, sourceMapOf, withSource } from './source-map.ts';
-import { runTimedProgram, timelineText } from './timing/index.ts';
+import { checkTimingRules, runTimedProgram, timelineText } from './timing/index.ts';
 
 test('sourceMapOf: per-word sources win over lines; lines get the file name', () => {
   const fromLines = sourceMapOf({ lines: [3, 0, 7] }, 'k.sfpu');
@@ -69,4 +69,24 @@ test('run-time errors of the sequential and the timed run name the source line',
   assert.match(text, /^t +\| Load .*\| source \(pop\.sfpu\)$/m);
   assert.match(text, /^0 .*\| 2$/m);
   assert.match(text, /^1 .*\| 3$/m);
+});
+
+test('checkTimingRules: hazards of the cycle model and the Dst cells it changes, state untouched', () => {
+  // L1 = 1.0; L3 = L1 * L1 (SFPMAD); store L3 on the next cycle (Wormhole: too early)
+  const src = 'TTI_SFPLOADI(1, 0, 0x3f80);\nTTI_SFPMAD(1, 1, 9, 3, 0);\nTTI_SFPSTORE(3, 3, 0, 0);\n';
+  const r = assemble(src, 'wormhole', { file: 'k.sfpu' });
+  const m = new TensixMachine('wormhole');
+  m.configure({ sfpuFp32: true });
+  const before = m.snapshot();
+  const c = checkTimingRules(m, r.words, { sources: sourceMapOf(r, 'k.sfpu') });
+  assert.deepEqual(
+    c.hazards.map((h) => [h.id, h.location?.line]),
+    [['early-read', 3]],
+  );
+  // the store's 32 lanes = the even columns of Dst rows 0..3: 1.0 sequentially, 0 (the old
+  // LReg[3]) with the timing; only the high 16-bit halves differ (1.0's low 16 bits are 0): 32 cells
+  assert.equal(c.dstCellsDiffer, 32);
+  assert.deepEqual(m.snapshot().dst, before.dst);
+  const ok = assemble(src.replace('TTI_SFPSTORE', 'TTI_SFPNOP;\nTTI_SFPSTORE'), 'wormhole');
+  assert.deepEqual(checkTimingRules(m, ok.words), { hazards: [], hazardCount: 0, dstCellsDiffer: 0 });
 });

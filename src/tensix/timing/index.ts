@@ -36,3 +36,27 @@ export function runTimedProgram(
       : m.compile(program as ArrayLike<number>);
   return runTimed(m.state, p, opts);
 }
+
+/**
+ * What the sequential `TensixMachine.run` does not see: runs `program` on the cycle model from the
+ * machine's current state (hazards 'warn'), compares the Dst it leaves with the sequential run's,
+ * and puts the machine back as it was. `axsim tensix run` prints the result as warnings.
+ */
+export function checkTimingRules(
+  m: TensixMachine,
+  program: ArrayLike<number>,
+  opts: Pick<TimedOptions, 'sources' | 'matrixDstWrites' | 'hazardLimit'> = {},
+): { hazards: TimedResult['hazards']; hazardCount: number; dstCellsDiffer: number } {
+  const start = m.snapshot();
+  try {
+    const t = runTimedProgram(m, program, { ...opts, hazards: 'warn' });
+    const timedDst = m.state.dst.slice();
+    m.restore(start);
+    m.run(program);
+    let differ = 0;
+    for (let i = 0; i < timedDst.length; i++) if (timedDst[i] !== m.state.dst[i]) differ++;
+    return { hazards: t.hazards, hazardCount: t.hazardCount, dstCellsDiffer: differ };
+  } finally {
+    m.restore(start);
+  }
+}
