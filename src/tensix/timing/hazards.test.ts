@@ -204,7 +204,7 @@ describe('hazard: macro-write-lost', () => {
   // Macro 0: Simple = template 0 (SFPNOT into LReg[16]) two cycles after the load, reading the
   // macro's VD. A second SFPLOADMACRO into the same VD on the next cycle replaces the value before
   // the first sequence's SFPNOT reads it.
-  const cfg = 'TTI_SFPNOT(0, 0, 12, 0);\n' + setSequence(0, seqByte(4, 2, false, true)) + setMisc(0, 0, 0);
+  const cfg = `TTI_SFPNOT(0, 0, 12, 0);\n${setSequence(0, seqByte(4, 2, false, true))}${setMisc(0, 0, 0)}`;
   for (const arch of ['wormhole', 'blackhole'] as const) {
     it(`${arch}: a second SFPLOADMACRO into the same LReg before the first sequence reads it`, () => {
       const a = ids(
