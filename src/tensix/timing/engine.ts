@@ -700,6 +700,13 @@ export function runTimed(st: TensixState, prog: Program, opts: TimedOptions = {}
       }
       const s = buildScheduled(st, i, macro, vd, mod0, bits);
       if (!s) continue;
+      if (s.demoted)
+        report(
+          'macro-insn-nop',
+          cycle,
+          srcIndex(kk),
+          `macro ${macro} selects ${s.demoted} for the ${UNITS[s.unit]} sub-unit, which cannot execute it: it runs as SFPNOP`,
+        );
       s.scheduledAt = cycle;
       s.index = kk;
       if (delay === 0) s.readyAt = cycle + 1;

@@ -254,6 +254,20 @@ describe('hazard: macro-forgotten', () => {
   }
 });
 
+describe('hazard: macro-insn-nop', () => {
+  // Template 0 is SFPNOT, a Simple instruction: on the MAD sub-unit it executes as SFPNOP.
+  const cfg = (sequence: string) =>
+    `TTI_SFPNOT(0, 0, 12, 0);\n${sequence}${setMisc(0, 0, 0)}${loadMacro(0, 1, INT32, 0, 0)}TTI_SFPNOP;\n`;
+  for (const arch of ['wormhole', 'blackhole'] as const) {
+    it(`${arch}: a Simple template selected for the MAD sub-unit; fine on the Simple sub-unit`, () => {
+      const a = ids(arch, cfg(setSequence(0, 0, seqByte(4, 0, false, true))));
+      assert.deepEqual(a.ids, ['macro-insn-nop']);
+      assert.deepEqual([...a.m.lreg(16)], new Array(32).fill(0)); // nothing was written
+      assert.deepEqual(ids(arch, cfg(setSequence(0, seqByte(4, 0, false, true)))).ids, []);
+    });
+  }
+});
+
 describe('hazard: config-backdoor-next', () => {
   for (const arch of ['wormhole', 'blackhole'] as const) {
     it(`${arch}: a VD 12..15 instruction right after SFPCONFIG flips DISABLE_BACKDOOR_LOAD`, () => {

@@ -56,6 +56,11 @@ export const HAZARDS = {
     what: 'an instruction SFPLOADMACRO had scheduled was forgotten: a later SFPLOADMACRO scheduled one on the same sub-unit with the same delay before it executed',
     source: 'SFPLOADMACRO.md functional model ("forget" of a pending instruction with the same delay)',
   },
+  'macro-insn-nop': {
+    what: 'an SFPLOADMACRO sequence selected an instruction template for a sub-unit that cannot execute it; the sub-unit executes SFPNOP instead',
+    source:
+      'SFPLOADMACRO.md functional model ("if the instruction cannot be executed by the sub-unit, it becomes SFPNOP") and its column table',
+  },
   'macro-pending-at-end': {
     what: 'the program ended with SFPLOADMACRO-scheduled instructions that wait for further instructions (WaitForElapsedInstructions) and never executed',
     source: 'SFPLOADMACRO.md delay counting',

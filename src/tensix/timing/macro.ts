@@ -64,6 +64,8 @@ export interface Scheduled {
   deps: Deps;
   /** Short text for the timeline. */
   text: string;
+  /** The template instruction the sub-unit cannot execute, which became SFPNOP (SFPLOADMACRO.md). */
+  demoted?: string;
 }
 
 function field(f: Record<string, number>, ...names: string[]): string | undefined {
@@ -119,6 +121,7 @@ export function buildScheduled(
     d = decode(w, arch, { allowReserved: true });
   }
   let name = d.name;
+  let demoted: string | undefined;
   const f: Record<string, number> = { ...d.fields };
   if (!canExecuteOn(unitName, name, arch)) {
     if (unitName === 'store') {
@@ -127,6 +130,7 @@ export function buildScheduled(
         { hint: 'SFPLOADMACRO.md: the Store sub-unit should not be fed SFPNOP; only SFPSTORE may go there' },
       );
     }
+    demoted = `${name} (InstructionTemplate[${sel - 4}])`;
     name = 'SFPNOP';
     for (const k of Object.keys(f)) delete f[k];
     d = decode(0x8f000000, arch);
@@ -201,6 +205,7 @@ export function buildScheduled(
     latency: t?.latency ?? 1,
     deps: scheduledDeps(rec, precopyFrom),
     text: '',
+    ...(demoted ? { demoted } : {}),
   };
 }
 
