@@ -30,7 +30,7 @@ describe('sequential run: timing rules checked, warnings name the line', () => {
     const f = file('nonop.sfpu', body(false));
     const r = await cli(['tensix', 'run', f]);
     assert.equal(r.code, undefined, r.err);
-    assert.match(r.err, /nonop\.sfpu:3: hazard early-read \(cycle 2\): SFPMOV reads LReg\[3\]/);
+    assert.match(r.err, /nonop\.sfpu:3:1: hazard early-read \(cycle 2\): SFPMOV reads LReg\[3\]/);
     assert.match(r.err, /16-bit cells end up different from this sequential result/);
     assert.match(r.out, /timing rules \(cycle model\): 1 hazard/);
     const quiet = await cli(['tensix', 'run', f, '--no-timing-check']);
@@ -39,7 +39,7 @@ describe('sequential run: timing rules checked, warnings name the line', () => {
       timingCheck: { hazardCount: number; hazards: { id: string; at: string }[] };
     };
     assert.equal(j.timingCheck.hazardCount, 1);
-    assert.match(j.timingCheck.hazards[0]!.at, /nonop\.sfpu:3$/);
+    assert.match(j.timingCheck.hazards[0]!.at, /nonop\.sfpu:3:1$/);
   });
   it('with the SFPNOP, or on Blackhole (which stalls), nothing to report', async () => {
     const ok = await cli(['tensix', 'run', file('nop.sfpu', body(true))]);
@@ -51,7 +51,7 @@ describe('sequential run: timing rules checked, warnings name the line', () => {
   it('a run-time error names file:line', async () => {
     const r = await cli(['tensix', 'run', file('pop.sfpu', 'TTI_SFPNOP;\nTTI_SFPPOPC(0, 0, 0, 0);\n')]);
     assert.equal(r.code, 2);
-    assert.match(r.err, /pop\.sfpu:2 \[instruction 1\]: UndefinedBehaviour/);
+    assert.match(r.err, /pop\.sfpu:2:1 \[instruction 1\]: UndefinedBehaviour/);
   });
 });
 
@@ -86,7 +86,7 @@ describe('word files record their arch', () => {
     const j = await cli(['tensix', 'asm', src, '--json', '--arch', 'blackhole']);
     const jf = file('bh.json', j.out);
     const r = await cli(['tensix', 'run', jf, '--no-timing-check']);
-    assert.match(r.err, /bhwords\.sfpu:2 \[instruction 1\]: UndefinedBehaviour/);
+    assert.match(r.err, /bhwords\.sfpu:2:1 \[instruction 1\]: UndefinedBehaviour/);
   });
 });
 

@@ -47,7 +47,7 @@ test('run-time errors of the sequential and the timed run name the source line',
   assert.throws(
     () => m.run(r.words, 1, { sources }),
     (e: unknown) =>
-      e instanceof AxsimError && /^pop\.sfpu:3 \[instruction 1\]: UndefinedBehaviour/.test(e.format()),
+      e instanceof AxsimError && /^pop\.sfpu:3:3 \[instruction 1\]: UndefinedBehaviour/.test(e.format()),
   );
   const t = new TensixMachine('wormhole');
   assert.throws(
@@ -60,15 +60,15 @@ test('run-time errors of the sequential and the timed run name the source line',
   );
   // warn: the hazard carries the location and the timeline rows name their statements
   const w = runTimedProgram(new TensixMachine('wormhole'), r.words, { timeline: true, sources });
-  assert.deepEqual(w.hazards[0]?.location, { index: 1, file: 'pop.sfpu', line: 3 });
+  assert.deepEqual(w.hazards[0]?.location, { index: 1, file: 'pop.sfpu', line: 3, col: 3 });
   assert.deepEqual(
     w.timeline?.map((e) => e.loc?.line),
     [2, 3],
   );
   const text = timelineText(w);
   assert.match(text, /^t +\| Load .*\| source \(pop\.sfpu\)$/m);
-  assert.match(text, /^0 .*\| 2$/m);
-  assert.match(text, /^1 .*\| 3$/m);
+  assert.match(text, /^0 .*\| 2:1$/m);
+  assert.match(text, /^1 .*\| 3:3$/m);
 });
 
 test('checkTimingRules: hazards of the cycle model and the Dst cells it changes, state untouched', () => {

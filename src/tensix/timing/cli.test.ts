@@ -59,7 +59,7 @@ test('run --hazards strict fails on the first hazard; warn lists it', async () =
   assert.match(strict.err, /hazard early-read/);
   const warn = await cli(['tensix', 'run', f, '--hazards', 'warn']);
   assert.equal(warn.code, undefined);
-  assert.match(warn.out, /\[early-read\] cycle 2, .*early\.sfpu:3 \[instruction 2\]/);
+  assert.match(warn.out, /\[early-read\] cycle 2, .*early\.sfpu:3:1 \[instruction 2\]/);
   const off = await cli(['tensix', 'run', f, '--hazards', 'off']);
   assert.match(off.out, /hazards: none/);
   const bad = await cli(['tensix', 'run', f, '--hazards', 'loud']);
@@ -70,7 +70,7 @@ test('run --matrix-writes marks Matrix Unit Dst writes for the 3-instruction rul
   const f = join(dir, 'mw.sfpu');
   writeFileSync(f, 'TTI_NOP;\nTTI_SFPLOAD(1, 3, 0, 0);\n');
   const r = await cli(['tensix', 'run', f, '--matrix-writes', '0']);
-  assert.match(r.out, /\[matrix-dst-too-close\] cycle 2, .*mw\.sfpu:2 \[instruction 1\]/);
+  assert.match(r.out, /\[matrix-dst-too-close\] cycle 2, .*mw\.sfpu:2:1 \[instruction 1\]/);
   const ok = await cli(['tensix', 'run', f, '--matrix-writes', '1']);
   assert.match(ok.out, /\[matrix-dst-too-close\]/); // 0 instructions between
   const none = await cli(['tensix', 'run', f, '--hazards', 'warn']);
