@@ -8,7 +8,7 @@
 import { AxsimError, badInput, unsupported } from '../../errors.ts';
 import type { CallOp, Func, GenericOp, Module, Op, Pos, SyncOp, TileBufType, Type, Use } from './ast.ts';
 import { type TileCall, tileCall } from './call.ts';
-import { genericAttr, genericOperands } from './generic.ts';
+import { genericAttr, genericOperands, genericResultTypes } from './generic.ts';
 import { printType } from './printer.ts';
 import { asTileBuf, innerShape, isFloatType, subsetType, typesEqual } from './types.ts';
 
@@ -554,6 +554,53 @@ class Exec {
         t.validRow = vr;
         t.validCol = vc;
         this.hooks.setValid?.(t);
+        return;
+      }
+      case 'pto.bind_tile': {
+        // `%v = pto.bind_tile %buf, %vr, %vc {config = #pto.tile_buf_config<…>} : M -> M`: the same
+        // bytes seen as a tile of the result type with the config's layouts and valid shape %vr x %vc
+        const src = this.get(operands[0]!);
+        if (src.kind !== 'tile') throw badInput('pto.bind_tile: the source is not a tile buffer');
+        const rt = genericResultTypes(op)[0];
+        const base = (rt && asTileBuf(rt)) ?? src.type;
+        const cfg = genericAttr(op, 'config');
+        const text = cfg?.kind === 'raw' ? cfg.text : '';
+        const num = (k: string) => {
+          const m = new RegExp(`\\b${k}\\s*=\\s*(\\d+)`).exec(text);
+          return m ? Number(m[1]) : undefined;
+        };
+        const bl = num('blayout');
+        const sl = num('slayout');
+        const tb: TileBufType = {
+          ...base,
+          blayout: bl === undefined ? base.blayout : bl === 1 ? 'col_major' : 'row_major',
+          slayout:
+            sl === undefined
+              ? base.slayout
+              : ((['none_box', 'row_major', 'col_major'] as const)[sl] ?? base.slayout),
+          fractal: num('s_fractal_size') ?? base.fractal,
+          pad: num('pad') ?? base.pad,
+        };
+        const vr = operands[1] ? this.int(operands[1]) : tb.rows;
+        const vc = operands[2] ? this.int(operands[2]) : tb.cols;
+        if (vr < 0 || vc < 0 || vr > tb.rows || vc > tb.cols) {
+          throw badInput(
+            `pto.bind_tile: valid region ${vr}x${vc} is outside the ${tb.rows}x${tb.cols} tile`,
+            {
+              hint: 'valid dims must be between 0 and the physical rows/cols',
+            },
+          );
+        }
+        const t: TileValue = {
+          kind: 'tile',
+          type: tb,
+          validRow: vr,
+          validCol: vc,
+          id: src.id,
+          handle: undefined,
+        };
+        t.handle = this.hooks.reshape ? this.hooks.reshape(src, t) : src.handle;
+        if (op.results[0]) this.env.set(op.results[0].name, t);
         return;
       }
       case 'pto.tassign': {

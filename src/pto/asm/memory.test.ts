@@ -458,3 +458,22 @@ test('pto.tprint: the run reports the tile and its values', () => {
     /pto\.tprint[\s\S]*Tile<vec, f32, 2x4[^\n]*UB\[0\.\.31\]\n {6}\[0\.5, 0\.5, 0\.5, 0\.5\]\n {6}\[0\.5, 0\.5, 0\.5, 0\.5\]/,
   );
 });
+
+test('pto.bind_tile: a tile view of a buffer (same bytes, its own valid shape)', () => {
+  const M = 'memref<2x16xf32, #pto.address_space<vec>>';
+  const text = program(
+    [['out', 'f32', 2, 16]],
+    `    %three = arith.constant 3.0 : f32
+    %a = memref.alloc() : ${M}
+    %av = pto.bind_tile %a, %c1, %c16 : ${M} -> ${M}
+    pto.texpands ins(%three : f32) outs(%av : ${M})
+    pto.tstore ins(%a : ${M}) outs(%out_p : ${pview('f32', 2, 16)})`,
+  );
+  const out = f32(32, () => -1);
+  run(text, { out });
+  // the view's valid region is row 0: row 1 keeps the buffer's initial zeros
+  assert.deepEqual(
+    Array.from(out.data as Float32Array),
+    Array.from({ length: 32 }, (_, i) => (i < 16 ? 3 : 0)),
+  );
+});

@@ -15,6 +15,7 @@ export const WALKER_INSNS: ReadonlySet<string> = new Set(['TPRINT', 'TSYNC']);
 export const RUN_GENERIC: ReadonlySet<string> = new Set([
   'pto.set_validshape',
   'pto.tassign',
+  'pto.bind_tile',
   'pto.reserve_buffer',
   'memref.dealloc',
 ]);
