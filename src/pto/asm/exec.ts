@@ -201,6 +201,11 @@ class Exec {
       case 'arith.constant': {
         const t = op.type.kind === 'scalar' ? op.type.name : 'index';
         const a = op.value;
+        if (a.kind === 'raw') {
+          throw unsupported(`arith.constant ${a.text}: vector constants are not simulated`, {
+            hint: 'bind the vector as a function argument (an array) instead',
+          });
+        }
         if (a.kind === 'bool') def(op.results[0]!, { kind: 'int', v: a.value ? 1 : 0, type: 'i1' });
         else if (a.kind === 'float' || isFloatType(op.type)) {
           const x = a.kind === 'float' ? Number(a.text) : a.kind === 'int' ? Number(a.value) : 0;

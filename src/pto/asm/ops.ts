@@ -178,9 +178,10 @@ const table: [
   ['tgemv.mx.bias', 'matmul', 'T T T T T', 'T', { hasResult: true }],
   // data movement
   ['tload', 'load', 'V', 'T'],
-  ['tstore', 'store', 'T', 'V', { hasResult: true }],
+  // PTOAS TStoreOp / TMovOp: optional fix-pipe operands ins(%src : T[, %fp : F][, %preQuant : i64])
+  ['tstore', 'store', 'T S?', 'V', { hasResult: true }],
   ['tstore_fp', 'store', 'T T', 'V'],
-  ['tmov', 'move', 'T', 'T', { hasResult: true }],
+  ['tmov', 'move', 'T TS? S?', 'T', { hasResult: true }],
   ['tmov.fp', 'move', 'T T'],
   // sorting (PTOAS TSort32Op / TMrgSortOp; pto-isa tsort32.md / tmrgsort.md). tsort32: the manual's
   // ins(%src, %idx) outs(%dst) or PTOAS's ins(%src) outs(%dst, %idx). tmrgsort: ins(%src, %blockLen)

@@ -1526,6 +1526,10 @@ class Parser {
       else if (v.kind === 'ident' && (v.text === 'true' || v.text === 'false')) {
         this.lx.next();
         value = { kind: 'bool', value: v.text === 'true' };
+      } else if (v.kind === 'ident' && v.text === 'dense' && this.lx.peekIsAngle()) {
+        // a vector constant `dense<[1, 2, 3, 4]> : vector<4xi16>` (kept as written)
+        this.lx.next();
+        value = { kind: 'raw', text: `dense${this.rawAngle()}` };
       } else
         this.fail(
           v,
@@ -1538,6 +1542,9 @@ class Parser {
         this.expectPunct(':', 'before the constant type', 'write arith.constant 16 : index');
         type = this.parseType();
       }
+      if (value.kind === 'raw' && type.kind !== 'vector')
+        this.fail(v, 'a dense constant needs a vector type', 'e.g. : vector<4xi16>');
+      if (value.kind === 'raw') return { kind: 'arith.constant', pos, results, value, type };
       if (type.kind !== 'scalar')
         this.fail(v, 'arith.constant here needs a scalar type', 'e.g. : index, : i32, : f32');
       if (value.kind === 'float' && !/^(f|bf|tf)/.test(type.name)) {
@@ -2070,13 +2077,19 @@ class Parser {
       if (!insAttrs && this.lx.isPunct('{')) insAttrs = this.parseAttrDict();
       this.expectPunct(':', 'before the ins types', `write ins(%a, %b : T, T)`);
       types = this.typeList(insUses.length, `${name} ins`);
-      const c = this.lx.peek();
-      if (c.kind === 'punct' && c.text === ',') {
-        this.fail(
-          c,
-          `${name} ins: ${insUses.length} operands but more types`,
-          'give exactly one type per operand',
-        );
+      while (this.lx.isPunct(',')) {
+        // PTOAS's optional operands keep their own type: ins(%src : T, %preQuant : i64)
+        const c = this.lx.next();
+        if (this.lx.peek().kind !== 'value') {
+          this.fail(
+            c,
+            `${name} ins: ${insUses.length} operands but more types`,
+            'give exactly one type per operand',
+          );
+        }
+        insUses.push(this.expectValue(`in ${name} ins`));
+        this.expectPunct(':', `after an optional operand of ${name}`, 'write ins(%src : T, %x : i64)');
+        types.push(this.parseType());
       }
       this.expectPunct(')', 'to close ins(…)');
     }

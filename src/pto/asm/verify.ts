@@ -39,6 +39,7 @@ import {
   typesEqual,
 } from './types.ts';
 import { GENERIC_RESULTS_OPTIONAL, verifyGenericOp } from './verify-generic.ts';
+import { type Arch, ptoasGenericRules, ptoasModuleRules, ptoasTileRules } from './verify-ptoas.ts';
 
 export type Profile = 'cpu' | 'a2a3' | 'a5';
 
@@ -46,6 +47,13 @@ export interface VerifyOptions {
   file?: string;
   /** Apply this target profile's dtype/layout support table (none: syntax and typing only). */
   profile?: Profile;
+  /**
+   * The ptoas target arch for ptoas's own per-arch verifier rules (verify-ptoas.ts); default:
+   * from `profile` (a2a3 → a3, a5 → a5), else those rules are skipped.
+   */
+  arch?: Arch;
+  /** ptoas `--pto-level` (level3: every alloc_tile needs an address). */
+  level?: 'level1' | 'level2' | 'level3';
 }
 
 export interface Diagnostic {
@@ -217,6 +225,7 @@ class Verifier {
   /** Ops in generic custom syntax: uses defined, results typed (by `-> T`), per-op rules. */
   generic(op: GenericOp): void {
     for (const u of genericUses(op)) this.use(u, op.name);
+    ptoasGenericRules(this, op, this.arch);
     const written = genericResultTypes(op);
     const rts = written.length ? written : genericImpliedResults(op);
     verifyGenericOp(this, op);
@@ -237,8 +246,14 @@ class Verifier {
     }
   }
 
+  get arch(): Arch | undefined {
+    const p = this.opts.profile;
+    return this.opts.arch ?? (p === 'a2a3' ? 'a3' : p === 'a5' ? 'a5' : undefined);
+  }
+
   verifyModule(m: Module): void {
     this.module = m;
+    ptoasModuleRules(this, m, { arch: this.arch, level: this.opts.level });
     const names = new Map<string, Pos>();
     for (const f of m.funcs) {
       const prev = names.get(f.name);
@@ -994,6 +1009,8 @@ class Verifier {
       tileIns = tileIns.slice(0, mandatoryTiles);
     // the semantic rules assume well-formed operands: skip them after an operand error
     if (!outType || this.diags.length > errorsBefore) return;
+    ptoasTileRules(this, c, types, outType, this.arch);
+    if (this.diags.length > errorsBefore) return;
     const needTiles = sig.ins.filter((k) => k === 'T').length;
     if (tileIns.length < needTiles) return;
     this.semantics(c, tileIns, outType);
@@ -1008,7 +1025,7 @@ class Verifier {
       TCOLSUM: ['isBinary'],
       TCI: ['descending'],
       TLOAD: ['pad_mode', 'init_out_buffer', 'layout'],
-      TSTORE: ['atomic', 'atomicType', 'stPhase', 'reluPreMode'],
+      TSTORE: ['atomic', 'atomicType', 'stPhase', 'reluPreMode', 'layout'],
       TMOV: ['accToVecMode', 'reluPreMode'],
       TGATHER: ['maskPattern', 'cmpMode', 'offset'],
       TMRGSORT: ['exhausted'],
@@ -1034,7 +1051,8 @@ class Verifier {
       }
     }
     for (const a of c.attrs) {
-      if (!ok.includes(a.name) && a.name !== 'phase') {
+      // dialect-prefixed names (`pto.inferred_layout`) are discardable attributes MLIR allows on any op
+      if (!ok.includes(a.name) && a.name !== 'phase' && !a.name.includes('.')) {
         const near = nearestName(a.name, ok);
         this.err(
           c.op.pos,
@@ -1226,8 +1244,10 @@ class Verifier {
         const vt = viewT ?? view;
         if (vt && (vt.kind === 'partition_tensor_view' || (vt.kind === 'memref' && isGlobalMemref(vt)))) {
           const te = e(tile);
-          // tstore_fp converts through the fix-pipe (f32/i32 accumulator -> i8/u8/f16/i16 …)
-          if (vt.elem.name !== te && sig.insn !== 'TSTORE_FP') {
+          // tstore_fp converts through the fix-pipe (f32/i32 accumulator -> i8/u8/f16/i16 …), and so
+          // does PTOAS's tstore from an accumulator (TStoreOp: acc -> gm with a quantizing fix-pipe)
+          const accStore = sig.insn === 'TSTORE' && tileShape(tile)?.loc === 'acc';
+          if (vt.elem.name !== te && sig.insn !== 'TSTORE_FP' && !accStore) {
             this.err(
               pos,
               `${name}: type mismatch: view element ${vt.elem.name} vs tile element ${te}`,
