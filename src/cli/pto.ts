@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { badInput } from '../errors.ts';
 import { type NpyArray, type NpyDtype, readNpy, writeNpy } from '../io/index.ts';
 import {
+  detectTargetArch,
   diagnosticError,
   formatTraceEvent,
   moduleProfile,
@@ -56,7 +57,8 @@ export function addPtoCheckCommand(group: Command): Command {
           const m = parsePtoAs(text, { file: prog, strict: opts.strict, legacy: opts.legacy });
           // `pto.target_arch` in the module selects the profile unless --profile overrides it
           const profile = parseProfile(opts.profile, true) ?? moduleProfile(m);
-          const diags = verifyDiagnostics(m, { file: prog, profile });
+          const arch = detectTargetArch(text);
+          const diags = verifyDiagnostics(m, { file: prog, profile, ...(arch ? { arch } : {}) });
           if (diags.length > 0) {
             for (const d of diags.slice(1))
               process.stderr.write(`axsim: ${diagnosticError(d, prog).format()}\n`);

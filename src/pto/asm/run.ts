@@ -589,7 +589,10 @@ function execCall(
     // PTOAS TRandomOp: ins(%key0, %key1, %c0, %c1, %c2, %c3 : i32 …) — the same words as the
     // manual's key (2 x u32) and counter (4 x u32) tiles
     const u32 = (xs: unknown[]) =>
-      createTile({ dtype: 'u32', rows: 1, cols: 8 }, Uint32Array.from({ length: 8 }, (_, i) => Number(xs[i] ?? 0) >>> 0));
+      createTile(
+        { dtype: 'u32', rows: 1, cols: 8 },
+        Uint32Array.from({ length: 8 }, (_, i) => Number(xs[i] ?? 0) >>> 0),
+      );
     operands.key = u32(scalars.slice(0, 2));
     operands.counter = u32(scalars.slice(2, 6));
   }

@@ -66,9 +66,12 @@ export function ptoasTileRules(
       return;
     }
     case 'TSTORE': {
-      // TStoreOp::verify: a static partition view holds exactly the source's static valid elements
+      // TStoreOp::verify: a static partition view holds exactly the source's static valid elements.
+      // axsim itself stores the valid region into a larger view; the rule is ptoas's, so it applies
+      // when verifying for a ptoas target (an arch)
       const s = tb(ins[0]);
       if (
+        arch &&
         s &&
         out.kind === 'partition_tensor_view' &&
         s.vRow > 0 &&
@@ -298,8 +301,9 @@ export interface ModuleRuleOptions {
 
 /** Module-level rules: entry signature, recursion, manual reservation, level-3 addresses. */
 export function ptoasModuleRules(h: RuleHost, m: Module, opts: ModuleRuleOptions): void {
+  // (a ptoas rule: axsim's Level-1 functions return their result tiles, so only for a ptoas target)
   const e = entryOf(m);
-  if (e && e.resultTypes.length > 0) {
+  if (opts.arch && e && e.resultTypes.length > 0) {
     h.err(
       e.pos,
       `func.func @${e.name}: PTO entry functions must return void`,

@@ -48,8 +48,9 @@ export interface VerifyOptions {
   /** Apply this target profile's dtype/layout support table (none: syntax and typing only). */
   profile?: Profile;
   /**
-   * The ptoas target arch for ptoas's own per-arch verifier rules (verify-ptoas.ts); default:
-   * from `profile` (a2a3 → a3, a5 → a5), else those rules are skipped.
+   * The ptoas target arch: turns on ptoas's own per-arch verifier rules (verify-ptoas.ts); without
+   * it only the arch-independent ones apply. (`axsim pto check` passes the module's
+   * `pto.target_arch`.)
    */
   arch?: Arch;
   /** ptoas `--pto-level` (level3: every alloc_tile needs an address). */
@@ -247,8 +248,7 @@ class Verifier {
   }
 
   get arch(): Arch | undefined {
-    const p = this.opts.profile;
-    return this.opts.arch ?? (p === 'a2a3' ? 'a3' : p === 'a5' ? 'a5' : undefined);
+    return this.opts.arch;
   }
 
   verifyModule(m: Module): void {
