@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { root, runSnippet, tsBlocks } from './snippets.ts';
+import { root, runSnippet, tsBlocks, typecheckSnippets } from './snippets.ts';
 
 // Every example in docs/api.md runs as written, importing `axsim/...` from a project that has the
 // package installed (test/snippets.ts), and its assertions hold.
@@ -26,4 +26,14 @@ blocks.forEach((code, i) => {
     const r = runSnippet(`api${i + 1}`, code);
     assert.equal(r.status, 0, `example ${i + 1} failed:\n${r.stderr}`);
   });
+});
+
+test('the examples of docs/api.md and README.md type-check as a strict TypeScript user would', () => {
+  const readme = tsBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
+  const files = Object.fromEntries([
+    ...blocks.map((code, i) => [`api${i + 1}`, code]),
+    ...readme.map((code, i) => [`readme${i + 1}`, code]),
+  ]);
+  const r = typecheckSnippets(files);
+  assert.equal(r.status, 0, r.out);
 });

@@ -10,6 +10,7 @@ import { build, type Plugin } from 'esbuild';
 // entry point of package.json is bundled from its sources for the browser (esbuild, as a web app
 // would), the bundle is checked for Node.js globals, and then run in a bare JavaScript context
 // (node:vm: the language's own globals, no Node.js or DOM ones) where a small program uses it.
+// src/host.ts alone reaches the file system, feature-detected through globalThis.process (absent here).
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {

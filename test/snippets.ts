@@ -30,6 +30,32 @@ function tempProject(): string {
   return dir;
 }
 
+/**
+ * Type-checks snippets as a strict TypeScript user of the package would (`tsc --noEmit`, `axsim/...`
+ * resolved to the sources by the axsim-source condition); returns tsc's exit status and report.
+ */
+export function typecheckSnippets(snippets: Record<string, string>): { status: number | null; out: string } {
+  const dir = mkdtempSync(join(tempProject(), 'tsc-'));
+  for (const [name, code] of Object.entries(snippets)) writeFileSync(join(dir, `${name}.ts`), code);
+  const compilerOptions = {
+    target: 'ES2022',
+    lib: ['ES2023'],
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    allowImportingTsExtensions: true,
+    skipLibCheck: true,
+    customConditions: ['axsim-source'],
+    types: ['node'],
+    typeRoots: [join(root, 'node_modules', '@types')],
+  };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+  const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
+  const r = spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', cwd: dir });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
 /** Runs one snippet; returns its exit status and stderr. */
 export function runSnippet(name: string, code: string): { status: number | null; stderr: string } {
   const dir = tempProject();

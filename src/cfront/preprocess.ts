@@ -9,10 +9,10 @@
  * was spelled and, through `use`, the outermost use site in the file being read, so errors and
  * emitted instructions point at the line the user wrote.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { type AxsimError, badInput, type ErrorLocation } from '../errors.ts';
+import { readTextFile } from '../host.ts';
 import { lex, type SrcLoc, stringValue, type Token, tokLoc } from './lex.ts';
+import { dirname, isAbsolute, join, normalize } from './paths.ts';
 import { systemHeader } from './system-headers.ts';
 
 export interface PreprocessOptions {
@@ -24,7 +24,7 @@ export interface PreprocessOptions {
   includeDirs?: readonly string[];
   /** path -> text, consulted before the disk for every include candidate. */
   virtualFiles?: Readonly<Record<string, string>>;
-  /** Reads a file from disk (default: node:fs); return undefined when it does not exist. */
+  /** Reads a file from disk (default: the host's file system, none in a browser); undefined when absent. */
   readFile?: (p: string) => string | undefined;
   /** Deepest include nesting (default 200). */
   maxIncludeDepth?: number;
@@ -389,10 +389,10 @@ export class Preprocessor {
 
   candidates(name: string, angled: boolean, fromFile: string): string[] {
     const out: string[] = [];
-    if (path.isAbsolute(name)) return [name];
-    if (!angled) out.push(path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), name)));
-    for (const d of this.opts.includeDirs ?? []) out.push(path.posix.normalize(path.posix.join(d, name)));
-    out.push(path.posix.normalize(name));
+    if (isAbsolute(name)) return [name];
+    if (!angled) out.push(normalize(join(dirname(fromFile), name)));
+    for (const d of this.opts.includeDirs ?? []) out.push(normalize(join(d, name)));
+    out.push(normalize(name));
     return [...new Set(out)];
   }
 
@@ -404,17 +404,9 @@ export class Preprocessor {
     }
     // a virtual file may also be named by the path the kernel writes (e.g. "sfpu/x.h")
     if (Object.hasOwn(vf, name)) return { path: name, text: vf[name]! };
-    const read =
-      this.opts.readFile ??
-      ((p: string) => {
-        try {
-          return fs.statSync(p).isFile() ? fs.readFileSync(p, 'utf8') : undefined;
-        } catch {
-          return undefined;
-        }
-      });
+    const read = this.opts.readFile ?? readTextFile;
     // the disk: the including file's directory (for "…") and the -I directories
-    const disk = path.isAbsolute(name) ? [name] : cands.slice(0, -1);
+    const disk = isAbsolute(name) ? [name] : cands.slice(0, -1);
     for (const c of disk) {
       const text = read(c);
       if (text !== undefined) return { path: c, text };
