@@ -102,6 +102,8 @@ export interface TensixConfig {
   dstMathOffset?: number;
   /** ADDR_MOD_SET_Base (Wormhole only). */
   addrModSetBase?: number;
+  /** RISCV_DEBUG_REG_DBG_FEATURE_DISABLE bit 11: 16-bit Dst accesses go to the high half of Dst32b rows. */
+  dst16bHigh?: boolean;
   /** What SFPPUSHC/SFPPOPC do on overflow/underflow: 'error' (UndefinedBehaviour) or 'wrap'. */
   flagStackPolicy?: FlagStackPolicy;
 }
@@ -170,6 +172,7 @@ export class TensixMachine {
     if (cfg.srcBFormat !== undefined) st.srcBFormat = cfg.srcBFormat & 15;
     if (cfg.dstMathOffset !== undefined) st.dstMathOffset = cfg.dstMathOffset;
     if (cfg.addrModSetBase !== undefined) st.addrModSetBase = cfg.addrModSetBase;
+    if (cfg.dst16bHigh !== undefined) st.dst16bHigh = cfg.dst16bHigh ? 1 : 0;
     if (cfg.flagStackPolicy !== undefined) st.flagStackPolicy = cfg.flagStackPolicy;
   }
 

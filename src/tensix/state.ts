@@ -198,6 +198,12 @@ export class TensixState {
   readonly cfg: Uint32Array;
   /** What SFPPUSHC/SFPPOPC do on overflow/underflow. */
   flagStackPolicy: FlagStackPolicy = 'error';
+  /**
+   * Bit 11 of RISCV_DEBUG_REG_DBG_FEATURE_DISABLE (Dst.md): while set, `Dst16b[Row]` is the high
+   * half of `Dst32b[Row]` (DstBits[Adj32(Row)]) instead of DstBits[Row]. tt-llk's
+   * `_llk_math_hw_configure_` sets it for Int8/Int32 data and for UInt16 data with a 32-bit Dst.
+   */
+  dst16bHigh = 0;
 
   constructor(arch: Arch) {
     this.arch = arch;
@@ -235,6 +241,7 @@ export class TensixState {
     this.rwcSp = 0;
     this.threadCfg.fill(0);
     this.cfg.fill(0);
+    this.dst16bHigh = 0;
   }
 
   /** Index of configuration register `reg` in the current state bank. */
@@ -368,6 +375,7 @@ export class TensixState {
       ),
       threadCfg: this.threadCfg.slice(),
       cfg: this.cfg.slice(),
+      dst16bHigh: this.dst16bHigh,
     };
   }
 
@@ -404,6 +412,7 @@ export class TensixState {
     this.rwcSp = s.rwc[8] ?? 0;
     this.threadCfg.set(s.threadCfg);
     this.cfg.set(s.cfg);
+    this.dst16bHigh = s.dst16bHigh ?? 0;
   }
 }
 
@@ -432,6 +441,8 @@ export interface TensixSnapshot {
   threadCfg: Uint32Array;
   /** Both configuration banks (RMWCIB-written registers). */
   cfg: Uint32Array;
+  /** DBG_FEATURE_DISABLE bit 11 (absent in older snapshots: 0). */
+  dst16bHigh?: number;
 }
 
 /** One step of a lane's LFSR (VectorUnit.md AdvancePRNG); returns the next state. */

@@ -157,7 +157,8 @@ export function sfpload(
         v = ((bf16Unshuffle(dst[a]!) << 16) | dst[a + 128]!) >>> 0;
         if (mod0 === MOD0.INT32_SM && wh) v = signMagToTwos(v);
       } else {
-        const x = dst[row * 16 + col]!;
+        // Dst16b[Row]: DstBits[Row], or with DBG_FEATURE_DISABLE bit 11 the high half of Dst32b[Row]
+        const x = dst[(st.dst16bHigh ? adjRow(row) : row) * 16 + col]!;
         switch (mod0) {
           case MOD0.FP16: {
             const h = fp16Unshuffle(x);
@@ -307,7 +308,13 @@ export function sfpstore(
           break;
       }
       if (w16 >= 0) {
-        dst[row * 16 + col] = w16;
+        if (st.dst16bHigh) {
+          // the high half of Dst32b[Row]; the documents make the low half an UnpredictableValue:
+          // axsim writes 0 there (docs/tensix.md)
+          const a = adjRow(row) * 16 + col;
+          dst[a] = w16;
+          dst[a + 128] = 0;
+        } else dst[row * 16 + col] = w16;
       } else {
         const a = adjRow(row) * 16 + col;
         dst[a] = w32 >>> 16;

@@ -314,3 +314,37 @@ export function finiteFp32Inputs(rng: Rng, n = 1024): Uint32Array {
   }
   return out;
 }
+
+// ---- SFP_STOCH_RND conversions (round to nearest, ties away from zero: spec 003 "Rounding and
+// clamping", SFPU-NOTES B5) ---------------------------------------------------------------------------
+
+/** FP32 -> BF16 bits (16), nearest with ties away from zero on the magnitude (finite inputs). */
+export function bf16TiesAway(b: number): number {
+  return (((b & 0x7fffffff) + 0x8000) >>> 16) | ((b >>> 16) & 0x8000);
+}
+
+/** FP32 -> uint16 as SFP_STOCH_RND FP32_TO_UINT16 after max(x, 0): nearest, ties away, saturating
+ * at 65535; a positive NaN saturates too (NaN saturates to the maximum magnitude, SFPU-NOTES B5),
+ * anything with the sign bit set (after max(x, 0) as a sign-magnitude comparison) gives 0. */
+export function fp32ToUint16TiesAway(b: number): number {
+  if (b & 0x80000000) return 0;
+  if (expOf(b) === 255) return 65535;
+  const x = bitsToF32(b);
+  if (x >= 65535) return 65535;
+  return Math.floor(x + 0.5); // x >= 0: ties away = floor(x + 0.5), exact in a double
+}
+
+/** FP32 -> Tensix FP16A as SFP_STOCH_RND (10 mantissa bits, ties away) then SFPSTORE FP16A: exponent
+ * 31 is an ordinary binade, larger values, Inf and NaN saturate to 0x7FFF, results below 2^-14
+ * become ±0 (SFPU-NOTES B6). Returns 16 bits. */
+export function fp32ToFp16aTensix(b: number): number {
+  const sign = (b >>> 16) & 0x8000;
+  const e = expOf(b);
+  if (e === 255) return sign | 0x7fff;
+  if (e === 0) return sign;
+  const r = ((b & 0x7fffffff) + 0x1000) >>> 0; // ties away on the discarded 13 bits
+  const E = ((r >>> 23) & 0xff) - 127 + 15;
+  if (E >= 32) return sign | 0x7fff;
+  if (E <= 0) return sign;
+  return sign | (E << 10) | ((r >>> 13) & 0x3ff);
+}

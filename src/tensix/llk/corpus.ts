@@ -11,7 +11,7 @@ import type { Arch } from '../encoding.ts';
 import { TensixMachine } from '../index.ts';
 import * as K from './checks.ts';
 import type { LlkApiKind, LlkVectorMode } from './driver.ts';
-import { compileLlk, type KernelCompiler, runCompiled } from './run.ts';
+import { applyHwConfigure, compileLlk, type KernelCompiler, runCompiled } from './run.ts';
 
 export type FileKind = 'tti' | 'mixed' | 'sfpi' | 'none';
 export type FnKind = 'tti' | 'mixed' | 'sfpi' | 'plain';
@@ -111,7 +111,11 @@ export function discover(root: string, arch: Arch): CorpusFile[] {
 // ---- cases ---------------------------------------------------------------------------------------------
 
 type InKind = 'fp32' | 'int32' | 'uint16' | 'uint32' | 'shift';
-type OutView = 'raw32' | 'lo16' | 'hi16';
+/** raw32: the 32-bit view; hi16: its high half (BF16 results); bf16of32: the 32-bit view with the low half
+ * cleared (a BF16 result whose low half the kernel leaves undefined), compared as FP32; raw16: the 16-bit view as stored (LO16
+ * stores; with DBG_FEATURE_DISABLE bit 11, the high halves of 32-bit rows); bf16 / fp16: the 16-bit view
+ * unshuffled (SFPSTORE FP16B / FP16A). */
+type OutView = 'raw32' | 'hi16' | 'raw16' | 'bf16' | 'fp16' | 'bf16of32';
 
 export interface CorpusCase {
   /** Kernel file (`typecast` for ckernel_sfpu_typecast.h). */
@@ -139,6 +143,10 @@ export interface CorpusCase {
   gen?: (rng: K.Rng, tile: number) => Uint32Array;
   /** Calls / options beyond the defaults. */
   seed?: number;
+  /** The unpacked data format `_llk_math_hw_configure_` is given (default from the first input). */
+  dataFormat?: string;
+  /** What we know about a failure of this case (added to the detail when it fails). */
+  note?: string;
   what: string;
 }
 
@@ -149,7 +157,7 @@ function typecast(
   name: string,
   inKind: InKind,
   view: OutView,
-  f: (x: number) => number | undefined,
+  f: (x: number) => Expected,
   init = true,
 ): CorpusCase {
   return {
@@ -159,13 +167,18 @@ function typecast(
     init: init ? [`${I(name)}<false>`] : [],
     sfpuType: 'typecast',
     inputs: [inKind],
-    out: { tile: 0, view, float: view === 'raw32' && name.endsWith('fp32') },
+    out: { tile: 0, view, float: name.endsWith('fp32') || name.endsWith('fp16b') },
     expect: f,
     what: name.replace(/_to_/, ' -> '),
   };
 }
 
-const hiBf16 = (f: (x: number) => number) => (x: number) => f(x) >>> 16;
+/** An FP32 result (`mant` mantissa bits: 23, or 7 for BF16 in the high half) within `ulps` units in
+ * the last place of `bits`. */
+function withinUlps(bits: number, ulps: number, mant = 23): Expected {
+  const v = K.bitsToF32(bits);
+  return { value: bits, tol: ulps * 2 ** (Math.floor(Math.log2(Math.abs(v) || 1)) - mant) };
+}
 
 function binaryInt(
   file: string,
@@ -191,19 +204,27 @@ function binaryInt(
 }
 
 export const CASES: CorpusCase[] = [
-  typecast('fp32_to_uint16', 'fp32', 'lo16', K.fp32ToUint16),
-  typecast('uint16_to_fp16b', 'uint16', 'hi16', hiBf16(K.uint16ToFp16b)),
-  typecast('int32_to_fp16b', 'int32', 'hi16', hiBf16(K.int32ToFp16b)),
+  // SFP_STOCH_RND rounds to nearest with ties away from zero (spec 003, SFPU-NOTES B5); SFPCAST
+  // (int -> FP32) rounds ties to even. The kernels' conversions are those steps, in that order.
+  typecast('fp32_to_uint16', 'fp32', 'raw16', K.fp32ToUint16TiesAway),
+  typecast('uint16_to_fp16b', 'uint16', 'hi16', (x) => K.bf16TiesAway(K.uint16ToFp32(x))),
+  typecast('int32_to_fp16b', 'int32', 'hi16', (x) => K.bf16TiesAway(K.int32ToFp32(x))),
   typecast('fp32_to_int32', 'fp32', 'raw32', K.fp32ToInt32, false),
   typecast('fp32_to_uint32', 'fp32', 'raw32', K.fp32ToUint32, false),
-  typecast('fp32_to_fp16b', 'fp32', 'hi16', (x) => K.bf16Rne(x)),
+  // its own integer rounding (bits + 0x7fff + lsb), stored with SFPSTORE FP16B (16 bits)
+  typecast('fp32_to_fp16b', 'fp32', 'bf16', (x) => K.bf16Rne(x)),
   typecast('uint16_to_fp32', 'uint16', 'raw32', K.uint16ToFp32),
   typecast('int32_to_fp32', 'int32', 'raw32', K.int32ToFp32),
-  typecast('uint32_to_fp16b', 'uint32', 'hi16', hiBf16(K.uint32ToFp16b)),
-  typecast('uint32_to_fp32', 'uint32', 'raw32', K.uint32ToFp32),
+  // uint32 -> FP32 converts the low 31 bits, then adds 2^31 (two roundings): within 1 ulp
+  typecast('uint32_to_fp16b', 'uint32', 'raw32', (x) =>
+    withinUlps((K.bf16TiesAway(K.uint32ToFp32(x)) << 16) >>> 0, 1, 7),
+  ),
+  typecast('uint32_to_fp32', 'uint32', 'raw32', (x) => withinUlps(K.uint32ToFp32(x), 1)),
   typecast('uint16_to_uint32', 'uint16', 'raw32', (x) => x & 0xffff),
-  typecast('uint32_to_uint16', 'uint32', 'lo16', K.uint32ToUint16),
-  typecast('int32_to_uint16', 'int32', 'lo16', K.int32ToUint16),
+  // the kernel reads the uint32's high half with a 16-bit load at the same address: consistent only with
+  // DBG_FEATURE_DISABLE bit 11, which _llk_math_hw_configure_ sets for UInt16 data with a 32-bit Dst
+  { ...typecast('uint32_to_uint16', 'uint32', 'raw16', K.uint32ToUint16), dataFormat: 'UInt16' },
+  typecast('int32_to_uint16', 'int32', 'raw16', K.int32ToUint16),
   binaryInt('add_int', '_add_int_', 'false, 8, InstrModLoadStore::INT32, false', K.addInt32),
   binaryInt('sub_int', '_sub_int_', 'false, 8, InstrModLoadStore::INT32, false', K.subInt32),
   {
@@ -217,7 +238,7 @@ export const CASES: CorpusCase[] = [
       ['_init_mul_int_<false>'],
     ),
     inputs: ['uint16', 'uint16'],
-    out: { tile: 0, view: 'lo16' },
+    out: { tile: 0, view: 'raw16' },
     what: 'uint16 * uint16 (low 16 bits)',
   },
   binaryInt(
@@ -268,9 +289,9 @@ export const CASES: CorpusCase[] = [
     covers: ['_cast_fp32_to_fp16a_'],
     entry: '_cast_fp32_to_fp16a_<false, 8>(8)',
     inputs: ['fp32'],
-    out: { tile: 0, view: 'hi16' },
-    expect: (x) => (K.isNanBits(x) ? undefined : K.fp32ToFp16a(x)),
-    what: 'fp32 -> fp16 (IEEE half)',
+    out: { tile: 0, view: 'fp16', float: true },
+    expect: K.fp32ToFp16aTensix,
+    what: 'fp32 -> Tensix FP16A (ties away; saturating, no denormals)',
   },
   {
     file: 'fill',
@@ -303,8 +324,9 @@ export const CASES: CorpusCase[] = [
     sfpuType: 'where',
     inputs: ['fp32', 'fp32', 'fp32'],
     out: { tile: 0, view: 'raw32' },
-    expect: (c, a, b) => ((c & 0x7fffffff) !== 0 ? a : b),
-    what: 'where(c != 0, a, b)',
+    // the kernel loads the condition as INT32 bits and tests them against 0, so -0.0 selects a
+    expect: (c, a, b) => (c !== 0 ? a : b),
+    what: 'where(bits(c) != 0, a, b)',
   },
 ];
 
@@ -538,7 +560,7 @@ CASES.push(
   ...(
     [
       ['7b', 7],
-      ['8b_3c', 8],
+      ['8b_3c', 7],
       ['24b_5c', 22],
     ] as const
   ).map(
@@ -551,7 +573,8 @@ CASES.push(
       sfpuType: 'reciprocal',
       inputs: ['fp32'],
       gen: normalInputs,
-      out: { tile: 0, view: 'raw32', float: true },
+      // 8b_3c is a BF16 result (its low half holds the correction term): within 1 BF16 ulp
+      out: { tile: 0, view: v === '8b_3c' ? 'bf16of32' : 'raw32', float: true },
       expect: recipTol(bits),
       what: `1/x within 2^-${bits} relative`,
     }),
@@ -637,14 +660,29 @@ function makeInputs(kind: InKind, rng: K.Rng, cond = false): Uint32Array {
 }
 
 function view(v: number, how: OutView): number {
-  return how === 'lo16' ? v & 0xffff : how === 'hi16' ? v >>> 16 : v >>> 0;
+  return how === 'hi16' ? v >>> 16 : how === 'bf16of32' ? (v & 0xffff0000) >>> 0 : v >>> 0;
 }
 
 /** Exact bits, except that any zero matches a zero (the sign of a zero or flushed result differs between
- * Wormhole and Blackhole, SFPU-NOTES B3/C2), and tolerances compare FP32 values. */
-function matches(got: number, e: number | { value: number; tol: number }, float: boolean): boolean {
-  if (typeof e === 'number' && float && ((e >>> 23) & 0xff) === 0) e = (e & 0x80000000) >>> 0;
-  if (typeof e === 'number') return got === e >>> 0 || ((got & 0x7fffffff) === 0 && (e & 0x7fffffff) === 0);
+ * Wormhole and Blackhole, SFPU-NOTES B3/C2), and tolerances compare FP32 values. For a float result, an
+ * expected denormal is a zero: the SFPU's stores flush them (SFPU-NOTES A2). */
+function matches(
+  got: number,
+  e: number | { value: number; tol: number },
+  float: boolean,
+  view: OutView,
+): boolean {
+  const narrow = view === 'raw16' || view === 'bf16' || view === 'fp16' || view === 'hi16';
+  const signBit = narrow ? 0x8000 : 0x80000000;
+  const expField =
+    view === 'fp16'
+      ? (x: number) => (x >>> 10) & 0x1f
+      : narrow
+        ? (x: number) => (x >>> 7) & 0xff
+        : (x: number) => (x >>> 23) & 0xff;
+  if (typeof e === 'number' && float && expField(e) === 0) e = (e & signBit) >>> 0;
+  const isZero = (x: number) => (x & (signBit - 1)) === 0;
+  if (typeof e === 'number') return got === e >>> 0 || (float && isZero(got) && isZero(e));
   const g = K.bitsToF32(got);
   const w = K.bitsToF32(e.value);
   return Math.abs(g - w) <= e.tol;
@@ -663,13 +701,25 @@ export function runCase(
 ): { status: Status; detail: string } {
   const path = join(root, ARCH_DIRS[arch], 'common/inc/sfpu', `ckernel_sfpu_${c.file}.h`);
   const m = new TensixMachine(arch);
-  m.configure({ sfpuFp32: true });
+  const fmt =
+    c.dataFormat ??
+    { fp32: 'Float32', int32: 'Int32', uint16: 'UInt16', uint32: 'UInt32', shift: 'Int32' }[
+      c.inputs[0] ?? 'fp32'
+    ];
+  applyHwConfigure(m, { fp32Dest: true, srcA: fmt });
   const rng = new K.Rng(seed);
   const ins = c.inputs.map((k, i) =>
     c.gen ? c.gen(rng, i) : makeInputs(k, rng, c.file === 'where' && i === 0),
   );
   ins.forEach((v, t) => {
-    m.writeDstTile(t, v, 'int32');
+    // 16-bit data in a 32-bit Dst (DBG_FEATURE_DISABLE bit 11): the raw high halves of the rows
+    if (c.inputs[t] === 'uint16')
+      m.writeDstTile(
+        t,
+        Array.from(v, (x) => (x << 16) >>> 0),
+        'raw32',
+      );
+    else m.writeDstTile(t, v, 'int32');
   });
   try {
     const inc = [join(root, ARCH_DIRS[arch], 'common/inc/sfpu'), join(root, ARCH_DIRS[arch], 'common/inc')];
@@ -690,7 +740,16 @@ export function runCase(
       const f = c.stateCheck(m);
       return f ? { status: 'wrong', detail: f } : { status: 'ok', detail: c.what };
     }
-    const out = c.out.lreg !== undefined ? m.lreg(c.out.lreg) : m.readDstTile(c.out.tile, 'int32');
+    const out =
+      c.out.lreg !== undefined
+        ? m.lreg(c.out.lreg)
+        : c.out.view === 'raw16'
+          ? m
+              .readDstTile(c.out.tile, m.state.dst16bHigh ? 'raw32' : 'raw16')
+              .map((x) => (m.state.dst16bHigh ? x >>> 16 : x))
+          : c.out.view === 'bf16' || c.out.view === 'fp16'
+            ? m.readDstTile(c.out.tile, c.out.view)
+            : m.readDstTile(c.out.tile, 'int32');
     const want: Expected[] = c.expectTile
       ? c.expectTile(ins)
       : Array.from(out, (_, i) => c.expect!(...ins.map((v) => v[i]!)));
@@ -702,14 +761,18 @@ export function runCase(
       if (e === undefined) continue;
       checked++;
       const got = view(out[i]!, c.out.view);
-      if (!matches(got, e, c.out.float === true)) {
+      if (!matches(got, e, c.out.float === true, c.out.view)) {
         if (!bad)
           first = `element ${i}: in ${ins.map((v) => hex(v[i]!)).join(', ')} -> ${hex(got)}, expected ${typeof e === 'number' ? hex(e) : `${K.bitsToF32(e.value)} ± ${e.tol}`}`;
         bad++;
       }
     }
     const hz = r.hazards.length ? `; ${r.hazards.length} hazards (first: ${r.hazards[0]!.id})` : '';
-    if (bad) return { status: 'wrong', detail: `${bad}/${checked} wrong; ${first}${hz}` };
+    if (bad)
+      return {
+        status: 'wrong',
+        detail: `${bad}/${checked} wrong; ${first}${hz}${c.note ? ` — ${c.note}` : ''}`,
+      };
     return { status: 'ok', detail: `${checked} elements exact (${c.what})${hz}` };
   } catch (err) {
     const e = err as { format?: () => string; message?: string };

@@ -42,7 +42,7 @@ using ::int32_t; using ::uint32_t; using ::int64_t; using ::uint64_t; using ::si
 const STD_EMPTY = (name: string) =>
   `// axsim LLK environment: <${name}> — the parts kernels use are provided by the C++ front end\n#pragma once\n#include <cstdint>\n`;
 
-function instrParams(): string {
+function instrParams(arch: Arch): string {
   return `// axsim LLK environment: instruction parameter names (tt-llk common/inc/ckernel_instr_params.h).
 // Written as namespaces: p_sfpu::LREG0 and ckernel::p_sfpu::LREG0 both resolve.
 #pragma once
@@ -79,11 +79,19 @@ constexpr std::uint32_t CR_A = 1, CR_B = 2, CR_AB = 3, CR_D = 4, CR_AD = 5, CR_B
 constexpr std::uint32_t C_TO_CR_MODE = 8;
 }
 namespace p_stall {
-// STALLWAIT condition / block masks (no functional effect in the SFPU model).
-constexpr std::uint32_t NONE = 0, THCON = 1, UNPACK0 = 2, UNPACK1 = 4, UNPACK = 6;
+// STALLWAIT condition / block masks (no functional effect in the SFPU model); the wait mask differs
+// between the generations (Blackhole's field is narrower).
+${
+  arch === 'wormhole'
+    ? `constexpr std::uint32_t NONE = 0, THCON = 1, UNPACK0 = 2, UNPACK1 = 4, UNPACK = 6;
 constexpr std::uint32_t PACK0 = 8, PACK1 = 0x10, PACK2 = 0x20, PACK3 = 0x40, PACK = 0x78, MATH = 0x80;
 constexpr std::uint32_t SRCA_CLR = 0x100, SRCB_CLR = 0x200, SRCA_VLD = 0x400, SRCB_VLD = 0x800;
-constexpr std::uint32_t XMOV = 0x1000, TRISC_CFG = 0x2000, SFPU1 = 0x4000, WAIT_SFPU = 0x4000;
+constexpr std::uint32_t XMOV = 0x1000, TRISC_CFG = 0x2000, SFPU1 = 0x4000, WAIT_SFPU = 0x4000;`
+    : `constexpr std::uint32_t NONE = 0, THCON = 1, UNPACK0 = 2, UNPACK1 = 4, UNPACK = 6;
+constexpr std::uint32_t PACK0 = 8, PACK = 8, MATH = 0x10;
+constexpr std::uint32_t SRCA_CLR = 0x20, SRCB_CLR = 0x40, SRCA_VLD = 0x80, SRCB_VLD = 0x100;
+constexpr std::uint32_t XMOV = 0x200, TRISC_CFG = 0x400, SFPU1 = 0x800, WAIT_SFPU = 0x800, CFGEXU = 0x1000;`
+}
 constexpr std::uint32_t STALL_TDMA = 1, STALL_SYNC = 2, STALL_PACK = 4, STALL_UNPACK = 8;
 constexpr std::uint32_t STALL_XMOV = 0x10, STALL_THCON = 0x20, STALL_MATH = 0x40, STALL_CFG = 0x80;
 constexpr std::uint32_t STALL_SFPU = 0x100, STALL_THREAD = 0x1ff, STALL_ON_ZERO = 1, STALL_ON_MAX = 2;
@@ -210,6 +218,7 @@ function ckernelH(arch: Arch): string {
 #include "ckernel_addrmod.h"
 #include "ckernel_ops.h"
 #include "llk_defs.h"
+#include "lltt.h"
 #include "sfpi.h"
 #define tt_reg_ptr
 #define tt_l1_ptr
@@ -246,6 +255,13 @@ inline void init_prng_seed(const std::uint32_t seed) {
   for (int i = 0; i < 600; i++) {
     TTI_SFPNOP;
   }
+}
+// Loads the replay buffer: record(start, len) then the instructions the callable issues
+// (tt-llk ckernel.h load_replay_buf).
+template <lltt::ExecBool Exec = lltt::NoExec>
+inline void load_replay_buf(std::uint32_t start, std::uint32_t len, auto callable) {
+  lltt::record<Exec>(start, len);
+  callable();
 }
 inline constexpr bool is_valid_instruction_mode(InstrModLoadStore mode) {
   return mode == InstrModLoadStore::INT32_2S_COMP || mode == InstrModLoadStore::INT32 ||
@@ -302,6 +318,16 @@ struct vUInt {};
 struct vBool {};
 struct sFloat16a {};
 struct sFloat16b {};
+// The Dst read/write counter as SFPI kernels step it: one SFPU row = 2 Dst rows (SFP_DESTREG_STRIDE),
+// each step an INCRWC of the Dst RWC.
+struct __axsim_dst_reg {
+  void operator++(int) const { TTI_INCRWC(0, 2, 0, 0); }
+  void operator++() const { TTI_INCRWC(0, 2, 0, 0); }
+  void operator+=(const int n) const {
+    for (int i = 0; i < n; i++) TTI_INCRWC(0, 2, 0, 0);
+  }
+};
+constexpr __axsim_dst_reg dst_reg = {};
 // A programmable constant register (LReg 12, 13, 14). Assigning loads the value into LReg[0] with
 // SFPLOADI and copies it with SFPCONFIG, as the SFPI compiler's lowering does (it picks a free
 // LReg; axsim uses L0 — kernels assign these in init functions, before any LReg is live).
@@ -332,9 +358,22 @@ const OPS_H = `// axsim LLK environment: ckernel_ops.h — TT_OP_<X>(...) (the w
 #pragma once
 `;
 
-const LLTT_H = `// axsim LLK environment: lltt.h — lltt::record<Exec|NoExec>(start, len) and lltt::replay(start, len)
-// are builtins of axsim's Tensix emitter (REPLAY words). Nothing to declare here.
+const LLTT_H = `// axsim LLK environment: lltt.h — the replay buffer (sfpi include/lltt.h), over the REPLAY instruction
+// (TT_OP_REPLAY(start, len, execute_while_loading, load_mode)).
 #pragma once
+#include <cstdint>
+#include "ckernel_ops.h"
+namespace lltt {
+enum ExecBool : bool { NoExec, Exec };
+// Records the next length instructions into replay slots start..; with Exec they also execute.
+template <ExecBool E = NoExec>
+inline void record(unsigned start, unsigned length) { TT_REPLAY(start, length, E ? 1 : 0, 1); }
+// Issues replay slots start..start+length-1.
+inline void replay(unsigned start, unsigned length) { TT_REPLAY(start, length, 0, 0); }
+constexpr std::uint32_t replay_insn(unsigned start, unsigned length) {
+  return (0x04u << 24) | (start << 14) | (length << 4);
+}
+}
 `;
 
 /** The virtual include files for one arch: include name as written in the kernels -> text. */
@@ -344,7 +383,7 @@ export function llkHeaders(arch: Arch): Record<string, string> {
     'stdint.h': STD_CSTDINT,
     'ckernel.h': ckernelH(arch),
     'ckernel_defs.h': defs(),
-    'ckernel_instr_params.h': instrParams(),
+    'ckernel_instr_params.h': instrParams(arch),
     'ckernel_addrmod.h': addrmod(arch),
     'ckernel_ops.h': OPS_H,
     'llk_defs.h': llkDefs(),

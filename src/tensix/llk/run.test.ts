@@ -101,3 +101,22 @@ inline void _init_thing_() { _calculate_thing_<A, 8>(); }
     );
   });
 });
+
+describe('DBG_FEATURE_DISABLE bit 11 (Dst.md): Dst16b rows are the high halves of Dst32b rows', () => {
+  it('a 16-bit SFPLOAD/SFPSTORE at row 8 reaches the high half of the 32-bit row 8', () => {
+    // Dst32b row 8 lives in DstBits rows Adj32(8) = 16 (high) and 24 (low).
+    const m = new TensixMachine('wormhole');
+    m.configure({ dst16bHigh: true });
+    m.writeDstRows(8, new Array(16).fill(0xabcd1234), 'raw32');
+    // SFPLOAD L0, mod0 6 (UINT16, tt-llk LO16), addr 8; SFPSTORE L0 (+1), mod0 6, addr 12
+    m.run(words('TTI_SFPLOAD(0, 6, 0, 8);\nTTI_SFPIADD(1, 0, 0, 5);\nTTI_SFPSTORE(0, 6, 0, 12);\n'));
+    assert.equal(m.lreg(0)[0], 0xabcd + 1); // lane 0 = row 8, column 0
+    // the store went to the high half of Dst32b row 12 (DstBits row 20); its low half (row 28) is 0
+    assert.equal(m.readDstRows(12, 1, 'raw32')[0], (0xabce << 16) >>> 0);
+    const plain = new TensixMachine('wormhole');
+    plain.writeDstRows(0, new Array(16).fill(0x11115678), 'raw32');
+    plain.writeDstRows(8, new Array(16).fill(0xabcd1234), 'raw32');
+    plain.run(words('TTI_SFPLOAD(0, 6, 0, 8);\n'));
+    assert.equal(plain.lreg(0)[0], 0x5678); // without the bit: DstBits row 8 = low half of Dst32b row 0
+  });
+});

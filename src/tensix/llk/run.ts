@@ -54,6 +54,8 @@ export interface LlkRunOptions extends Omit<LlkDriverOptions, 'arch'> {
   includeDirs?: string[];
   /** Run under the cycle model (needed for SFPLOADMACRO schedules); default sequential. */
   timed?: boolean;
+  /** `_llk_math_hw_configure_` arguments; applied before the run unless `bare`. */
+  hw?: HwConfig;
   hazards?: HazardMode;
 }
 
@@ -65,6 +67,56 @@ export interface LlkRunResult {
   driver: string;
   hazards: Hazard[];
   cycles?: number;
+}
+
+/** tt-metal DataFormat codes (tensix_types.h) of the formats `_llk_math_hw_configure_` tests. */
+export const DATA_FORMATS: Record<string, number> = {
+  Float32: 0,
+  Float16: 1,
+  Bfp8: 2,
+  Bfp4: 3,
+  Tf32: 4,
+  Float16_b: 5,
+  Bfp8_b: 6,
+  Bfp4_b: 7,
+  Int32: 8,
+  UInt16: 9,
+  Lf8: 10,
+  Bfp2: 11,
+  Int8: 14,
+  Bfp2_b: 15,
+  UInt32: 24,
+  UInt8: 30,
+};
+
+/** What `_llk_math_hw_configure_<is_fp32_dest_acc_en>(srca, srcb)` is given. */
+export interface HwConfig {
+  /** is_fp32_dest_acc_en: 32-bit Dst (ALU_ACC_CTRL_SFPU_Fp32_enabled). Default true. */
+  fp32Dest?: boolean;
+  /** The unpacked data formats (DataFormat names). Default Float32. */
+  srcA?: string;
+  srcB?: string;
+}
+
+/**
+ * `_llk_math_hw_configure_` (tt-llk llk_lib/llk_math_common.h), applied to the machine directly (it is
+ * RISC-V configuration work): SFPU FP32 mode, the SrcB format, and DBG_FEATURE_DISABLE bit 11 (16-bit
+ * Dst accesses reach the high halves of 32-bit rows) when the data is Int8/UInt8/Int32 ("int8 math")
+ * or UInt16 with a 32-bit Dst.
+ */
+export function applyHwConfigure(m: TensixMachine, hw: HwConfig = {}): void {
+  const code = (name: string | undefined) => {
+    const v = DATA_FORMATS[name ?? 'Float32'];
+    if (v === undefined)
+      throw badInput(`unknown data format '${name}'`, { hint: Object.keys(DATA_FORMATS).join(', ') });
+    return v;
+  };
+  const a = code(hw.srcA);
+  const b = code(hw.srcB ?? hw.srcA);
+  const fp32 = hw.fp32Dest ?? true;
+  const int8Math = (a & 15) === 14 || (b & 15) === 14 || a === 8 || b === 8;
+  const uint16Fp32 = fp32 && (a === 9 || b === 9);
+  m.configure({ sfpuFp32: fp32, srcBFormat: b & 15, dst16bHigh: int8Math || uint16Fp32 });
 }
 
 let compilerCache: KernelCompiler | undefined;
@@ -165,6 +217,7 @@ export function locateError(err: unknown, c: CompiledKernel, offset: number): un
 export async function runLlkKernel(m: TensixMachine, o: LlkRunOptions): Promise<LlkRunResult> {
   const compile = await loadKernelCompiler();
   const { driver, compiled } = compileLlk(compile, m, o);
+  if (!o.bare) applyHwConfigure(m, o.hw);
   const r = runCompiled(m, compiled, { timed: o.timed, hazards: o.hazards });
   return {
     words: compiled.words,
