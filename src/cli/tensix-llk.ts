@@ -22,6 +22,7 @@ export interface LlkCliOptions {
   sfpuType?: string;
   vectorMode?: string;
   dstTile?: string;
+  dataFormat?: string;
 }
 
 /** Commander collector for repeatable options. */

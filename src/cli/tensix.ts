@@ -15,7 +15,7 @@ import {
   parseDstView,
   TensixMachine,
 } from '../tensix/index.ts';
-import { runCompiled } from '../tensix/llk/run.ts';
+import { applyHwConfigure, runCompiled } from '../tensix/llk/run.ts';
 import { formatSourceOf, type SourceMap, sourceMapOf, withSource } from '../tensix/source-map.ts';
 import {
   type Hazard,
@@ -449,6 +449,10 @@ function addRunCommand(group: Command): void {
     )
     .option('--vector-mode <mode>', 'LLK set-up: face loop rc (default), r, c, or none (one call)')
     .option('--dst-tile <n>', 'LLK set-up: the Dst tile the API selects (default 0)')
+    .option(
+      '--data-format <name>',
+      'LLK set-up: the data format _llk_math_hw_configure_ is given (Float32, UInt16, Int32, ...)',
+    )
     .action(
       action(
         async (
@@ -508,6 +512,11 @@ function addRunCommand(group: Command): void {
           } else if (opts.fp32Dest) {
             m.configure({ sfpuFp32: true });
           }
+          if (llk && !opts.bare)
+            applyHwConfigure(m, {
+              fp32Dest: opts.dst ? m.state.sfpuFp32 === 1 : true,
+              srcA: opts.dataFormat,
+            });
           const before = m.snapshot();
           const timeline = opts.timeline === true ? 'text' : opts.timeline;
           if (timeline !== undefined && timeline !== 'text' && timeline !== 'json')

@@ -37,7 +37,7 @@ export const ARCH_DIRS: Record<Arch, string> = {
 };
 
 const SFPI_RE =
-  /\bv(Float|Int|UInt)\b|\bv_if\b|dst_reg\s*\[|l_reg\s*\[|sfpi::(abs|exexp|setsgn|float_to|int32_to|reinterpret|lz|addexp|setexp|setman|exman|shft|approx|vec_min|vec_max|reciprocal|s2vFloat)|\bvConst(0|1|Neg1|0p8373)\b|_sfpu_exp_|_sfpu_reciprocal_|_round_even_|_floor_body_|_ceil_body_|_trunc_body_/;
+  /\bv(Float|Int|UInt)\b|\bv_if\b|dst_reg\s*\[|l_reg\s*\[|sfpi::(abs|exexp|setsgn|float_to|int32_to|reinterpret|lz|addexp|setexp|setman|exman|shft|approx|vec_min|vec_max|reciprocal|s2vFloat)|\bvConst(0|1|Neg1|0p8373)\b|_sfpu_exp_|_sfpu_reciprocal_/;
 const TTI_RE = /\bTTI?_[A-Z]/;
 /** The LLK-level entry points of the TTI files whose names are not _calculate_* / _init_*. */
 const PRIMARY = new Set([
@@ -216,9 +216,12 @@ export const CASES: CorpusCase[] = [
   typecast('uint16_to_fp32', 'uint16', 'raw32', K.uint16ToFp32),
   typecast('int32_to_fp32', 'int32', 'raw32', K.int32ToFp32),
   // uint32 -> FP32 converts the low 31 bits, then adds 2^31 (two roundings): within 1 ulp
-  typecast('uint32_to_fp16b', 'uint32', 'raw32', (x) =>
-    withinUlps((K.bf16TiesAway(K.uint32ToFp32(x)) << 16) >>> 0, 1, 7),
-  ),
+  {
+    ...typecast('uint32_to_fp16b', 'uint32', 'raw32', (x) =>
+      withinUlps((K.bf16TiesAway(K.uint32ToFp32(x)) << 16) >>> 0, 1, 7),
+    ),
+    note: 'the SFPLOADMACRO form shifts by LReg[12] (SFPSHFT2 SHFT_LREG), which _init_typecast_uint32_to_fp16b_ does not set to -31 as the other integer typecast inits do',
+  },
   typecast('uint32_to_fp32', 'uint32', 'raw32', (x) => withinUlps(K.uint32ToFp32(x), 1)),
   typecast('uint16_to_uint32', 'uint16', 'raw32', (x) => x & 0xffff),
   // the kernel reads the uint32's high half with a 16-bit load at the same address: consistent only with
@@ -623,6 +626,28 @@ CASES.push(
         : `LaneConfig is 0x${m.state.laneConfigOf(0).toString(16)} after it, expected its default 0`,
     what: 'LaneConfig back to 0 (after setting 0x104)',
   },
+);
+
+/** Rounding to an integral FP32 value: finite inputs only (NaN/Inf not checked); zeros of either sign
+ * match a zero result. |x| >= 2^23 is already integral. */
+function rounding(name: 'floor' | 'ceil' | 'trunc' | 'frac', f: (x: number) => number): CorpusCase {
+  return {
+    file: 'rounding_ops',
+    covers: [`_calculate_${name}_`],
+    entry: `_calculate_${name}_<false, 8>`,
+    inputs: ['fp32'],
+    gen: rangeInputs(-3000, 3000),
+    out: { tile: 0, view: 'raw32', float: true },
+    expect: (x) => (((x >>> 23) & 0xff) === 255 ? undefined : K.f32ToBits(f(K.bitsToF32(x)))),
+    what: `${name}(x)`,
+  };
+}
+
+CASES.push(
+  rounding('floor', Math.floor),
+  rounding('ceil', Math.ceil),
+  rounding('trunc', Math.trunc),
+  rounding('frac', (x) => x - Math.trunc(x)),
 );
 
 // ---- running ---------------------------------------------------------------------------------------------

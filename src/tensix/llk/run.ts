@@ -142,7 +142,8 @@ export function compileLlk(compile: KernelCompiler, m: TensixMachine, o: LlkRunO
     arch: m.arch,
     file: o.file,
     entry: DRIVER_ENTRY,
-    defines: o.defines,
+    // as the tt-metal build defines them for the kernel's generation
+    defines: { [m.arch === 'wormhole' ? 'ARCH_WORMHOLE' : 'ARCH_BLACKHOLE']: 1, ...o.defines },
     includeDirs: o.includeDirs,
     virtualFiles: { ...llkHeaders(m.arch), [DRIVER_FILE]: driver },
   });
@@ -214,8 +215,12 @@ export function locateError(err: unknown, c: CompiledKernel, offset: number): un
 }
 
 /** Compile and run a kernel with the LLK environment on `m` (its Dst holds the inputs). */
-export async function runLlkKernel(m: TensixMachine, o: LlkRunOptions): Promise<LlkRunResult> {
-  const compile = await loadKernelCompiler();
+export async function runLlkKernel(
+  m: TensixMachine,
+  o: LlkRunOptions,
+  compiler?: KernelCompiler,
+): Promise<LlkRunResult> {
+  const compile = compiler ?? (await loadKernelCompiler());
   const { driver, compiled } = compileLlk(compile, m, o);
   if (!o.bare) applyHwConfigure(m, o.hw);
   const r = runCompiled(m, compiled, { timed: o.timed, hazards: o.hazards });
