@@ -842,7 +842,8 @@ export function runCase(
       includeDirs: inc,
       defines: form.macro ? {} : { DISABLE_SFPLOADMACRO: 1 },
     });
-    const r = runCompiled(m, compiled, { timed: form.macro, hazards: 'warn' });
+    // both forms run on the cycle model (the hardware's answer), which also counts hazards
+    const r = runCompiled(m, compiled, { timed: true, hazards: 'warn' });
     if (c.stateCheck) {
       const f = c.stateCheck(m);
       return f ? { status: 'wrong', detail: f } : { status: 'ok', detail: c.what };
@@ -953,12 +954,18 @@ export function tableMarkdown(rows: CorpusRow[]): string {
 
 export function summary(rows: CorpusRow[]): string {
   const by = (a: Arch) => rows.filter((r) => r.arch === a);
+  const sfpi = (r: CorpusRow) => r.detail.startsWith('SFPI vector code');
   return (['wormhole', 'blackhole'] as Arch[])
+    .filter((a) => by(a).length)
     .map((a) => {
       const rs = by(a);
       const ok = rs.filter((r) => r.status === 'ok').length;
       const wrong = rs.filter((r) => r.status === 'wrong').length;
-      return `${a}: ${ok}/${rs.length} ok, ${wrong} wrong, ${rs.length - ok - wrong} error (${new Set(rs.map((r) => r.file)).size} files)`;
+      const n = rs.filter((r) => !sfpi(r)).length;
+      return (
+        `${a}: ${ok}/${rs.length} ok, ${wrong} wrong, ${rs.length - ok - wrong} error (${new Set(rs.map((r) => r.file)).size} files); ` +
+        `without the ${rs.length - n} SFPI-only functions (issue 12): ${ok}/${n} ok`
+      );
     })
     .join('\n');
 }
