@@ -134,7 +134,7 @@ export interface CorpusCase {
   /** `float`: an FP32 result, whose denormals the SFPU's FP32 store flushes to zero (SFPU-NOTES A2). */
   out: { tile: number; view: OutView; float?: boolean; lreg?: number };
   /** A check of the whole output tile at once (returns a failure text, or null): for random results. */
-  tileCheck?: (ins: Uint32Array[], out: Uint32Array) => string | null;
+  tileCheck?: (ins: Uint32Array[], out: Uint32Array, m: TensixMachine) => string | null;
   /** A check on machine state instead of Dst (returns a failure text, or null). */
   stateCheck?: (m: TensixMachine) => string | null;
   /** The definition: expected output element from the input elements (undefined = not checked). */
@@ -732,6 +732,45 @@ CASES.push(
   ),
 );
 
+/** SFPSWAP's order: FP32 bit patterns compared as sign-magnitude integers (SFPSWAP.md). */
+function smLess(a: number, b: number): boolean {
+  const sa = a >>> 31;
+  const sb = b >>> 31;
+  if (sa !== sb) return sa === 1;
+  return sa === 0 ? (a & 0x7fffffff) < (b & 0x7fffffff) : (a & 0x7fffffff) > (b & 0x7fffffff);
+}
+
+CASES.push({
+  file: 'max_pool_indices',
+  covers: ['_calculate_max_pool_with_indices_', '_init_max_pool_with_indices_'],
+  entry: '_calculate_max_pool_with_indices_<false, true, 8>(0, 1, 0)',
+  init: ['_init_max_pool_with_indices_()'],
+  vectorMode: 'none',
+  inputs: ['fp32', 'int32'],
+  // rows 0..8 of each column distinct (no ties to break); indices arbitrary words
+  gen: (rng, t) => {
+    const v = new Uint32Array(1024);
+    for (let i = 0; i < 1024; i++) v[i] = t === 1 ? rng.next() : ((i >> 5) << 27) ^ (rng.next() & 0x87ffffff);
+    return v;
+  },
+  out: { tile: 0, view: 'raw32', float: true },
+  tileCheck: (ins, out, m) => {
+    const idx = m.readDstTile(1, 'int32');
+    for (let c = 0; c < 32; c++) {
+      let best = 0;
+      for (let r = 1; r < 9; r++) if (smLess(ins[0]![best * 32 + c]!, ins[0]![r * 32 + c]!)) best = r;
+      const want = ins[0]![best * 32 + c]!;
+      const flushed = ((want >>> 23) & 0xff) === 0 ? (want & 0x80000000) >>> 0 : want;
+      if (out[c] !== flushed && !((out[c]! & 0x7fffffff) === 0 && (flushed & 0x7fffffff) === 0))
+        return `column ${c}: max ${hex(out[c]!)}, expected ${hex(flushed)} (row ${best})`;
+      if (idx[c] !== ins[1]![best * 32 + c])
+        return `column ${c}: index ${hex(idx[c]!)}, expected ${hex(ins[1]![best * 32 + c]!)} (row ${best})`;
+    }
+    return null;
+  },
+  what: 'row 0: each column maximum over rows 0..8 (sign-magnitude order) and the index that came with it',
+});
+
 // ---- running ---------------------------------------------------------------------------------------------
 
 /** An expected output element: exact bits, or an FP32 value with an absolute tolerance. */
@@ -859,7 +898,7 @@ export function runCase(
             ? m.readDstTile(c.out.tile, c.out.view)
             : m.readDstTile(c.out.tile, 'int32');
     if (c.tileCheck) {
-      const f = c.tileCheck(ins, out);
+      const f = c.tileCheck(ins, out, m);
       return f ? { status: 'wrong', detail: f } : { status: 'ok', detail: c.what };
     }
     const want: Expected[] = c.expectTile
@@ -886,7 +925,10 @@ export function runCase(
         detail: `${bad}/${checked} wrong; ${first}${hz}${c.note ? ` — ${c.note}` : ''}`,
       };
     const tol = want.some((e) => typeof e === 'object');
-    return { status: 'ok', detail: `${checked} elements ${tol ? 'within tolerance' : 'exact'} (${c.what})${hz}` };
+    return {
+      status: 'ok',
+      detail: `${checked} elements ${tol ? 'within tolerance' : 'exact'} (${c.what})${hz}`,
+    };
   } catch (err) {
     const e = err as { format?: () => string; message?: string };
     return { status: 'error', detail: (e.format?.() ?? String(e.message ?? err)).split('\n')[0]! };
