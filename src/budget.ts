@@ -35,7 +35,7 @@ export const DEFAULT_LIMITS: Readonly<BudgetLimits> = Object.freeze({
   exprSize: 100_000,
   loops: 10_000_000,
   steps: 100_000_000,
-  elementOps: 20_000_000_000,
+  elementOps: 1_000_000_000,
   liveBytes: 1 << 30,
   intBits: 4096,
   wallMs: 600_000,

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import {
   type AmxProgram,
@@ -18,15 +17,12 @@ import {
   predictGflops,
 } from '../amx/perf/index.ts';
 import { badInput } from '../errors.ts';
-import { dtypeSize, type NpyDtype, npyDataOf, readNpy, writeNpy } from '../io/index.ts';
+import { dtypeSize, encodeNpy, type NpyDtype, npyDataOf, readNpy } from '../io/index.ts';
 import { action, addConformanceCommand, printJson } from './common.ts';
+import { readInputText, writeOutputFile } from './files.ts';
 
 function readText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw badInput(`cannot read ${path}: ${(e as Error).message}`);
-  }
+  return readInputText(path);
 }
 
 function parseAddr(text: string, what: string): bigint {
@@ -65,7 +61,11 @@ const SAVE_DTYPES: readonly NpyDtype[] = ['f2', 'f4', 'f8', 'i1', 'i2', 'i4', 'i
  * [rows, 64 / size] for registers, RxC... or [LEN / size] for memory.
  * The bytes are AMX's little-endian memory image, reinterpreted, never converted.
  */
-export function saveSpec(s: AmxState, spec: string): { file: string; dtype: NpyDtype; shape: number[] } {
+export function saveSpec(
+  s: AmxState,
+  spec: string,
+  inputs: readonly string[] = [],
+): { file: string; dtype: NpyDtype; shape: number[] } {
   const eq = spec.lastIndexOf('=');
   if (eq <= 0 || eq === spec.length - 1) throw badInput(`--save ${spec}: use WHAT[:DTYPE]=FILE.npy`);
   const file = spec.slice(eq + 1);
@@ -111,7 +111,11 @@ export function saveSpec(s: AmxState, spec: string): { file: string; dtype: NpyD
     throw badInput(
       `--save ${spec}: shape ${dims.join('x')} does not hold ${bytes.length / size} ${dtype} elements`,
     );
-  writeNpy(file, { dtype, shape, data: npyDataOf(dtype, bytes.buffer as ArrayBuffer, bytes.length / size) });
+  writeOutputFile(
+    file,
+    encodeNpy({ dtype, shape, data: npyDataOf(dtype, bytes.buffer as ArrayBuffer, bytes.length / size) }),
+    inputs,
+  );
   return { file, dtype, shape };
 }
 
@@ -165,7 +169,8 @@ export function registerAmx(program: Command): Command {
           }
           runProgram(p, s);
           const result: Record<string, unknown> = { gen, ops: p.ops.length, enabled: s.enabled };
-          const saved = (opts.save ?? []).map((spec) => saveSpec(s, spec));
+          const inputs = [prog, ...(opts.mem ?? []).map((m) => m.slice(0, m.lastIndexOf('@')))];
+          const saved = (opts.save ?? []).map((spec) => saveSpec(s, spec, inputs));
           if (saved.length > 0) result.saved = saved;
           for (const w of opts.dump ?? (saved.length > 0 ? [] : ['z'])) Object.assign(result, dump(s, w));
           let breakdown: ReturnType<typeof explainProgramCycles> | undefined;

@@ -1,12 +1,16 @@
-import type { Command } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import { type Budget, budgetFromOptions, budgetOptions } from '../budget.ts';
 import { type CaseRunner, formatReport, reportJson, runConformance } from '../conformance/index.ts';
 import { AxsimError } from '../errors.ts';
+import { fsReason } from './files.ts';
 
 /** Set by `--debug` on the root command: show stack traces. */
 export const cliState = { debug: false };
 
-/** Exit codes: 0 ok, 1 internal error (a bug in axsim), 2 the input was rejected. */
+/**
+ * Exit codes: 0 ok, 1 internal error (a bug in axsim), 2 the input was rejected (any other
+ * category, ResourceLimit included, and usage errors), 3 conformance failures.
+ */
 export function exitCodeFor(e: unknown): number {
   return e instanceof AxsimError && e.category !== 'Internal' ? 2 : 1;
 }
@@ -87,4 +91,47 @@ export function addBudgetOptions(cmd: Command): Command {
 /** The Budget the `--max-*` options of a command describe (defaults where not given). */
 export function budgetOf(opts: Record<string, unknown>): Budget {
   return budgetFromOptions(opts);
+}
+
+let guarded = false;
+
+/**
+ * Standard output the way Unix tools treat it: when the reader goes away (`axsim … | head -1`,
+ * EPIPE) the command ends quietly with status 0; any other write failure (a full device) is one
+ * BadInput line on stderr and status 2, never a Node stack.
+ */
+export function installStdioGuards(): void {
+  if (guarded) return;
+  guarded = true;
+  process.stdout.on('error', (e: unknown) => {
+    if ((e as { code?: string }).code === 'EPIPE') process.exit(0);
+    try {
+      process.stderr.write(`axsim: BadInput: cannot write to standard output: ${fsReason(e)}\n`);
+    } finally {
+      process.exit(2);
+    }
+  });
+  process.stderr.on('error', () => process.exit(typeof process.exitCode === 'number' ? process.exitCode : 2));
+}
+
+/** Makes commander throw (instead of exiting) on usage errors, on `cmd` and all its subcommands. */
+export function throwOnUsageErrors(cmd: Command): void {
+  cmd.exitOverride();
+  for (const c of cmd.commands) throwOnUsageErrors(c);
+}
+
+/**
+ * Runs the CLI: usage errors (unknown option, missing argument, …) exit 2 after commander has
+ * printed the error and the usage; help and --version exit 0; errors thrown while parsing options
+ * (e.g. a bad `-D` value) are reported like errors in actions.
+ */
+export async function runCli(program: Command, argv: string[]): Promise<void> {
+  installStdioGuards();
+  throwOnUsageErrors(program);
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) process.exitCode = e.exitCode === 0 ? 0 : 2;
+    else process.exitCode = reportError(e);
+  }
 }

@@ -1,7 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
-import { cliState } from './common.ts';
+import { cliState, runCli } from './common.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -64,7 +64,7 @@ export async function buildProgram(args: readonly string[] | 'all'): Promise<Com
 }
 
 export async function main(argv: string[]): Promise<void> {
-  await (await buildProgram(argv.slice(2))).parseAsync(argv);
+  await runCli(await buildProgram(argv.slice(2)), argv);
 }
 
 // Run when started as a script (`node src/cli/main.ts …`); bin/axsim.js imports it and calls main.

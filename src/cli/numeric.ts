@@ -31,6 +31,7 @@ import {
   type WidenRoundMode,
 } from '../numeric/index.ts';
 import { action, printJson } from './common.ts';
+import { fsReason, writeOutputFile } from './files.ts';
 
 const ALIASES: Record<string, string> = {
   fp16: 'fp16',
@@ -203,14 +204,14 @@ async function convertAction(
   input: string,
   o: ConvOpts & { to: string; out?: string; json?: boolean; bits?: boolean; limit: string },
 ) {
-  const { readFileSync, writeFileSync } = await import('node:fs');
+  const { readFileSync } = await import('node:fs');
   const f = formatByName(o.to);
   const { mode, opts, nextRand } = encodeSetup(o);
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(input);
   } catch (e) {
-    throw badInput(`cannot read ${input}: ${(e as Error).message}`);
+    throw badInput(`cannot read ${input}: ${fsReason(e)}`);
   }
   const a = readTensor(input, bytes);
   const n = a.data.length;
@@ -267,11 +268,7 @@ async function convertAction(
     const content = arr
       ? encodeNpy(arr)
       : formatJsonTensor(a.shape, o.bits ? codes : new Float32Array(outBits.buffer, 0, n));
-    try {
-      writeFileSync(o.out, content);
-    } catch (e) {
-      throw badInput(`cannot write ${o.out}: ${(e as Error).message}`);
-    }
+    writeOutputFile(o.out, content, [input]);
     written = arr
       ? `${o.out} (${arr.data.BYTES_PER_ELEMENT === 1 ? '|' : '<'}${arr.dtype}, shape ${shapeText(a.shape)})`
       : `${o.out} (JSON ${o.bits ? 'codes' : 'values'}, shape ${shapeText(a.shape)})`;

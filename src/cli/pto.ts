@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import type { Budget } from '../budget.ts';
 import { badInput } from '../errors.ts';
-import { type NpyArray, type NpyDtype, readNpy, writeNpy } from '../io/index.ts';
+import { encodeNpy, type NpyArray, type NpyDtype, readNpy } from '../io/index.ts';
 import {
   detectTargetArch,
   diagnosticError,
@@ -26,7 +26,8 @@ import {
   formatProgramCost,
 } from '../pto/cost/index.ts';
 import { makePtoRunner, PROFILES, registerCostRunner, type Tile, tileToNpy } from '../pto/index.ts';
-import { action, addConformanceCommand, printJson } from './common.ts';
+import { action, addBudgetOptions, addConformanceCommand, budgetOf, printJson } from './common.ts';
+import { prepareOutputDir, readInputText, writeOutputFile } from './files.ts';
 
 /** The `axsim pto …` command group. */
 export function registerPto(program: Command): Command {
@@ -136,11 +137,7 @@ function parseProfile(p: string | undefined, allowCpu: boolean): Profile | undef
 }
 
 function readProgramText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw badInput(`cannot read ${file}: ${(e as Error).message}`, { location: { file } });
-  }
+  return readInputText(file);
 }
 
 function parseScalars(list: string[] | undefined): Record<string, number> {
@@ -174,8 +171,7 @@ export function addPtoConformanceCommand(group: Command): Command {
 
 /** `axsim pto run PROG --arg NAME=FILE.npy … [--profile …] [--out DIR]`. */
 export function addPtoRunCommand(group: Command): Command {
-  return group
-    .command('run')
+  return addBudgetOptions(group.command('run'))
     .description('execute a PTO-AS program on the simulator with arguments bound from .npy files')
     .argument('<prog>', 'PTO-AS file')
     .option(
@@ -200,6 +196,7 @@ export function addPtoRunCommand(group: Command): Command {
         (
           prog: string,
           opts: {
+            [budgetOption: string]: unknown;
             arg?: string[];
             profile?: string;
             func?: string;
@@ -210,10 +207,12 @@ export function addPtoRunCommand(group: Command): Command {
             legacy?: boolean;
           },
         ) => {
-          const m = parsePtoAs(readProgramText(prog), { file: prog, legacy: opts.legacy });
+          const budget = budgetOf(opts);
+          const m = parsePtoAs(readProgramText(prog), { file: prog, legacy: opts.legacy, budget });
           const profile = parseProfile(opts.profile, true) ?? moduleProfile(m) ?? 'cpu';
           verifyModule(m, { file: prog, profile });
           const args: Record<string, NpyArray | number> = {};
+          const inputs = [prog];
           for (const a of opts.arg ?? []) {
             const eq = a.indexOf('=');
             if (eq <= 0)
@@ -221,7 +220,8 @@ export function addPtoRunCommand(group: Command): Command {
                 hint: 'write NAME=FILE.npy, NAME=NUMBER or NAME=zeros:RxC:DTYPE',
               });
             const name = a.slice(0, eq).replace(/^%/, '');
-            args[name] = argValue(a.slice(eq + 1));
+            args[name] = argValue(a.slice(eq + 1), budget);
+            if (!/^zeros:/.test(a.slice(eq + 1))) inputs.push(a.slice(eq + 1));
           }
           const saves = (opts.save ?? []).map((s) => {
             const eq = s.indexOf('=');
@@ -232,6 +232,7 @@ export function addPtoRunCommand(group: Command): Command {
             func: opts.func?.replace(/^@/, ''),
             profile,
             file: prog,
+            budget,
             ...(opts.trace
               ? { trace: (e) => process.stdout.write(`${formatTraceEvent(e, { file: prog })}\n`) }
               : {}),
@@ -244,18 +245,23 @@ export function addPtoRunCommand(group: Command): Command {
           });
           if (res.results.length === 1 && res.results[0]) results.return = res.results[0];
           if (opts.out) {
-            mkdirSync(opts.out, { recursive: true });
-            for (const name of res.written) writeNpy(join(opts.out, `${name}.npy`), res.arrays[name]!);
+            prepareOutputDir(opts.out);
+            for (const name of res.written)
+              writeOutputFile(join(opts.out, `${name}.npy`), encodeNpy(res.arrays[name]!), inputs);
             for (const [name, t] of Object.entries({ ...res.tiles, ...results })) {
               if (name === 'return' && res.results.length === 1) continue;
-              writeNpy(join(opts.out, `${name}.npy`), tileToNpy(t, { valid: true }));
+              writeOutputFile(
+                join(opts.out, `${name}.npy`),
+                encodeNpy(tileToNpy(t, { valid: true })),
+                inputs,
+              );
             }
           }
           for (const { name, file } of saves) {
             const arr = res.arrays[name];
             const t = res.tiles[name] ?? results[name] ?? res.values[name];
-            if (arr) writeNpy(file, arr);
-            else if (t) writeNpy(file, tileToNpy(t, { valid: true }));
+            if (arr) writeOutputFile(file, encodeNpy(arr), inputs);
+            else if (t) writeOutputFile(file, encodeNpy(tileToNpy(t, { valid: true })), inputs);
             else {
               throw badInput(`--save ${name}: no pointer argument, tile or result of that name`, {
                 hint: `values: ${[...Object.keys(res.arrays), ...Object.keys(results), ...Object.keys(res.values)].join(' ')}`,
@@ -300,7 +306,7 @@ export function addPtoRunCommand(group: Command): Command {
 
 const NPY_DTYPES: readonly NpyDtype[] = ['f2', 'f4', 'f8', 'i1', 'i2', 'i4', 'i8', 'u1', 'u2', 'u4', 'u8'];
 
-function argValue(v: string): NpyArray | number {
+function argValue(v: string, budget: Budget): NpyArray | number {
   const z = /^zeros:(\d+(?:x\d+)*):(\w+)$/.exec(v);
   if (z) {
     const shape = z[1]!.split('x').map(Number);
@@ -309,7 +315,9 @@ function argValue(v: string): NpyArray | number {
       throw badInput(`unknown .npy dtype '${dt}'`, { hint: NPY_DTYPES.join(' ') });
     const n = shape.reduce((a, b) => a * b, 1);
     const size = dt.endsWith('8') && dt !== 'i8' && dt !== 'u8' ? 8 : Number(dt.slice(1));
-    const bytes = new ArrayBuffer(n * (dt === 'i8' || dt === 'u8' ? 8 : size));
+    const byteCount = n * (dt === 'i8' || dt === 'u8' ? 8 : size);
+    budget.alloc(byteCount); // zeros:100000x100000:f4 is a ResourceLimit, not a RangeError
+    const bytes = new ArrayBuffer(byteCount);
     const data =
       dt === 'f4'
         ? new Float32Array(bytes)

@@ -1,7 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { badInput } from '../errors.ts';
-import { type NpyArray, readNpy, writeNpy } from '../io/index.ts';
+import { encodeNpy, type NpyArray, readNpy } from '../io/index.ts';
 import { bf16ToF32Bits, f32BitsToBf16 } from '../numeric/index.ts';
 import { assemble, describeWord, describeWordAs } from '../tensix/asm/index.ts';
 import { type Arch, byOpcode, parseArch } from '../tensix/encoding.ts';
@@ -28,6 +27,7 @@ import {
 } from '../tensix/timing/index.ts';
 import { ambiguityWarning, recordedArch, resolveArch, wordsHeader } from '../tensix/wordfile.ts';
 import { action, addConformanceCommand, printJson } from './common.ts';
+import { readInputFile, writeOutputFile } from './files.ts';
 import { collect, compileLlkFromCli, type LlkCliOptions } from './tensix-llk.ts';
 
 /** The `axsim tensix …` command group. */
@@ -47,11 +47,7 @@ export function registerTensix(program: Command): Command {
 const hex32 = (w: number) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
 
 function readInput(file: string): Buffer {
-  try {
-    return readFileSync(file === '-' ? 0 : file);
-  } catch (e) {
-    throw badInput(`cannot read ${file}: ${(e as Error).message}`, { location: { file } });
-  }
+  return readInputFile(file);
 }
 
 /** `-D NAME=VALUE` options, collected. */
@@ -110,7 +106,7 @@ function addAsmCommand(group: Command): void {
             r.words.forEach((w, k) => {
               buf.writeUInt32LE(w, k * 4);
             });
-            writeFileSync(opts.output, buf);
+            writeOutputFile(opts.output, buf, [file]);
           }
           const name = file === '-' ? '<stdin>' : file;
           if (opts.json) {
@@ -276,7 +272,9 @@ function addDisasmCommand(group: Command): void {
             printJson(lines.map((l, index) => ({ index, word: hex32(words[index]!), ...l })));
             return;
           }
-          const width = Math.max(0, ...lines.map((l) => l.text.length));
+          // a loop, not Math.max(...lines): spreading ≥ 120k arguments overflows the stack
+          let width = 0;
+          for (const l of lines) if (l.text.length > width) width = l.text.length;
           const out = lines.map((l, k) =>
             opts.comments
               ? `${l.text.padEnd(width)}  // [${k}] ${hex32(words[k]!)}${l.note ? `: ${l.note}` : ''}`
@@ -602,7 +600,11 @@ function addRunCommand(group: Command): void {
           let dstCells = 0;
           for (let i = 0; i < after.dst.length; i++) if (before.dst[i] !== after.dst[i]) dstCells++;
           if (region) {
-            if (opts.out) writeNpy(opts.out, regionToNpy(m, region, outView));
+            if (opts.out)
+              writeOutputFile(opts.out, encodeNpy(regionToNpy(m, region, outView)), [
+                file,
+                ...(opts.dst ? [opts.dst] : []),
+              ]);
           } else if (opts.out) {
             throw badInput('--out needs --dst (it writes back the region --dst loaded)');
           }

@@ -5,7 +5,8 @@
  * command prices them. Scalars are JS numbers (index and integers up to 2^53, floats rounded to
  * their type); anything outside that range is reported, not approximated.
  */
-import { AxsimError, badInput, unsupported } from '../../errors.ts';
+import { type Budget, limitError } from '../../budget.ts';
+import { AxsimError, badInput, type ErrorLocation, unsupported } from '../../errors.ts';
 import type { CallOp, Func, GenericOp, Module, Op, Pos, SyncOp, TileBufType, Type, Use } from './ast.ts';
 import { type TileCall, tileCall } from './call.ts';
 import { genericAttr, genericOperands, genericResultTypes } from './generic.ts';
@@ -94,10 +95,19 @@ export interface ExecOptions {
   file?: string;
   /** The module the function belongs to (`func.call` looks its callee up here). */
   module?: Module;
+  /**
+   * Resource budget (src/budget.ts). The hooks charge element-operations and live bytes to it; a
+   * loop whose body is straight-line is refused after its first iteration when the remaining
+   * iterations would exceed the element-operation limit (each iteration then costs the same).
+   */
+  budget?: Budget;
 }
 
 /** Nesting limit of `func.call` (PTOAS rejects recursion; this guards the walker). */
 const MAX_CALL_DEPTH = 64;
+
+/** Ops that hold regions or call: a loop body containing one may cost differently per iteration. */
+const REGION_OPS = new Set<string>(['scf.for', 'scf.if', 'scf.while', 'section', 'func.call', 'generic']);
 
 class Exec {
   env = new Map<string, RtValue>();
@@ -111,6 +121,10 @@ class Exec {
     readonly hooks: ExecHooks,
     readonly opts: ExecOptions,
   ) {}
+
+  loc(pos: Pos): ErrorLocation {
+    return this.opts.file === undefined ? { ...pos } : { file: this.opts.file, ...pos };
+  }
 
   at(pos: Pos, e: AxsimError): AxsimError {
     return e.location ? e : e.at(this.opts.file === undefined ? pos : { file: this.opts.file, ...pos });
@@ -274,13 +288,28 @@ class Exec {
           throw badInput(`scf.for: step must be positive, got ${step}`, { hint: 'use a positive step' });
         let carried = op.iterArgs.map((a) => this.get(a.init));
         const ivType = this.get(op.lb).kind === 'int' ? (this.get(op.lb) as { type: string }).type : 'index';
+        const b = this.opts.budget;
+        const project = b !== undefined && ub - lb > step && op.body.every((o) => !REGION_OPS.has(o.kind));
         for (let i = lb; i < ub; i += step) {
           def(op.iv, { kind: 'int', v: i, type: ivType });
           op.iterArgs.forEach((a, k) => {
             def(a.arg, carried[k]!);
           });
+          const before = b?.elementOps ?? 0;
           const y = this.run(op.body);
           if (op.iterArgs.length) carried = y ?? carried;
+          if (project && i === lb) {
+            const perIter = b.elementOps - before;
+            const rest = Math.ceil((ub - lb) / step) - 1;
+            if (perIter > 0 && !b.wouldFitElements(perIter * rest)) {
+              throw limitError(
+                'elementOps',
+                b.elementOps + perIter * rest,
+                b.limits.elementOps,
+                this.loc(op.pos),
+              );
+            }
+          }
         }
         op.results.forEach((r, k) => {
           def(r, carried[k]!);

@@ -5,6 +5,7 @@
  * `!pto.tile_buf` types; DPS ops write into the buffer named in `outs(...)`, so in-place forms
  * (`ins(%x, …) outs(%x)`) work; Level-1 SSA results are fresh tiles.
  */
+import { type Budget, defaultBudget } from '../../budget.ts';
 import { badInput, undefinedBehaviour, unsupported } from '../../errors.ts';
 import type { NpyArray } from '../../io/index.ts';
 import {
@@ -35,6 +36,8 @@ export interface RunOptions {
   maxSteps?: number;
   /** Called after every tile instruction with copies of what it read and wrote. */
   trace?: (e: TraceEvent) => void;
+  /** Resource budget: element-operations and live tile bytes (src/budget.ts defaults when absent). */
+  budget?: Budget;
 }
 
 /** One operand of a traced instruction: a tile (a copy), a scalar, or a global view's values. */
@@ -267,10 +270,21 @@ export function runProgram(
     places.set(tile, p);
     return tile;
   };
+  const budget = opts.budget ?? defaultBudget();
+  const locOf = (pos: { line: number; col: number }) =>
+    opts.file === undefined ? pos : { file: opts.file, ...pos };
+  // live tile bytes, per allocation site: a site executed again (in a loop) replaces its old tile
+  const siteBytes = new Map<unknown, number>();
   const { env, returned } = execFunc(
     f,
     {
       alloc(t: TileValue, op, argName) {
+        const dt = dtypeOfName(t.type.dtype.name);
+        const bytes = t.type.rows * t.type.cols * (dt ? DTYPE_INFO[dt].bytes : 1);
+        budget.free(siteBytes.get(op) ?? 0);
+        siteBytes.set(op, 0);
+        budget.alloc(bytes, locOf(op.pos));
+        siteBytes.set(op, bytes);
         const v = argName === undefined ? undefined : args[argName];
         const argType = argName === undefined ? undefined : f.args.find((a) => a.use.name === argName)?.type;
         // buffers (alloc_tile, memref.alloc, tile_buf / memref arguments) live in buffer memory;
@@ -376,6 +390,11 @@ export function runProgram(
       },
       tile(call, ins, out, ctx, extraOuts) {
         count++;
+        // charged before the work: one huge instruction is refused before it starts
+        let n = elementsOf(out);
+        for (const v of ins) n += elementsOf(v);
+        for (const v of extraOuts) n += elementsOf(v);
+        budget.elements(n, locOf(ctx.pos));
         if (call.sig.insn === 'TSUBVIEW' && out.kind === 'tile') {
           // pto.subview re-points the destination at the source's bytes (no data moves on the
           // device): the destination's own buffer bytes stay as they are; it becomes a window tile
@@ -410,7 +429,7 @@ export function runProgram(
         for (const v of extraOuts) if (v.kind === 'view') written.add(v.arg);
       },
     },
-    { file: opts.file, scalars, maxSteps: opts.maxSteps, module: m },
+    { file: opts.file, scalars, maxSteps: opts.maxSteps, module: m, budget },
   );
   for (const a of f.args) {
     const v = env.get(a.use.name);
@@ -534,6 +553,13 @@ function resolveAliasing(
       break;
     }
   }
+}
+
+/** Elements an operand spans (allocated tile size, or a view's shape); scalars count 1. */
+function elementsOf(v: RtValue): number {
+  if (v.kind === 'tile') return v.type.rows * v.type.cols;
+  if (v.kind === 'view') return v.shape.reduce((x, y) => x * y, 1);
+  return 1;
 }
 
 /** Maps one tile op onto part 1's `execute(name, operands, attrs)`. */
