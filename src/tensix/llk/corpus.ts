@@ -918,7 +918,9 @@ export function runCase(
         bad++;
       }
     }
-    const hz = r.hazards.length ? `; ${r.hazards.length} hazards (first: ${r.hazards[0]!.id})` : '';
+    const h0 = r.hazards[0];
+    const at = h0?.location ? ` at ${h0.location.file ?? ''}:${h0.location.line}` : '';
+    const hz = h0 ? `; ${r.hazards.length} hazards (first: ${h0.id}${at})` : '';
     if (bad)
       return {
         status: 'wrong',

@@ -182,7 +182,11 @@ export function runCompiled(
     const words = c.words.subarray(from, to);
     try {
       if (opts.timed) {
-        const r = runTimedProgram(m, words, { hazards: opts.hazards ?? 'warn' });
+        // chunk-relative source map: hazards and errors then name the kernel's file:line:col
+        const r = runTimedProgram(m, words, {
+          hazards: opts.hazards ?? 'warn',
+          sources: c.sources?.slice(from, to),
+        });
         for (const h of r.hazards) hazards.push(h.index >= 0 ? { ...h, index: h.index + from } : h);
         cycles = (cycles ?? 0) + r.cycles;
       } else m.run(words);
