@@ -248,3 +248,40 @@ describe('eval: errors and budgets', () => {
     );
   });
 });
+
+describe('eval: library and the C++ the LLK headers use', () => {
+  it('evaluates template arguments that name locals, global lambdas, std::bit_cast and std::array', () => {
+    const src = `#include <array>
+#include <cstdint>
+#include <limits>
+template <int N> int twice() { return 2 * N; }
+constexpr auto hi16 = [](float x) constexpr { return static_cast<std::uint16_t>(__builtin_bit_cast(std::uint32_t, x) >> 16); };
+int f() {
+  constexpr int local = 21;
+  std::array<int, 3> a{};
+  a[1] = twice<local>();
+  return a[1] + a.size() + hi16(-2.0f) + (std::bit_cast<std::uint32_t>(1.0f) >> 20) + std::min(3, 9) * std::max(2, 1);
+}
+unsigned g() { return std::numeric_limits<std::uint16_t>::max() + UINT8_MAX; }`;
+    const p = loadProgram(src, { file: 'k.cpp' });
+    // 42 + 3 + 0xc000 + 0x3f8 + 6
+    assert.equal(num(p.ev.callEntry('f()')), 42n + 3n + 0xc000n + 0x3f8n + 6n);
+    assert.equal(num(p.ev.callEntry('g()')), 65535n + 255n);
+  });
+  it('picks operator= overloads by argument type on a global object', () => {
+    const src = `struct Prgm { unsigned bits = 0; int kind = 0;
+  void operator=(const int v) { bits = (unsigned)v; kind = 1; }
+  void operator=(const float v) { bits = __builtin_bit_cast(unsigned, v); kind = 2; } };
+Prgm c0;
+unsigned f() { c0 = 0xff; unsigned a = c0.bits + c0.kind * 0x1000; c0 = 0.5f; return a + c0.bits + c0.kind * 0x100000; }`;
+    assert.equal(num(run(src, 'f()')), 0xffn + 0x1000n + 0x3f000000n + 0x200000n);
+  });
+  it('fails an assert at its line', () => {
+    throwsAt(
+      () => run('#include <cassert>\nvoid f(int n) {\n  assert(n > 3);\n}', 'f(2)'),
+      3,
+      3,
+      'assertion failed: n > 3',
+    );
+  });
+});

@@ -1853,7 +1853,10 @@ export class Evaluator {
         const n = Number(this.intValue(idx, e.i.at));
         const to = (ptr.t as PtrType).to;
         if (p.k === 'obj' && p.t.k === 'array' && (n < 0 || n >= p.t.n)) {
-          const what = e.e.kind === 'name' ? `${e.e.parts.map((q) => q.name).join('::')}[0..${p.t.n - 1}]` : `the array of ${p.t.n}`;
+          const what =
+            e.e.kind === 'name'
+              ? `${e.e.parts.map((q) => q.name).join('::')}[0..${p.t.n - 1}]`
+              : `the array of ${p.t.n}`;
           this.ub(`index ${n} is outside ${what}`, e.i.at);
         }
         return { t: to, addr: ptr.addr + n * this.sizeOf(to) };
@@ -2496,7 +2499,8 @@ export class Evaluator {
     // the host's builtins and constants, then the library's
     const full = names.join('::');
     const bf = this.host.builtins?.get(full) ?? this.host.builtinFor?.(full);
-    if (bf || LIBRARY[full.replace(/^std::/, '')]) return { v: { k: 'builtin', name: full, targs: parts[parts.length - 1]!.targs } };
+    if (bf || LIBRARY[full.replace(/^std::/, '')] || full === 'std::bit_cast')
+      return { v: { k: 'builtin', name: full, targs: parts[parts.length - 1]!.targs } };
     const hv = this.host.lookupName?.(full);
     if (hv !== undefined) return { v: { k: 'int', t: hv >= 0n && hv <= 0xffffffffn ? U32 : I64, v: hv } };
     if (SFPI_NAMES.has(names[names.length - 1]!) || first === 'sfpi') throw this.sfpi(full, e.at);
@@ -2534,7 +2538,25 @@ export class Evaluator {
         const et = this.enumType(x.decl, scope);
         return { v: { k: 'int', t: et, v: et.values.get(x.name)! } };
       }
-      if (x.k === 'var') return { lv: this.globalVar(x.decl, x.ns, x.record) };
+      if (x.k === 'var') {
+        const d = x.decl;
+        if (d.type.kind === 'auto' && d.init && (d.init.kind === 'lambda' || d.init.kind === 'name')) {
+          // `constexpr auto f = [](…) {…};` at namespace scope: a function value, not an object
+          let v = this.globalValues.get(d);
+          if (!v) {
+            const frame: Frame = { ns: x.ns, retType: VOID, scope: new Scope() };
+            this.frames.push(frame);
+            try {
+              v = this.eval(d.init, frame.scope);
+            } finally {
+              this.frames.pop();
+            }
+            if (v.k === 'lambda' || v.k === 'fn' || v.k === 'builtin') this.globalValues.set(d, v);
+          }
+          if (v.k === 'lambda' || v.k === 'fn' || v.k === 'builtin') return { v };
+        }
+        return { lv: this.globalVar(d, x.ns, x.record) };
+      }
       if (x.k === 'record' || x.k === 'enum' || x.k === 'alias') {
         const t = this.typeFromEntities(ents, e.parts, scope, e.at);
         if (t) return { v: { k: 'type', t } };
@@ -2572,6 +2594,7 @@ export class Evaluator {
   }
 
   private readonly initializing = new Set<VarDecl>();
+  private readonly globalValues = new Map<VarDecl, Value>();
   private readonly recordStatics = new Map<string, LV>();
 
   /** A namespace-scope (or static member) variable, initialised on first use. */
@@ -2700,6 +2723,8 @@ export class Evaluator {
       callee = r.lv ? this.load(r.lv, fe.at) : r.v!;
     } else callee = this.eval(fe, scope);
     if (callee.k === 'builtin') return this.callBuiltin(callee, e, scope);
+    // template arguments are evaluated where the call is written (they may name locals)
+    if (callee.k === 'fn' && callee.targs && !callee.scope) callee = { ...callee, scope };
     const args = e.args.map((a) => this.evalArg(a, scope));
     return this.callValue(callee, args, e.at);
   }
@@ -2716,6 +2741,7 @@ export class Evaluator {
           at,
           callee.name,
           callee.self?.t.k === 'record' ? (callee.self.t as RecordType) : undefined,
+          callee.scope,
         );
       case 'lambda':
         return this.callLambda(callee, args, at);
@@ -2840,9 +2866,10 @@ export class Evaluator {
     at: SrcLoc,
     name: string,
     rec?: RecordType,
+    tscope?: Scope,
   ): Value {
     this.budget.step(1, this.loc(at));
-    const explicit = targs ? this.evalTArgs(targs, this.frame.scope) : [];
+    const explicit = targs ? this.evalTArgs(targs, tscope ?? this.frame.scope) : [];
     const cands = fns.filter((f) => {
       if (f.specArgs && !f.tparams?.length) return false; // explicit specialisations: chosen below
       const n = args.length;
@@ -3088,7 +3115,8 @@ export class Evaluator {
       const v = get(p.name);
       let b: Binding | undefined;
       if (v) b = { k: 'value', v };
-      else if (p.default) b = this.withFrame(f, undefined, scope, () => this.evalTArgs([p.default!], scope)[0]!);
+      else if (p.default)
+        b = this.withFrame(f, undefined, scope, () => this.evalTArgs([p.default!], scope)[0]!);
       if (!b) continue;
       if (b.k === 'value' && !p.isType && p.type) {
         const t = this.withFrame(f, undefined, scope, () => this.resolveType(p.type!, scope));
@@ -3183,7 +3211,16 @@ export class Evaluator {
     if (!fn) return this.fail(`unknown builtin ${name}`, e.at);
     const args = e.args.map((a) => this.eval(a, scope));
     this.cur = e.at;
-    const r = fn({ ev: this, name, args, argExprs: e.args, targs: b.targs ?? [], at: e.at, end: e.end, scope });
+    const r = fn({
+      ev: this,
+      name,
+      args,
+      argExprs: e.args,
+      targs: b.targs ?? [],
+      at: e.at,
+      end: e.end,
+      scope,
+    });
     if (r === undefined) return { k: 'void' };
     if (typeof r === 'bigint') return { k: 'int', t: r >= 0n && r <= 0xffffffffn ? U32 : I64, v: r };
     if (typeof r === 'number') return { k: 'int', t: U32, v: BigInt(r) };
@@ -3200,11 +3237,27 @@ export class Evaluator {
       const tb = this.evalTArgs(b.targs!, scope)[0] as { k: 'type'; t: CType };
       return numericLimit(tb.t, name.slice(16), e.at, this);
     }
+    if (name === 'std::bit_cast' && b.targs?.length === 1 && e.args.length === 1) {
+      const tb = this.evalTArgs(b.targs, scope)[0]!;
+      if (tb.k !== 'type') this.fail('std::bit_cast<T> needs a type', e.at);
+      const v = this.eval(e.args[0]!, scope);
+      const from = this.valueType(v);
+      if (this.sizeOf(from) !== this.sizeOf(tb.t))
+        this.fail(
+          `bit cast from ${typeName(from)} (${this.sizeOf(from)} bytes) to ${typeName(tb.t)} (${this.sizeOf(tb.t)} bytes)`,
+          e.at,
+        );
+      const tmp = this.materialize(v, e.at);
+      return this.load({ t: tb.t, addr: tmp.addr }, e.at);
+    }
     const lib = LIBRARY[name.replace(/^(::)?std::/, '')];
     if (!lib || this.host.builtins?.has(name)) return undefined;
     const args = e.args.map((a) => this.eval(a, scope));
     if (args.length < lib.min || args.length > lib.max)
-      this.fail(`${name} takes ${lib.min === lib.max ? lib.min : `${lib.min}..${lib.max}`} argument(s)`, e.at);
+      this.fail(
+        `${name} takes ${lib.min === lib.max ? lib.min : `${lib.min}..${lib.max}`} argument(s)`,
+        e.at,
+      );
     return lib.f(this, args, e.at);
   }
 }
@@ -3219,7 +3272,10 @@ interface ArgVal {
 const AUTO_RET: CType = { k: 'void' };
 
 /** Library functions the evaluator provides when the program does not declare them. */
-const LIBRARY: Record<string, { min: number; max: number; f: (ev: Evaluator, a: Value[], at: SrcLoc) => Value }> = {
+const LIBRARY: Record<
+  string,
+  { min: number; max: number; f: (ev: Evaluator, a: Value[], at: SrcLoc) => Value }
+> = {
   to_underlying: {
     min: 1,
     max: 1,
@@ -3232,7 +3288,8 @@ const LIBRARY: Record<string, { min: number; max: number; f: (ev: Evaluator, a: 
   __axsim_assert_fail: {
     min: 1,
     max: 1,
-    f: (ev, [m], at) => ev.fail(`assertion failed: ${m!.k === 'ptr' && m!.str !== undefined ? m!.str : '?'}`, at),
+    f: (ev, [m], at) =>
+      ev.fail(`assertion failed: ${m!.k === 'ptr' && m!.str !== undefined ? m!.str : '?'}`, at),
   },
   __builtin_inff: { min: 0, max: 0, f: () => ({ k: 'float', t: F32, v: Number.POSITIVE_INFINITY }) },
   __builtin_inf: { min: 0, max: 0, f: () => ({ k: 'float', t: F64, v: Number.POSITIVE_INFINITY }) },
@@ -3269,12 +3326,39 @@ const LIBRARY: Record<string, { min: number; max: number; f: (ev: Evaluator, a: 
   round: mathFn((x) => Math.sign(x) * Math.round(Math.abs(x))),
   roundf: mathFn((x) => Math.sign(x) * Math.round(Math.abs(x)), true),
   __builtin_assume: { min: 1, max: 1, f: () => ({ k: 'void' }) },
-  __builtin_unreachable: { min: 0, max: 0, f: (ev, _a, at) => ev.ub('__builtin_unreachable() was reached', at) },
+  __builtin_unreachable: {
+    min: 0,
+    max: 0,
+    f: (ev, _a, at) => ev.ub('__builtin_unreachable() was reached', at),
+  },
   min: { min: 2, max: 2, f: (ev, [a, b], at) => (ev.truth(ev.binop('<', b!, a!, at), at) ? b! : a!) },
   max: { min: 2, max: 2, f: (ev, [a, b], at) => (ev.truth(ev.binop('<', a!, b!, at), at) ? b! : a!) },
-  abs: { min: 1, max: 1, f: (ev, [a], at) => (ev.truth(ev.binop('<', a!, { k: 'int', t: I32, v: 0n }, at), at) ? ev.binop('-', { k: 'int', t: I32, v: 0n }, a!, at) : a!) },
-  __builtin_popcount: { min: 1, max: 1, f: (ev, [a], at) => ({ k: 'int', t: I32, v: BigInt([...BigInt.asUintN(32, ev.intValue(a!, at)).toString(2)].filter((c) => c === '1').length) }) },
-  __builtin_popcountll: { min: 1, max: 1, f: (ev, [a], at) => ({ k: 'int', t: I32, v: BigInt([...BigInt.asUintN(64, ev.intValue(a!, at)).toString(2)].filter((c) => c === '1').length) }) },
+  abs: {
+    min: 1,
+    max: 1,
+    f: (ev, [a], at) =>
+      ev.truth(ev.binop('<', a!, { k: 'int', t: I32, v: 0n }, at), at)
+        ? ev.binop('-', { k: 'int', t: I32, v: 0n }, a!, at)
+        : a!,
+  },
+  __builtin_popcount: {
+    min: 1,
+    max: 1,
+    f: (ev, [a], at) => ({
+      k: 'int',
+      t: I32,
+      v: BigInt([...BigInt.asUintN(32, ev.intValue(a!, at)).toString(2)].filter((c) => c === '1').length),
+    }),
+  },
+  __builtin_popcountll: {
+    min: 1,
+    max: 1,
+    f: (ev, [a], at) => ({
+      k: 'int',
+      t: I32,
+      v: BigInt([...BigInt.asUintN(64, ev.intValue(a!, at)).toString(2)].filter((c) => c === '1').length),
+    }),
+  },
   __builtin_clz: {
     min: 1,
     max: 1,
@@ -3297,7 +3381,10 @@ const LIBRARY: Record<string, { min: number; max: number; f: (ev: Evaluator, a: 
 };
 
 /** A correctly rounded math function of one argument (float arguments give float results). */
-function mathFn(f: (x: number) => number, single = false): { min: number; max: number; f: (ev: Evaluator, a: Value[], at: SrcLoc) => Value } {
+function mathFn(
+  f: (x: number) => number,
+  single = false,
+): { min: number; max: number; f: (ev: Evaluator, a: Value[], at: SrcLoc) => Value } {
   return {
     min: 1,
     max: 1,

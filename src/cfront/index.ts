@@ -62,7 +62,7 @@ export function loadProgram(source: string, opts: LoadOptions = {}): Program {
   const file = opts.file ?? '<input>';
   const budget = opts.budget ?? defaultBudget();
   try {
-    const pp = preprocess(source, file, opts);
+    const pp = preprocess(source, file, { ...opts, budget });
     const parser = new Parser(pp.tokens, file, {
       script: opts.script,
       budget,

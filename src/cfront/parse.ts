@@ -204,7 +204,8 @@ export class Parser {
   // ---- tokens ----
   peek(k = 0): Token {
     const t = this.toks[Math.min(this.pos + k, this.toks.length - 1)]!;
-    if (this.lineLimit !== undefined && tokLoc(t).line > this.lineLimit) return { ...t, kind: 'eof', text: '' };
+    if (this.lineLimit !== undefined && tokLoc(t).line > this.lineLimit)
+      return { ...t, kind: 'eof', text: '' };
     return t;
   }
 
@@ -2025,7 +2026,8 @@ export class Parser {
               }
             }
             const close = this.peek();
-            if (!this.isPunct(')')) this.fail(`expected ',' or ')' in the call but found ${this.describe(close)}`, close);
+            if (!this.isPunct(')'))
+              this.fail(`expected ',' or ')' in the call but found ${this.describe(close)}`, close);
             this.next();
             e = { kind: 'call', fn: e, args, at: e.at, end: this.at(close) };
             break;

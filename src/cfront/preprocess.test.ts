@@ -162,3 +162,20 @@ describe('preprocess: includes', () => {
     );
   });
 });
+
+describe('preprocess: budgets', () => {
+  it('stops an exponential macro chain with ResourceLimit at its use', async () => {
+    const { Budget } = await import('../budget.ts');
+    let src = '#define A0 x\n';
+    for (let k = 1; k <= 24; k++) src += `#define A${k} (A${k - 1} * A${k - 1})\n`;
+    src += 'int v = A24;';
+    assert.throws(
+      () => preprocess(src, 'k.h', { budget: new Budget({ exprSize: 10_000 }) }),
+      (e: unknown) =>
+        e instanceof AxsimError &&
+        e.category === 'ResourceLimit' &&
+        /expression size/.test(e.message) &&
+        e.location?.line === 26,
+    );
+  });
+});

@@ -9,6 +9,7 @@
  * was spelled and, through `use`, the outermost use site in the file being read, so errors and
  * emitted instructions point at the line the user wrote.
  */
+import type { Budget } from '../budget.ts';
 import { type AxsimError, badInput, type ErrorLocation } from '../errors.ts';
 import { readTextFile } from '../host.ts';
 import { lex, type SrcLoc, stringValue, type Token, tokLoc } from './lex.ts';
@@ -32,6 +33,8 @@ export interface PreprocessOptions {
   maxExpansions?: number;
   /** Predefine `__cplusplus` (default true: tt-llk headers are C++). */
   cplusplus?: boolean;
+  /** Limits: nesting depth of includes, tokens one macro use may expand to (exprSize). */
+  budget?: Budget;
   /** Serve axsim's bundled standard headers (`<cstdint>`, `<array>`, …) last (default true). */
   systemHeaders?: boolean;
 }
@@ -104,6 +107,8 @@ export class Preprocessor {
   readonly once = new Set<string>();
   readonly out: Token[] = [];
   expansions = 0;
+  /** Expansions since the last token read from the file itself. */
+  fromUse = 0;
   counter = 0;
   includeDepth = 0;
   readonly maxExpansions: number;
@@ -156,6 +161,7 @@ export class Preprocessor {
   }
 
   file(text: string, file: string, from: Token | undefined): void {
+    if (this.opts.budget) this.opts.budget.depth(this.includeDepth + 1, from ? loc(from) : { file });
     if (++this.includeDepth > (this.opts.maxIncludeDepth ?? 200)) {
       throw badInput(`#include nested more than ${this.opts.maxIncludeDepth ?? 200} deep`, {
         location: from ? loc(from) : { file },
@@ -181,6 +187,8 @@ export class Preprocessor {
         s.next();
         continue;
       }
+      // tokens produced by one macro use in the file count against the expression-size limit
+      if (s.fromFile()) this.fromUse = 0;
       this.expandNext(s, this.out);
     }
     const open = conds[conds.length - 1];
@@ -508,6 +516,7 @@ export class Preprocessor {
       out.push(t);
       return;
     }
+    if (this.opts.budget) this.opts.budget.exprSize(++this.fromUse, loc(t));
     if (++this.expansions > this.maxExpansions) {
       throw badInput(`macro expansion exceeds ${this.maxExpansions} expansions`, {
         location: loc(t),

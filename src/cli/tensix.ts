@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { badInput } from '../errors.ts';
 import { encodeNpy, type NpyArray, readNpy } from '../io/index.ts';
 import { bf16ToF32Bits, f32BitsToBf16 } from '../numeric/index.ts';
-import { assemble, describeWord, describeWordAs } from '../tensix/asm/index.ts';
+import { assemble, compileKernel, describeWord, describeWordAs } from '../tensix/asm/index.ts';
 import { type Arch, byOpcode, parseArch } from '../tensix/encoding.ts';
 import {
   type DstFormat,
@@ -63,6 +63,10 @@ function collectDefine(v: string, prev: Record<string, bigint>): Record<string, 
   return { ...prev, [m[1]!]: value };
 }
 
+function collectList(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
 function addAsmCommand(group: Command): void {
   group
     .command('asm')
@@ -80,7 +84,16 @@ function addAsmCommand(group: Command): void {
       collectDefine,
       {},
     )
-    .option('--entry <function>', 'assemble only this kernel function (the others run when it calls them)')
+    .option(
+      '--entry <call>',
+      "run only this kernel function: a name, or a C++ call such as '_calculate_x_<false, 8>(0)' (the others run when it calls them)",
+    )
+    .option(
+      '-I, --include <dir>',
+      'search DIR for #include in C++ kernel files (repeatable)',
+      collectList,
+      [],
+    )
     .action(
       action(
         (
@@ -92,15 +105,26 @@ function addAsmCommand(group: Command): void {
             output?: string;
             define: Record<string, bigint>;
             entry?: string;
+            include: string[];
           },
         ) => {
           const arch = parseArch(opts.arch);
           const src = readInput(file).toString('utf8');
-          const r = assemble(src, arch, {
-            file: file === '-' ? '<stdin>' : file,
-            defines: opts.define,
-            entry: opts.entry,
-          });
+          // Kernel header files (tt-llk .h) compile as C++ kernels: -D are preprocessor
+          // definitions; .sfpu sources keep the assembler form (-D are named values).
+          const r = /\.(h|hh|hpp|hxx)$/i.test(file)
+            ? compileKernel(src, {
+                arch,
+                file,
+                defines: opts.define,
+                entry: opts.entry,
+                includeDirs: opts.include,
+              })
+            : assemble(src, arch, {
+                file: file === '-' ? '<stdin>' : file,
+                defines: opts.define,
+                entry: opts.entry,
+              });
           if (opts.output) {
             const buf = Buffer.alloc(r.words.length * 4);
             r.words.forEach((w, k) => {
