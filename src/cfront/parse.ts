@@ -688,6 +688,8 @@ export class Parser {
     let type: TypeSyntax | undefined;
     const first = this.peek();
     const cv: { const?: boolean; volatile?: boolean } = {};
+    let unknownHead: Token | undefined;
+    let flagsAtType = 0;
     for (;;) {
       this.attributes();
       const t = this.peek();
@@ -713,6 +715,20 @@ export class Parser {
         if (TYPE_WORDS.has(t.text) && !type) {
           words.push(this.next().text);
           continue;
+        }
+        if (
+          type?.kind === 'named' &&
+          unknownHead &&
+          (t.text === 'auto' || TYPE_WORDS.has(t.text) || flags.size > flagsAtType)
+        ) {
+          // `sfpi_inline static auto f()`: the first name is no type; most likely a macro the
+          // headers included so far do not define
+          const n = typeText(type);
+          this.fail(
+            `'${n}' is not a type here`,
+            unknownHead,
+            `is ${n} a macro defined in a header that is not included (yet)?`,
+          );
         }
         break;
       }
@@ -753,7 +769,12 @@ export class Parser {
         continue;
       }
       // a (qualified) type name
+      const qt = this.peek();
       const q = this.qualifiedName();
+      if (q.parts.length === 1 && !this.isTypeName(q.parts[0]!.name, q.parts[0]!.name)) {
+        unknownHead = qt;
+        flagsAtType = flags.size;
+      }
       const full = q.parts.map((p) => p.name).join('::');
       const std = full.replace(/^std::/, '');
       if (STD_TYPEDEFS[std] && !q.parts.some((p) => p.targs))
