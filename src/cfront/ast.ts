@@ -88,6 +88,8 @@ export interface VarDecl {
   static?: boolean;
   constexpr?: boolean;
   extern?: boolean;
+  /** `alignas(N)` / `__attribute__((aligned(N)))`. */
+  align?: Expr;
   at: SrcLoc;
 }
 

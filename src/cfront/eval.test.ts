@@ -285,3 +285,30 @@ unsigned f() { c0 = 0xff; unsigned a = c0.bits + c0.kind * 0x1000; c0 = 0.5f; re
     );
   });
 });
+
+describe('eval: alignment and asm statements', () => {
+  it('honours alignas and __attribute__((aligned(N))) on variables', () => {
+    const src = `unsigned long f() {
+  char pad = 1;
+  __attribute__((aligned(256))) float a[4];
+  char pad2 = 2;
+  alignas(128) unsigned char b[3];
+  float c[2] __attribute__((aligned(64)));
+  return ((unsigned long)a % 256) + ((unsigned long)b % 128) + ((unsigned long)c % 64) + pad + pad2;
+}`;
+    assert.equal(num(run(src, 'f()', { model: 'lp64' })), 3n);
+  });
+  it('hands GNU asm statements to the host when asked, and says unsupported otherwise', () => {
+    const seen: string[] = [];
+    const src =
+      'void f(const float *a) {\n  __asm__ volatile("prfm PLDL1STRM, [%[a], 64]" : : [a] "r"(a) : "memory");\n}';
+    const p = loadProgram(src, {
+      file: 'k.c',
+      asmStatements: true,
+      host: { execExt: (s) => void seen.push((s.data as { asm: string }).asm) },
+    });
+    p.ev.callEntry('f(nullptr)');
+    assert.deepEqual(seen, ['prfm PLDL1STRM, [%[a], 64]']);
+    throwsAt(() => run(src, 'f(nullptr)'), 2, 3, 'unsupported C++: inline assembly', 'Unsupported');
+  });
+});

@@ -814,7 +814,14 @@ export class Evaluator {
     }
     if (t.k === 'void') this.fail(`variable ${d.name} of type void`, d.at);
     const size = this.sizeOf(t);
-    const addr = statik ? this.mem.galloc(size, this.alignOf(t)) : this.mem.alloca(size, this.alignOf(t));
+    let align = this.alignOf(t);
+    if (d.align) {
+      const a = Number(this.intValue(this.eval(d.align, scope), d.align.at));
+      if (a <= 0 || (a & (a - 1)) !== 0 || a > 1 << 16)
+        this.fail(`alignment ${a} is not a power of two up to 65536`, d.align.at);
+      align = Math.max(align, a);
+    }
+    const addr = statik ? this.mem.galloc(size, align) : this.mem.alloca(size, align);
     const lv: LV = { t, addr };
     this.mem.zero(addr, size);
     if (d.ctorArgs)
@@ -1656,6 +1663,7 @@ export class Evaluator {
           return this.mkInt(to, BigInt(v.addr));
         }
         if (v.k === 'obj' && v.t.k === 'record') return this.userConversion(v, to, at);
+        if (v.k === 'obj' && v.t.k === 'array' && explicit) return this.mkInt(to, BigInt(v.addr));
         break;
       case 'float':
         if (v.k === 'float') {

@@ -48,6 +48,7 @@ export interface LoadOptions extends PreprocessOptions {
   statementHook?: ParseOptions['statementHook'];
   eagerBodies?: boolean;
   optionalSemicolon?: boolean;
+  asmStatements?: boolean;
 }
 
 export interface Program {
@@ -69,6 +70,7 @@ export function loadProgram(source: string, opts: LoadOptions = {}): Program {
       statementHook: opts.statementHook,
       eagerBodies: opts.eagerBodies,
       optionalSemicolon: opts.optionalSemicolon,
+      asmStatements: opts.asmStatements,
     });
     const tu = parser.translationUnit();
     const ev = new Evaluator(tu, parser, { model: opts.model, budget, host: opts.host, mainFile: file });

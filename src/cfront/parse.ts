@@ -49,6 +49,8 @@ export interface ParseOptions {
    * assembler form, one instruction per line).
    */
   optionalSemicolon?: boolean;
+  /** Parse GNU `asm(…)` statements into `ext` statements `{asm: template}` for the host. */
+  asmStatements?: boolean;
 }
 
 /** The built-in type words; a declaration's base type is any combination of them. */
@@ -198,6 +200,24 @@ export class Parser {
       this.templateNames.add(n.replace(/^std::/, ''));
   }
 
+  /** The alignment an attribute just read asks for (taken by the next variable). */
+  pendingAlign: Expr | undefined;
+
+  takeAlign(): Expr | undefined {
+    const a = this.pendingAlign;
+    this.pendingAlign = undefined;
+    return a;
+  }
+
+  /** Parses a token slice as one expression (attribute arguments). */
+  exprFrom(toks: Token[]): Expr | undefined {
+    if (toks.length === 0) return undefined;
+    const last = toks[toks.length - 1]!;
+    const sub = new Parser([...toks, { ...last, kind: 'eof', text: '' }], this.file, { budget: this.budget });
+    for (const n of this.typeNames) sub.typeNames.add(n);
+    return sub.assignment();
+  }
+
   /** When set, tokens on later lines read as end of input (line-oriented host statements). */
   lineLimit: number | undefined;
 
@@ -324,7 +344,22 @@ export class Parser {
           t.text === '_Alignas')
       ) {
         this.next();
-        if (this.isPunct('(')) this.skipBalanced('(', ')');
+        if (this.isPunct('(')) {
+          const r = this.skipBalanced('(', ')');
+          // alignment requests matter to the memory layout: alignas(N), __attribute__((aligned(N)))
+          const toks = this.toks.slice(r.start, r.end);
+          const k = toks.findIndex((x) => x.text === 'aligned' || x.text === '__aligned__');
+          if (t.text === 'alignas' || t.text === '_Alignas') this.pendingAlign = this.exprFrom(toks);
+          else if (k >= 0 && toks[k + 1]?.text === '(') {
+            let depth = 0;
+            let e = k + 1;
+            for (; e < toks.length; e++) {
+              if (toks[e]!.text === '(') depth++;
+              if (toks[e]!.text === ')' && --depth === 0) break;
+            }
+            this.pendingAlign = this.exprFrom(toks.slice(k + 2, e));
+          }
+        }
         continue;
       }
       return;
@@ -960,6 +995,7 @@ export class Parser {
           ns: this.ns,
           at: this.at(dt),
         };
+        this.pendingAlign = undefined; // a function's own attributes
         if (tparams && tparams.length > 0) this.templateNames.add(fn.name);
         if (tparams && tparams.length === 0) this.templateNames.add(fn.name);
         if (d.parts!.length >= 2) {
@@ -982,9 +1018,11 @@ export class Parser {
         return;
       }
       if (!d.name) this.fail(`expected a name in the declaration but found ${this.describe(this.peek())}`);
+      this.attributes();
       const v: VarDecl = {
         kind: 'var',
         name: d.name,
+        align: this.takeAlign(),
         type: d.type,
         static: base.flags.has('static'),
         constexpr: base.flags.has('constexpr'),
@@ -1597,6 +1635,7 @@ export class Parser {
         case 'asm':
         case '__asm__':
         case '__asm':
+          if (this.opts.asmStatements) return this.asmStatement();
           this.unsupported(
             'inline assembly (asm)',
             t,
@@ -1638,6 +1677,36 @@ export class Parser {
       });
     }
     this.expect(';', 'after the expression');
+  }
+
+  /**
+   * GNU `asm [volatile] ("template" : outputs : inputs : clobbers);`: the template text goes to the
+   * host (an ISA decides which templates it can accept); operands are kept as written.
+   */
+  asmStatement(): Stmt {
+    const t = this.next();
+    while (['volatile', '__volatile__', 'inline', 'goto'].includes(this.peek().text)) this.next();
+    this.expect('(', `after ${t.text}`);
+    let template = '';
+    while (this.peek().kind === 'string') template += stringValue(this.next().text);
+    const operands: string[] = [];
+    let depth = 0;
+    let cur = '';
+    while (!(depth === 0 && this.isPunct(')'))) {
+      const k = this.next();
+      if (k.kind === 'eof') this.fail(`unterminated ${t.text}(…)`, t);
+      if (k.text === '(') depth++;
+      if (k.text === ')') depth--;
+      cur += `${k.text} `;
+      if (depth === 0 && k.text === ':') {
+        operands.push(cur);
+        cur = '';
+      }
+    }
+    operands.push(cur);
+    this.next();
+    this.expect(';', `after ${t.text}(…)`);
+    return { kind: 'ext', data: { asm: template, operands }, at: this.at(t) };
   }
 
   declStatement(): Stmt {
