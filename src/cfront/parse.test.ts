@@ -256,3 +256,18 @@ describe('parse: errors and limits', () => {
     );
   });
 });
+
+describe('parse: declarations that look like calls', () => {
+  it('reads T x(a, 1) as a variable with constructor arguments, T f(U &u) as a function', () => {
+    const { tu } = P(`struct T { T(int a, int b) {} };
+void g(int outer) { T tmp(outer, 1); T h(T &t, int n); }
+void fwd(ns::Vec &v, std::uint32_t n);`);
+    const g = func(tu.decls, 'g');
+    const body = (g.body as Stmt & { kind: 'block' }).body;
+    const d0 = (body[0] as Stmt & { kind: 'decl' }).decls[0]!;
+    assert.equal(d0.kind, 'var');
+    assert.equal((d0 as { ctorArgs?: unknown[] }).ctorArgs?.length, 2);
+    assert.equal((body[1] as Stmt & { kind: 'decl' }).decls[0]!.kind, 'func');
+    assert.equal(func(tu.decls, 'fwd').params.length, 2);
+  });
+});

@@ -186,6 +186,8 @@ export class Parser {
     this.budget = opts.budget ?? defaultBudget();
     for (const n of opts.typeNames ?? []) this.typeNames.add(n);
     for (const n of [
+      'underlying_type_t',
+      'underlying_type',
       'std::bit_cast',
       'bit_cast',
       'std::numeric_limits',
@@ -1189,6 +1191,7 @@ export class Parser {
       }
       break;
     }
+    this.accept('...'); // a parameter pack `Args&&... args` (its use is reported when evaluated)
     this.attributes();
     let name: string | undefined;
     let parts: NamePart[] | undefined;
@@ -1263,7 +1266,7 @@ export class Parser {
     type: TypeSyntax;
     func?: { ret: TypeSyntax; params: Param[]; variadic: boolean; isConst: boolean };
   } {
-    if (this.isPunct('(')) {
+    if (this.isPunct('(') && this.paramsAhead()) {
       const f = this.paramList();
       let isConst = false;
       for (;;) {
@@ -1292,6 +1295,48 @@ export class Parser {
     }
     for (let k = dims.length - 1; k >= 0; k--) type = { kind: 'array', of: type, size: dims[k], at: type.at };
     return { type };
+  }
+
+  /**
+   * At `(` after a declarator name: a parameter list (a function declaration), not the arguments of
+   * a direct initialisation `T x(a, 1)`? C++ prefers the declaration when it can be one.
+   */
+  paramsAhead(): boolean {
+    const t = this.peek(1);
+    if (t.kind === 'punct')
+      return (
+        t.text === ')' || t.text === '...' || (t.text === '[' && this.isPunct('[', 2)) || t.text === '::'
+      );
+    if (t.kind !== 'ident') return false;
+    if (t.text === 'void' || SPECIFIERS.has(t.text) || TYPE_WORDS.has(t.text)) return true;
+    if (['struct', 'class', 'union', 'enum', 'auto', 'decltype', '__attribute__'].includes(t.text))
+      return true;
+    const save = this.pos;
+    this.next();
+    try {
+      if (this.startsDeclaration() || this.startsType()) return true;
+      // `(ns::Type &name, …)` with a type not declared here: a name, pointer/reference marks, a name
+      let j = 0;
+      if (this.isPunct('::', j)) j++;
+      while (this.peek(j).kind === 'ident' && this.isPunct('::', j + 1)) j += 2;
+      if (this.peek(j).kind !== 'ident') return false;
+      j++;
+      if (this.isPunct('<', j)) {
+        const e = this.matchAngle(j);
+        if (e < 0) return false;
+        j = e + 1;
+      }
+      let marks = 0;
+      while (this.isPunct('*', j) || this.isPunct('&', j) || this.isPunct('&&', j) || this.is('const', j)) {
+        j++;
+        marks++;
+      }
+      return (
+        marks > 0 && this.peek(j).kind === 'ident' && [',', ')', '=', '['].includes(this.peek(j + 1).text)
+      );
+    } finally {
+      this.pos = save;
+    }
   }
 
   paramList(): { params: Param[]; variadic: boolean } {
