@@ -195,6 +195,8 @@ export function runAmxCase(rec: Record<string, unknown>): CaseOutcome {
   const memBase = big(rec.mem_base, 'mem_base');
   const et = String(rec.et ?? 'none');
   const ek = Number(rec.ek ?? 0);
+  if (!Number.isInteger(ek) || ek < 0 || ek > 32)
+    throw badInput(`ek must be an integer 0..32, got ${String(rec.ek)}`);
   const img = buildImage(seed, et, ek);
   const mem = new AmxMemory();
   mem.writeBytes(memBase, img.subarray(5120, 6144));

@@ -60,8 +60,15 @@ export async function runConformance(
       try {
         outcome = run(rec);
       } catch (e) {
-        if (!(e instanceof AxsimError)) throw e;
-        outcome = { pass: false, diff: `raised ${e.format()}` };
+        // A runner that throws anything but an AxsimError has a bug; the case fails (saying so) and
+        // the run goes on, so one odd record cannot abort a whole file.
+        outcome = {
+          pass: false,
+          diff:
+            e instanceof AxsimError
+              ? `raised ${e.format()}`
+              : `raised Internal: ${(e as Error)?.message ?? String(e)} (a bug in axsim's runner)`,
+        };
       }
       if (outcome.skip !== undefined) {
         report.skipped++;

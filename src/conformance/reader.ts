@@ -2,7 +2,10 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import { AxsimError, badInput } from '../errors.ts';
+import { AxsimError, badInput, resourceLimit } from '../errors.ts';
+
+/** One vector is a few KiB; a line far longer is not a vector file (and JSON.parse would choke). */
+const MAX_LINE = 64 << 20;
 
 export interface JsonlRecord {
   /** 1-based line number in the (decompressed) file. */
@@ -20,7 +23,10 @@ export async function* readJsonl(file: string): AsyncGenerator<JsonlRecord> {
   // pipeline() destroys every stage with the first error, so the loop below sees it as a rejection.
   const source = file.endsWith('.gz') ? pipeline(raw, createGunzip(), () => {}) : raw;
   const decoder = new StringDecoder('utf8');
-  let pending = '';
+  // The current line's pieces: each chunk is scanned once for newlines, so reading is linear in
+  // the input even when one line is megabytes long (re-scanning a growing string was quadratic).
+  const pieces: string[] = [];
+  let pieceBytes = 0;
   let line = 0;
   const parse = (text: string): JsonlRecord | undefined => {
     line++;
@@ -33,17 +39,28 @@ export async function* readJsonl(file: string): AsyncGenerator<JsonlRecord> {
   };
   try {
     for await (const chunk of source) {
-      pending += decoder.write(chunk as Buffer);
-      let nl = pending.indexOf('\n');
-      while (nl >= 0) {
-        const rec = parse(pending.slice(0, nl));
-        pending = pending.slice(nl + 1);
+      const text = decoder.write(chunk as Buffer);
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+        pieces.push(text.slice(start, nl));
+        const rec = parse(pieces.join(''));
+        pieces.length = 0;
+        pieceBytes = 0;
+        start = nl + 1;
         if (rec) yield rec;
-        nl = pending.indexOf('\n');
+      }
+      if (start < text.length) {
+        pieces.push(text.slice(start));
+        pieceBytes += text.length - start;
+        if (pieceBytes > MAX_LINE) {
+          throw resourceLimit(`line ${line + 1} is longer than ${MAX_LINE} characters`, {
+            location: { file, line: line + 1 },
+          });
+        }
       }
     }
-    pending += decoder.end();
-    const last = parse(pending);
+    pieces.push(decoder.end());
+    const last = parse(pieces.join(''));
     if (last) yield last;
   } catch (e) {
     if (e instanceof AxsimError) throw e;

@@ -37,6 +37,7 @@ const LAYOUTS = new Set(['RM', 'CM', 'LEFT', 'RIGHT', 'ACC', 'BIAS']);
 
 /** Builds a tile or global tensor from a vector's operand object. */
 export function operandFromJson(name: string, o: Rec): Operand {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badInput(`${name} must be an object`);
   const dtype = o.dtype;
   if (!isDType(dtype)) throw badInput(`${name}: unknown dtype ${JSON.stringify(dtype)}`);
   if (o.kind === 'global') {
@@ -47,6 +48,11 @@ export function operandFromJson(name: string, o: Rec): Operand {
     const layout = o.layout as 'ND' | 'DN';
     const bytes = typeof o.data === 'string' ? hexToBytes(o.data, name) : undefined;
     return new GlobalTensor(dtype, shape, stride, layout, bytes);
+  }
+  for (const k of ['rows', 'cols', 'validRow', 'validCol'] as const) {
+    const v = o[k];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 1 << 24))
+      throw badInput(`${name}.${k} must be an integer 0..2^24, got ${JSON.stringify(v)}`);
   }
   const layout = o.layout as string;
   if (!LAYOUTS.has(layout)) throw badInput(`${name}: unknown layout ${JSON.stringify(layout)}`);

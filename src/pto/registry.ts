@@ -103,6 +103,8 @@ export function registerOps(list: readonly OpDef[]): void {
 }
 
 export function getOp(name: string): OpDef {
+  if (typeof name !== 'string')
+    throw badInput(`the instruction name must be a string, got ${JSON.stringify(name)}`);
   const op = OPS.get(name) ?? OPS.get(name.toUpperCase());
   if (op === undefined) {
     const near = nearestName(name, OPS.keys());
@@ -278,6 +280,8 @@ export function convertScalar(
       }
       for (let i = 0; i < n; i++) bytes[i] = Number.parseInt(b.slice(2 * i, 2 * i + 2), 16);
     } else {
+      if (typeof b !== 'bigint' && !(typeof b === 'number' && Number.isSafeInteger(b)))
+        throw badInput(`scalar bits must be a hex string or an integer, got ${JSON.stringify(b)}`);
       let v = BigInt(b);
       for (let i = 0; i < n; i++) {
         bytes[i] = Number(v & 0xffn);

@@ -53,6 +53,7 @@ export function loadCaseState(st: TensixState, input: Json): void {
     for (let l = 0; l < LANES; l++) st.prng[l] = num(p[l], 'in.prng');
   }
   if (input.lm !== undefined) {
+    if (typeof input.lm !== 'object' || input.lm === null) throw badInput('in.lm must be an object');
     const lm = input.lm as Json;
     const t = arr(lm.templates, 'in.lm.templates');
     const s = arr(lm.sequence, 'in.lm.sequence');
@@ -65,6 +66,7 @@ export function loadCaseState(st: TensixState, input: Json): void {
   st.rwcDst = num(input.dst_rwc ?? 0, 'in.dst_rwc') & 1023;
   st.rwcDstCr = num(input.dst_rwc_cr ?? 0, 'in.dst_rwc_cr') & 1023;
   if (input.dst !== undefined) {
+    if (typeof input.dst !== 'object' || input.dst === null) throw badInput('in.dst must be an object');
     for (const [row, vals] of Object.entries(input.dst as Json)) {
       const r = Number(row);
       if (!Number.isInteger(r) || r < 0 || r >= DST_ROWS) throw badInput(`in.dst row ${row} out of range`);
@@ -88,8 +90,59 @@ function hex(v: number): string {
   return `0x${(v >>> 0).toString(16).padStart(8, '0')}`;
 }
 
+function ints(v: unknown, what: string, n: number): void {
+  const a = arr(v, what);
+  if (a.length < n) throw badInput(`${what} must have ${n} entries, has ${a.length}`);
+  for (let i = 0; i < n; i++) num(a[i], `${what}[${i}]`);
+}
+
+/**
+ * Checks the shape of a vector's `out` before it is compared (a user's own vector file may hold
+ * anything): every field that is present has the type SFPU-FORMAT.md gives it. Errors name the field.
+ */
+export function checkCaseOut(out: unknown): asserts out is Json {
+  if (typeof out !== 'object' || out === null || Array.isArray(out)) throw badInput('out must be an object');
+  const o = out as Json;
+  if (o.lreg !== undefined) {
+    const l = arr(o.lreg, 'out.lreg');
+    if (l.length < 8) throw badInput(`out.lreg must have 8 registers, has ${l.length}`);
+    for (let r = 0; r < 8; r++) ints(l[r], `out.lreg[${r}]`, LANES);
+  }
+  if (o.prgm_consts !== undefined) ints(o.prgm_consts, 'out.prgm_consts', 4);
+  for (const k of ['cc', 'lane_config', 'dst_rwc', 'dst_rwc_cr'] as const)
+    if (o[k] !== undefined) num(o[k], `out.${k}`);
+  if (o.cc_en !== undefined) num(o.cc_en, 'out.cc_en');
+  if (o.flag_stack !== undefined) {
+    arr(o.flag_stack, 'out.flag_stack').forEach((e, k) => {
+      const pair = arr(e, `out.flag_stack[${k}]`);
+      if (pair.length !== 2) throw badInput(`out.flag_stack[${k}] must be [enable, flags]`);
+      num(pair[0], `out.flag_stack[${k}][0]`);
+      num(pair[1], `out.flag_stack[${k}][1]`);
+    });
+  }
+  if (o.prng !== undefined) ints(o.prng, 'out.prng', LANES);
+  if (o.lm !== undefined) {
+    if (typeof o.lm !== 'object' || o.lm === null || Array.isArray(o.lm))
+      throw badInput('out.lm must be an object');
+    const lm = o.lm as Json;
+    ints(lm.templates, 'out.lm.templates', 4);
+    ints(lm.sequence, 'out.lm.sequence', 4);
+    num(lm.misc, 'out.lm.misc');
+  }
+  if (o.dst !== undefined) {
+    if (typeof o.dst !== 'object' || o.dst === null || Array.isArray(o.dst))
+      throw badInput('out.dst must be an object');
+    for (const [row, vals] of Object.entries(o.dst as Json)) {
+      const r = Number(row);
+      if (!Number.isInteger(r) || r < 0 || r >= DST_ROWS) throw badInput(`out.dst row ${row} out of range`);
+      ints(vals, `out.dst[${row}]`, DST_COLS);
+    }
+  }
+}
+
 /** Compares `st` with a vector's `out`; returns the differing fields, one per line. */
 export function diffCaseState(st: TensixState, out: Json): string[] {
+  checkCaseOut(out);
   const lines: string[] = [];
   const lreg = out.lreg as number[][] | undefined;
   if (lreg) {

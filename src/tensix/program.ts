@@ -10,6 +10,8 @@
  * Words with VD 12..15 on opcodes 0x72..0x99 (not SFPCONFIG/SFPLOADMACRO) become TEMPLATE records;
  * whether they execute or write LoadMacroConfig depends on LaneConfig at run time.
  */
+
+import { type Budget, defaultBudget } from '../budget.ts';
 import { AxsimError, nonContractual, undefinedBehaviour, unsupported } from '../errors.ts';
 import { type Arch, byOpcode, type DecodedInsn, decode, templateLoadSlot } from './encoding.ts';
 import { Op, S, STRIDE } from './ops.ts';
@@ -29,7 +31,16 @@ export interface Program {
 export interface CompileOptions {
   /** REPLAY buffer contents before the program (32 words); updated in place. */
   replayBuffer?: Uint32Array;
+  /**
+   * Resource budget (src/budget.ts; defaults when absent): REPLAY expansion is charged to `loops`
+   * and the compiled program's memory (about 56 bytes per executed instruction) to `liveBytes`,
+   * so a small program that REPLAYs itself 64-fold is refused instead of exhausting memory.
+   */
+  budget?: Budget;
 }
+
+/** Bytes one compiled record costs while compiling: the record, its word and index, and the lists. */
+const RECORD_BYTES = STRIDE * 4 + 8 + 16;
 
 function signExtend(v: number, bits: number): number {
   return (v << (32 - bits)) >> (32 - bits);
@@ -310,6 +321,10 @@ export function compileWord(word: number, arch: Arch, out: Int32Array, at: numbe
  */
 export function compile(words: ArrayLike<number>, arch: Arch, opts: CompileOptions = {}): Program {
   const replay = opts.replayBuffer ?? new Uint32Array(32);
+  const budget = opts.budget ?? defaultBudget();
+  const bytes = words.length * RECORD_BYTES;
+  budget.alloc(bytes, { index: 0 });
+  let charged = bytes;
   const flat: number[] = [];
   const src: number[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -353,12 +368,17 @@ export function compile(words: ArrayLike<number>, arch: Arch, opts: CompileOptio
         }
       }
     } else {
+      budget.loop(count, { index: i });
+      budget.alloc(count * RECORD_BYTES, { index: i });
+      charged += count * RECORD_BYTES;
       for (let k = 0; k < count; k++) {
         flat.push(replay[(index + k) % 32]!);
         src.push(i);
       }
     }
   }
+  // the lists are garbage once the program is built; the program itself stays with the caller
+  budget.free(charged);
   const code = new Int32Array(flat.length * STRIDE);
   for (let k = 0; k < flat.length; k++) {
     try {

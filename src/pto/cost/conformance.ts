@@ -5,7 +5,7 @@
  * raise Unsupported.
  */
 import type { CaseOutcome } from '../../conformance/index.ts';
-import { AxsimError } from '../../errors.ts';
+import { AxsimError, badInput } from '../../errors.ts';
 import { ptoIsaCost } from './cce.ts';
 import { formulaCost } from './formula.ts';
 import { newPipeState } from './pipes.ts';
@@ -14,8 +14,19 @@ import type { CostArch, CostInput, CostTerm } from './types.ts';
 const DTYPE: Record<string, string> = { float: 'f32', half: 'f16', int32_t: 'i32', int: 'i32' };
 
 /** The cost input a row describes. */
+/** Largest tile dimension (and element count) a cost row may give: far above any real tile. */
+const MAX_DIM = 1 << 16;
+
 export function costInputFromRow(r: Record<string, unknown>): CostInput {
-  const num = (k: string) => (typeof r[k] === 'number' ? (r[k] as number) : undefined);
+  // Shapes are small integers; a user's row with 2^32 or 1.5 would run for minutes or throw deep
+  // inside the trace builder, so each present number is checked here, naming the field.
+  const num = (k: string) => {
+    const v = r[k];
+    if (typeof v !== 'number') return undefined;
+    if (!Number.isInteger(v) || v < 0 || v > MAX_DIM)
+      throw badInput(`${k} must be an integer 0..${MAX_DIM}, got ${v}`);
+    return v;
+  };
   const str = (k: string) => (typeof r[k] === 'string' ? (r[k] as string) : undefined);
   const inp: CostInput = {
     op: String(r.op),
@@ -26,6 +37,13 @@ export function costInputFromRow(r: Record<string, unknown>): CostInput {
     validCol: num('validCol') ?? num('cols') ?? 0,
     layout: str('layout'),
   };
+  if (inp.rows * inp.cols > 1 << 24)
+    throw badInput(`rows x cols ${inp.rows}x${inp.cols} is larger than any tile`);
+  if (inp.validRow > inp.rows || inp.validCol > inp.cols) {
+    throw badInput(
+      `validRow x validCol ${inp.validRow}x${inp.validCol} exceeds rows x cols ${inp.rows}x${inp.cols}`,
+    );
+  }
   for (const k of ['M', 'K', 'N', 'validM', 'validK', 'validN', 'elements'] as const) {
     const v = num(k);
     if (v !== undefined) inp[k] = v;

@@ -18,6 +18,35 @@ const TS: readonly OperandSpec[] = [
 const TSTMP: readonly OperandSpec[] = [...TS, { name: 'tmp', kind: 'tile', scratch: true, optional: true }];
 
 type F = Parameters<typeof unaryLoop>[2];
+
+/**
+ * TNEG / TABS on f32 work on the sign bit: the CPU simulator's `-src` is a sign flip (x86
+ * `xorps`) and `src < 0 ? -src : src` copies a NaN (the comparison is false), so a signalling NaN
+ * keeps its bytes (0x7fa00000 stays signalling; TNEG gives 0xffa00000). Going through a JS number
+ * would quiet it (0x7fe00000). Other types (integers wrap; f16/bf16, `_Float16` computed in float)
+ * use the element arithmetic.
+ */
+function signLoop(ctx: Parameters<typeof unaryLoop>[0], kind: 'neg' | 'abs', f: F): void {
+  const d = ctx.tiles.dst!;
+  if (d.dtype !== 'f32') {
+    unaryLoop(ctx, 'src', f);
+    return;
+  }
+  requireDstType(ctx, ['src']);
+  const s = ctx.tiles.src!;
+  const n = d.elemBytes;
+  const A = tileArith(ctx, 'dst');
+  const sv = A.view(s.bytes);
+  for (let r = 0; r < d.validRow; r++) {
+    for (let c = 0; c < d.validCol; c++) {
+      const so = off(s, r, c);
+      const dOff = off(d, r, c);
+      const flip = kind === 'neg' || A.lt(A.load(sv, so), A.zero);
+      copyElem(s, so, d, dOff);
+      if (flip) d.bytes[dOff * n + n - 1]! ^= 0x80;
+    }
+  }
+}
 function un(name: string, summary: string, f: F, opts: Partial<OpDef> = {}): OpDef {
   return {
     name,
@@ -36,8 +65,9 @@ export const UNARY_OPS: readonly OpDef[] = [
   un('TABS', 'dst = src < 0 ? -src : src', (A, a) => (A.lt(a, A.zero) ? A.neg(a) : a), {
     dtypes: per(['i32', 'i16', 'i8', 'f16', 'bf16', 'f32']),
     check: (ctx) => requireSameTileType(ctx, ['dst', 'src']),
+    exec: (ctx) => signLoop(ctx, 'abs', (A, a) => (A.lt(a, A.zero) ? A.neg(a) : a)),
   }),
-  un('TNEG', 'dst = -src', (A, a) => A.neg(a)),
+  un('TNEG', 'dst = -src', (A, a) => A.neg(a), { exec: (ctx) => signLoop(ctx, 'neg', (A, a) => A.neg(a)) }),
   un('TEXP', 'dst = exp(src)', (A, a) =>
     // f16 calls expf: rounding glibc's double exp to float gives the same half for all 65 536 inputs
     A.dtype === 'f16' ? A.fromF64(Math.fround(glibcExp(A.toF64(a)))) : A.fromF64(glibcExp(A.toF64(a))),

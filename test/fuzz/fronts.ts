@@ -1,0 +1,398 @@
+/**
+ * The fuzzed front ends. Each is one entry of FRONTS: where its seeds come from, how an input is
+ * generated from them, and how the front end runs an input under a budget. A new front end (the
+ * C front end, AMX C, …) plugs in by adding one entry here.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { Budget } from '../../src/budget.ts';
+import { sharedConformanceFile } from '../../src/conformance/shared.ts';
+import { badInput } from '../../src/errors.ts';
+import {
+  dictionaryOf,
+  int,
+  mutateBytes,
+  mutateJson,
+  mutateText,
+  pick,
+  type Rng,
+  randomBytes,
+} from './mutate.ts';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Front {
+  name: string;
+  description: string;
+  /** Builds one input from the RNG (seeds are loaded once per process). */
+  generate(r: Rng): Uint8Array;
+  /** Runs the front end (and what it feeds) on one input. Returns normally or throws. */
+  run(input: Uint8Array, budget: Budget): void | Promise<void>;
+}
+
+/** The budget every fuzz input runs under: small enough that no input runs for long. */
+export function fuzzBudget(): Budget {
+  return new Budget({
+    elementOps: 20_000_000,
+    liveBytes: 256 << 20,
+    steps: 2_000_000,
+    loops: 1_000_000,
+    wallMs: 20_000,
+  });
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+function filesIn(dir: string, re: RegExp): string[] {
+  try {
+    return readdirSync(join(ROOT, dir))
+      .filter((f) => re.test(f))
+      .sort()
+      .map((f) => join(ROOT, dir, f));
+  } catch {
+    return [];
+  }
+}
+
+function lazy<T>(f: () => T): () => T {
+  let v: T | undefined;
+  return () => (v ??= f());
+}
+
+/** A text front end: grammar-aware mutation of its seeds, 1 input in 10 random bytes. */
+function textFront(
+  name: string,
+  description: string,
+  seeds: () => string[],
+  nesting: [string, string][],
+  run: (text: string, budget: Budget, r: number) => void | Promise<void>,
+): Front {
+  const dict = lazy(() => dictionaryOf(seeds()));
+  return {
+    name,
+    description,
+    generate(r) {
+      if (r() < 0.1) return randomBytes(r);
+      const s = seeds();
+      let text = pick(r, s);
+      const rounds = 1 + int(r, 3);
+      for (let k = 0; k < rounds; k++) text = mutateText(r, text, dict(), nesting);
+      return enc.encode(text);
+    },
+    run(input, budget) {
+      // the last byte picks a variant (architecture, …) so an input reproduces exactly
+      return run(dec.decode(input), budget, input.length ? input[input.length - 1]! : 0);
+    },
+  };
+}
+
+function bytesFront(
+  name: string,
+  description: string,
+  seeds: () => Uint8Array[],
+  run: (bytes: Uint8Array, budget: Budget) => void | Promise<void>,
+): Front {
+  return {
+    name,
+    description,
+    generate(r) {
+      if (r() < 0.1) return randomBytes(r, 4096);
+      let b = pick(r, seeds());
+      const rounds = 1 + int(r, 3);
+      for (let k = 0; k < rounds; k++) b = mutateBytes(r, b);
+      return b;
+    },
+    run,
+  };
+}
+
+// ---- Tensix ------------------------------------------------------------------------------
+
+const tensixSeeds = lazy(() => filesIn('examples/tensix', /\.sfpu$/).map((f) => readFileSync(f, 'utf8')));
+
+async function runTensixWords(
+  words: number[],
+  arch: 'wormhole' | 'blackhole',
+  budget: Budget,
+): Promise<void> {
+  const { TensixMachine, compile } = await import('../../src/tensix/index.ts');
+  const { describeWord } = await import('../../src/tensix/asm/index.ts');
+  for (const w of words.slice(0, 4096)) describeWord(w, arch);
+  const m = new TensixMachine(arch);
+  const p = compile(words, arch, { replayBuffer: m.replayBuffer, budget });
+  budget.step(p.length);
+  m.run(p);
+}
+
+const tensixAsm = textFront(
+  'tensix-asm',
+  'Tensix SFPU assembly text (tensix asm), then compile and run the words',
+  tensixSeeds,
+  [
+    ['{', '}'],
+    ['(', ')'],
+    ['(1 ? ', ' : 0)'],
+    ['if (1) {', '}'],
+    ['for (int i = 0; i < 2; i++) {', '}'],
+    ['namespace a {', '}'],
+  ],
+  async (text, budget, v) => {
+    const { assemble } = await import('../../src/tensix/asm/index.ts');
+    const arch = v & 1 ? 'blackhole' : 'wormhole';
+    const r = assemble(text, arch, { file: 'fuzz.sfpu', budget } as Parameters<typeof assemble>[2]);
+    await runTensixWords([...r.words], arch, budget);
+  },
+);
+
+const tensixWordsSeeds = lazy(() => {
+  const out: Uint8Array[] = [];
+  return out;
+});
+
+const tensixWords: Front = bytesFront(
+  'tensix-words',
+  'Tensix instruction words (tensix disasm / run on binary input): decode, disassemble, compile, run',
+  () => {
+    const s = tensixWordsSeeds();
+    if (s.length === 0) s.push(...wordsSeeds());
+    return s;
+  },
+  async (bytes, budget) => {
+    const words: number[] = [];
+    for (let k = 0; k + 4 <= bytes.length; k += 4)
+      words.push((bytes[k]! | (bytes[k + 1]! << 8) | (bytes[k + 2]! << 16) | (bytes[k + 3]! << 24)) >>> 0);
+    await runTensixWords(words, bytes.length & 1 ? 'blackhole' : 'wormhole', budget);
+  },
+);
+
+function wordsSeeds(): Uint8Array[] {
+  // seeds: the words of the bundled examples, assembled once (synchronously imported module cache)
+  const out: Uint8Array[] = [];
+  for (const text of tensixSeeds()) {
+    try {
+      const words = assembleSync(text);
+      const b = new Uint8Array(words.length * 4);
+      const dv = new DataView(b.buffer);
+      for (let k = 0; k < words.length; k++) dv.setUint32(k * 4, words[k]!, true);
+      out.push(b);
+    } catch {
+      // an example the other architecture needs: skip
+    }
+  }
+  // REPLAY load + replay (opcode 0x04), a NOP, and a store
+  out.push(Uint8Array.from([0x00, 0x00, 0x00, 0x8f, 0x01, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x8f]));
+  return out;
+}
+
+let assembleSync: (text: string) => number[] = () => [];
+export async function prepare(): Promise<void> {
+  const { assemble } = await import('../../src/tensix/asm/index.ts');
+  assembleSync = (text) => [...assemble(text, 'wormhole').words];
+}
+
+// ---- AMX -----------------------------------------------------------------------------------
+
+const amxText = textFront(
+  'amx-text',
+  'Apple AMX program text (amx run): assemble, then run on a fresh state',
+  () => [
+    ...filesIn('examples/amx', /\.amx$/).map((f) => readFileSync(f, 'utf8')),
+    'set\n.data 0x1000 f32 1, 2, 3\n.space 0x2000 64\nldx address=0x1000\nAMX_LDY(0x1000)\nfma32 mode=vector z_row=1\nstz z_row=1 address=0x2000\nclr\n',
+  ],
+  [['AMX_LDX(', ')']],
+  async (text, budget) => {
+    const { assemble, AmxState, runProgram } = await import('../../src/amx/index.ts');
+    const p = assemble(text, 'fuzz.amx');
+    let bytes = 0;
+    for (const d of p.data) bytes += d.bytes.length;
+    budget.alloc(bytes);
+    budget.step(p.ops.length);
+    const s = new AmxState();
+    runProgram(p, s);
+  },
+);
+
+// ---- PTO-AS --------------------------------------------------------------------------------
+
+const ptoAs = textFront(
+  'pto-as',
+  'PTO-AS text (pto check / pto run): parse, verify, run the first function on zero arguments',
+  () => filesIn('examples/pto', /\.pto$/).map((f) => readFileSync(f, 'utf8')),
+  [
+    ['scf.if %t {', '}'],
+    ['pto.section.vector {', '}'],
+    ['<', '>'],
+    ['(', ')'],
+    ['[', ']'],
+  ],
+  async (text, budget) => {
+    const { parsePtoAs, verifyModule, runProgram } = await import('../../src/pto/asm/index.ts');
+    const m = parsePtoAs(text, { file: 'fuzz.pto', budget });
+    verifyModule(m, { file: 'fuzz.pto' });
+    const f = m.funcs[0];
+    if (!f) return;
+    const args: Record<string, import('../../src/io/index.ts').NpyArray | number> = {};
+    for (const a of f.args) {
+      if (a.type.kind === 'scalar') args[a.use.name] = 1;
+      else if (a.type.kind === 'ptr' || a.type.kind === 'memref' || a.type.kind === 'vector')
+        args[a.use.name] = { dtype: 'f4', shape: [4096], data: new Float32Array(4096) };
+    }
+    runProgram(m, args, { file: 'fuzz.pto', budget, maxSteps: 100_000 });
+  },
+);
+
+// ---- .npy and JSON tensors ----------------------------------------------------------------
+
+const npySeeds = lazy(() =>
+  [
+    ...filesIn('examples/pto', /\.npy$/),
+    ...filesIn('examples/tensix', /\.npy$/),
+    ...filesIn('examples/numeric', /\.npy$/),
+  ].map((f) => new Uint8Array(readFileSync(f))),
+);
+
+const npy = bytesFront(
+  'npy',
+  '.npy arrays (every --arg/--dst/--mem/convert input)',
+  npySeeds,
+  async (bytes, budget) => {
+    const { parseNpy } = await import('../../src/io/index.ts');
+    budget.alloc(bytes.length);
+    parseNpy(bytes, 'fuzz.npy');
+  },
+);
+
+const jsonSeeds = lazy(() => [
+  '[[1, 2.5, -0], [1e-45, 3.4028234663852886e38, -1]]',
+  '{"shape": [2, 2], "data": [1, 2, 3, 4]}',
+  '[1, 2, 3]',
+  '[[[1]], [[2]]]',
+  '["nan", "inf", "-inf", "0x7fa00000"]',
+  '[]',
+]);
+
+const jsonTensor: Front = {
+  name: 'json-tensor',
+  description: 'JSON tensors (numeric convert input)',
+  generate(r) {
+    const s = pick(r, jsonSeeds());
+    if (r() < 0.5) {
+      try {
+        return enc.encode(JSON.stringify(mutateJson(r, JSON.parse(s))));
+      } catch {
+        // fall through to text mutation
+      }
+    }
+    let t = s;
+    for (let k = 0; k < 1 + int(r, 3); k++)
+      t = mutateText(r, t, dictionaryOf(jsonSeeds()), [
+        ['[', ']'],
+        ['{"a":', '}'],
+      ]);
+    return enc.encode(t);
+  },
+  async run(input, budget) {
+    const { parseJsonTensor } = await import('../../src/io/index.ts');
+    budget.alloc(input.length * 8);
+    parseJsonTensor(dec.decode(input), 'fuzz.json');
+  },
+};
+
+// ---- conformance files -------------------------------------------------------------------
+
+const CONF_FILES = [
+  'sfpu-wh.jsonl.gz',
+  'sfpu-bh.jsonl.gz',
+  'sfpu-rejects.jsonl.gz',
+  'amx.jsonl.gz',
+  'pto.jsonl.gz',
+  'pto-cost.jsonl.gz',
+];
+
+/** Up to 300 records of each shared conformance file (when present) plus a hand-written minimum. */
+const confSeeds = lazy(() => {
+  const out: { runner: string; line: string }[] = [];
+  for (const name of CONF_FILES) {
+    const p = sharedConformanceFile(name);
+    const runner = name.startsWith('sfpu') ? 'tensix' : name.startsWith('amx') ? 'amx' : 'pto';
+    if (!p) continue;
+    const lines = gunzipSync(readFileSync(p))
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim());
+    const step = Math.max(1, Math.floor(lines.length / 300));
+    for (let i = 0; i < lines.length; i += step) out.push({ runner, line: lines[i]! });
+  }
+  // fallbacks so the front end has seeds without the shared folder (shapes from the FORMAT docs)
+  out.push({
+    runner: 'amx',
+    line: '{"id":"x","gen":"m1","instr":"ldx","op":0,"operand":"0x0","seed":"0x1","mem_base":"0x1000","changed":{"x":{},"y":{},"z":{},"mem":{}}}',
+  });
+  out.push({
+    runner: 'pto',
+    line: '{"id":"t","op":"TADD","dtype":"f32","tiles":{"dst":{"rows":1,"cols":8,"validRow":1,"validCol":8,"layout":"RM","dtype":"f32","data":"00000000000000000000000000000000000000000000000000000000000000ff"}},"scalars":{},"status":"ok"}',
+  });
+  out.push({
+    runner: 'tensix',
+    line: '{"id":"t","arch":"wh","words":["0x8f000000"],"in":{"lreg":[]},"out":{}}',
+  });
+  return out;
+});
+
+const runners = lazy(async () => {
+  const { makeSfpuRunner } = await import('../../src/tensix/index.ts');
+  const { makeAmxRunner } = await import('../../src/amx/index.ts');
+  const { makePtoRunner, registerCostRunner } = await import('../../src/pto/index.ts');
+  const { costCaseRunner } = await import('../../src/pto/cost/index.ts');
+  registerCostRunner(costCaseRunner);
+  return { tensix: makeSfpuRunner(), amx: makeAmxRunner(), pto: makePtoRunner() } as Record<
+    string,
+    (rec: Record<string, unknown>) => unknown
+  >;
+});
+
+const conformance: Front = {
+  name: 'conformance',
+  description:
+    'reference-vector records (tensix/amx/pto conformance): JSON Lines records through the case runners',
+  generate(r) {
+    const { runner, line } = pick(r, confSeeds());
+    let text: string;
+    if (r() < 0.8) text = JSON.stringify(mutateJson(r, JSON.parse(line)));
+    else
+      text = mutateText(
+        r,
+        line,
+        [],
+        [
+          ['[', ']'],
+          ['{"a":', '}'],
+        ],
+      );
+    return enc.encode(`${runner}\n${text}`);
+  },
+  async run(input, budget) {
+    const text = dec.decode(input);
+    const nl = text.indexOf('\n');
+    const rs = await runners();
+    const runner = rs[text.slice(0, nl)] ?? rs.pto!;
+    budget.alloc(input.length * 16);
+    let rec: unknown;
+    try {
+      rec = JSON.parse(text.slice(nl + 1));
+    } catch (e) {
+      throw badInput(`not a JSON line: ${(e as Error).message}`);
+    }
+    if (typeof rec !== 'object' || rec === null || Array.isArray(rec))
+      throw badInput('a vector must be a JSON object');
+    runner(rec as Record<string, unknown>);
+  },
+};
+
+/** Every front end, by name. Add new front ends here (one entry each). */
+export const FRONTS: Record<string, Front> = Object.fromEntries(
+  [tensixAsm, tensixWords, amxText, ptoAs, npy, jsonTensor, conformance].map((f) => [f.name, f]),
+);

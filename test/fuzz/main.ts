@@ -1,0 +1,239 @@
+/**
+ * `npm run fuzz -- --front <name|all> --n <count> --seed <s> [--jobs <k>] [--save] [--json FILE]`
+ *
+ * Runs `count` generated inputs through each front end (test/fuzz/fronts.ts) in worker processes.
+ * An input that runs past 30 s or makes its worker grow past 2 GB is killed and counted as
+ * `timeout` / `memory`; a non-AxsimError throw is `crash`; an `Internal` error is `Internal`. Those
+ * four are failures: with --save, each distinct failure is minimised and written to
+ * test/fuzz-corpus/<front>/ (the unit suite replays that folder). Exit status 1 when any failed.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FRONTS, ROOT } from './fronts.ts';
+import { generate, type Outcome, runOne } from './worker.ts';
+
+interface Args {
+  fronts: string[];
+  n: number;
+  seed: number;
+  jobs: number;
+  save: boolean;
+  json?: string;
+  timeoutMs: number;
+  rssMb: number;
+}
+
+function usage(msg: string): never {
+  process.stderr.write(
+    `fuzz: ${msg}\nusage: npm run fuzz -- --front <${Object.keys(FRONTS).join('|')}|all> --n <count> --seed <s> [--jobs <k>] [--save] [--json FILE]\n`,
+  );
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { fronts: [], n: 1000, seed: 1, jobs: 1, save: false, timeoutMs: 30_000, rssMb: 2048 };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i]!;
+    const v = () => argv[++i] ?? usage(`${k} needs a value`);
+    if (k === '--front') a.fronts.push(...v().split(','));
+    else if (k === '--n') a.n = Number(v());
+    else if (k === '--seed') a.seed = Number(v());
+    else if (k === '--jobs') a.jobs = Number(v());
+    else if (k === '--save') a.save = true;
+    else if (k === '--json') a.json = v();
+    else if (k === '--timeout-ms') a.timeoutMs = Number(v());
+    else if (k === '--rss-mb') a.rssMb = Number(v());
+    else usage(`unknown option ${k}`);
+  }
+  if (a.fronts.length === 0 || a.fronts.includes('all')) a.fronts = Object.keys(FRONTS);
+  for (const f of a.fronts) if (!FRONTS[f]) usage(`unknown front end '${f}'`);
+  for (const [k, v] of [
+    ['--n', a.n],
+    ['--seed', a.seed],
+    ['--jobs', a.jobs],
+  ] as const)
+    if (!Number.isInteger(v) || v < 0) usage(`${k} must be a non-negative integer`);
+  return a;
+}
+
+function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+interface Failure {
+  index: number;
+  outcome: Outcome;
+  sig: string;
+}
+
+interface FrontResult {
+  front: string;
+  n: number;
+  counts: Partial<Record<Outcome, number>>;
+  failures: Failure[];
+  peakRssMb: number;
+  seconds: number;
+}
+
+const FAILING: ReadonlySet<Outcome> = new Set(['crash', 'Internal', 'timeout', 'memory']);
+
+/** Runs inputs [from, to) in one worker at a time, restarting after a kill. */
+function runRange(
+  front: string,
+  seed: number,
+  from: number,
+  to: number,
+  args: Args,
+  res: FrontResult,
+): Promise<void> {
+  return new Promise((resolve) => {
+    let next = from;
+    let current = -1;
+    let started = 0;
+    let child: ChildProcess;
+    let timer: NodeJS.Timeout;
+    const record = (index: number, outcome: Outcome, sig?: string) => {
+      res.counts[outcome] = (res.counts[outcome] ?? 0) + 1;
+      if (FAILING.has(outcome)) res.failures.push({ index, outcome, sig: sig ?? outcome });
+    };
+    const spawnWorker = () => {
+      if (next >= to) {
+        resolve();
+        return;
+      }
+      current = -1;
+      const first = next;
+      child = fork(join(ROOT, 'test/fuzz/worker.ts'), [front, String(seed), String(next), String(to)], {
+        execArgv: ['--import', 'tsx', '--max-old-space-size=3072'],
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      });
+      child.stderr!.on('data', () => {});
+      child.on(
+        'message',
+        (m: { start?: number; done?: number; outcome?: Outcome; sig?: string; finished?: boolean }) => {
+          if (m.start !== undefined) {
+            current = m.start;
+            started = Date.now();
+          } else if (m.done !== undefined) {
+            record(m.done, m.outcome!, m.sig);
+            next = m.done + 1;
+            current = -1;
+          }
+        },
+      );
+      child.on('exit', (code, signal) => {
+        clearInterval(timer);
+        if (current < 0 && next === first) {
+          // died before running anything: a broken front end, not an input
+          process.stderr.write(
+            `fuzz: the ${front} worker exited (${code ?? signal}) before its first input\n`,
+          );
+          res.counts.crash = (res.counts.crash ?? 0) + (to - next);
+          res.failures.push({
+            index: next,
+            outcome: 'crash',
+            sig: `worker could not start (${code ?? signal})`,
+          });
+          resolve();
+          return;
+        }
+        if (current >= 0) {
+          // the worker died on an input without being killed by us: V8 out of memory, stack, abort
+          if (!killedFor) record(current, 'crash', `worker exit ${code ?? signal}`);
+          next = current + 1;
+        }
+        killedFor = undefined;
+        spawnWorker();
+      });
+      let killedFor: Outcome | undefined;
+      timer = setInterval(() => {
+        if (current < 0 || child.pid === undefined) return;
+        const rss = rssMb(child.pid);
+        if (rss > res.peakRssMb) res.peakRssMb = rss;
+        const over: Outcome | undefined =
+          Date.now() - started > args.timeoutMs ? 'timeout' : rss > args.rssMb ? 'memory' : undefined;
+        if (over) {
+          killedFor = over;
+          record(current, over, `${over} (${over === 'memory' ? `${rss | 0} MB` : `${args.timeoutMs} ms`})`);
+          child.kill('SIGKILL');
+        }
+      }, 200);
+    };
+    spawnWorker();
+  });
+}
+
+/** Shrinks a failing input while it keeps failing the same way (in-process, for crash/Internal). */
+async function minimise(front: string, input: Uint8Array, sig: string): Promise<Uint8Array> {
+  const same = async (b: Uint8Array) => {
+    const r = await runOne(front, b);
+    return FAILING.has(r.outcome) && r.sig === sig;
+  };
+  let cur = input;
+  const deadline = Date.now() + 20_000;
+  for (let chunk = Math.max(1, cur.length >> 1); chunk >= 1 && Date.now() < deadline; chunk >>= 1) {
+    for (let at = 0; at < cur.length && Date.now() < deadline; ) {
+      const cand = new Uint8Array(cur.length - Math.min(chunk, cur.length - at));
+      cand.set(cur.subarray(0, at));
+      cand.set(cur.subarray(at + chunk), at);
+      if (await same(cand)) cur = cand;
+      else at += chunk;
+    }
+  }
+  return cur;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const results: FrontResult[] = [];
+  let failed = 0;
+  for (const front of args.fronts) {
+    const t0 = Date.now();
+    const res: FrontResult = { front, n: args.n, counts: {}, failures: [], peakRssMb: 0, seconds: 0 };
+    const per = Math.ceil(args.n / args.jobs);
+    const parts: Promise<void>[] = [];
+    for (let j = 0; j < args.jobs; j++) {
+      const from = j * per;
+      const to = Math.min(args.n, from + per);
+      if (from < to) parts.push(runRange(front, args.seed, from, to, args, res));
+    }
+    await Promise.all(parts);
+    res.seconds = (Date.now() - t0) / 1000;
+    results.push(res);
+    const counts = Object.entries(res.counts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    process.stdout.write(
+      `${front}: ${args.n} inputs (seed ${args.seed}) in ${res.seconds.toFixed(1)} s, peak worker RSS ${res.peakRssMb | 0} MB: ${counts}\n`,
+    );
+    const bySig = new Map<string, Failure>();
+    for (const f of res.failures) if (!bySig.has(f.sig)) bySig.set(f.sig, f);
+    for (const f of bySig.values()) {
+      failed++;
+      process.stdout.write(`  FAIL [${f.outcome}] input ${f.index}: ${f.sig}\n`);
+      if (!args.save) continue;
+      let input = generate(front, args.seed, f.index);
+      if (f.outcome === 'crash' || f.outcome === 'Internal') input = await minimise(front, input, f.sig);
+      const dir = join(ROOT, 'test/fuzz-corpus', front);
+      mkdirSync(dir, { recursive: true });
+      const name = `${createHash('sha1').update(input).digest('hex').slice(0, 12)}.in`;
+      writeFileSync(join(dir, name), input);
+      process.stdout.write(`    saved test/fuzz-corpus/${front}/${name} (${input.length} bytes)\n`);
+    }
+  }
+  if (args.json)
+    writeFileSync(
+      args.json,
+      `${JSON.stringify({ seed: args.seed, date: new Date().toISOString(), results }, null, 2)}\n`,
+    );
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+await main();
