@@ -16,6 +16,7 @@ import {
   verifyModule,
 } from '../pto/asm/index.ts';
 import { notRunnable } from '../pto/asm/runnable.ts';
+import { checkSync, type Race } from '../pto/asm/sync.ts';
 import {
   COST_MODELS,
   type CostArch,
@@ -51,9 +52,16 @@ export function addPtoCheckCommand(group: Command): Command {
     .option('--strict', 'accept only what the PTOAS parser accepts (no short type spellings)')
     .option('--legacy', 'also accept forms of older PTOAS samples (comma-less strides, bare <loc=…> types)')
     .option('--print', 'print the canonical form of the program')
+    .option(
+      '--sync',
+      'check pipe synchronisation: races between pipes (manual mode) or the set/wait pairs to insert (no sync ops: auto mode)',
+    )
     .action(
       action(
-        (prog: string, opts: { profile?: string; strict?: boolean; legacy?: boolean; print?: boolean }) => {
+        (
+          prog: string,
+          opts: { profile?: string; strict?: boolean; legacy?: boolean; print?: boolean; sync?: boolean },
+        ) => {
           const text = readProgramText(prog);
           const m = parsePtoAs(text, { file: prog, strict: opts.strict, legacy: opts.legacy });
           // `pto.target_arch` in the module selects the profile unless --profile overrides it
@@ -69,6 +77,27 @@ export function addPtoCheckCommand(group: Command): Command {
           else {
             const ops = m.funcs.reduce((n, f) => n + f.body.length, 0);
             process.stdout.write(`${prog}: ok (${m.funcs.length} function(s), ${ops} top-level op(s))\n`);
+          }
+          if (opts.sync) {
+            const rep = checkSync(m);
+            const at = (p: { line: number; col: number }) => `${prog}:${p.line}:${p.col}`;
+            if (rep.mode === 'auto') {
+              process.stdout.write(
+                `sync (auto mode: the program has no sync ops): ${rep.inserted.length} set/wait pair(s) to insert\n`,
+              );
+              for (const i of rep.inserted)
+                process.stdout.write(
+                  `  pto.set_flag[<PIPE_${i.src}>, <PIPE_${i.dst}>, <EVENT_IDn>] after ${at(i.after)}; pto.wait_flag[…] before ${at(i.before)}\n`,
+                );
+            } else if (rep.races.length) {
+              for (const r of rep.races.slice(1))
+                process.stderr.write(`axsim: ${at(r.second.pos)}: ${raceMessage(r, prog)}\n`);
+              const r = rep.races[0]!;
+              throw badInput(raceMessage(r, prog), {
+                location: { file: prog, line: r.second.pos.line, col: r.second.pos.col },
+                hint: `add pto.set_flag[<PIPE_${r.first.pipe}>, <PIPE_${r.second.pipe}>, <EVENT_IDn>] after line ${r.first.pos.line} and the matching pto.wait_flag before line ${r.second.pos.line}`,
+              });
+            } else process.stdout.write('sync (manual mode): no race between pipes\n');
           }
           // verified, but `axsim pto run` would refuse these: say so now
           for (const n of notRunnable(m)) {
@@ -127,6 +156,11 @@ export function addPtoCostCommand(group: Command): Command {
         },
       ),
     );
+}
+
+function raceMessage(r: Race, prog: string): string {
+  const what = r.kind === 'RAW' ? 'reads' : 'writes';
+  return `race (${r.kind}) on ${r.resource}: ${r.second.op} (PIPE_${r.second.pipe}) ${what} it while ${r.first.op} at ${prog}:${r.first.pos.line}:${r.first.pos.col} (PIPE_${r.first.pipe}) may still be running: no set_flag/wait_flag orders PIPE_${r.first.pipe} before PIPE_${r.second.pipe}`;
 }
 
 function parseProfile(p: string | undefined, allowCpu: boolean): Profile | undefined {

@@ -641,13 +641,9 @@ class Exec {
         const src = this.get(operands[0]!);
         const addr = this.int(operands[1]!);
         if (src.kind !== 'tile') throw badInput('pto.tassign: the source is not a tile');
-        if (!this.hooks.assign) {
-          throw unsupported('pto.tassign: this walker has no tile memory to place the tile in', {
-            hint: 'run the program with `axsim pto run`',
-          });
-        }
-        const t: TileValue = { ...src, id: this.nextId++, handle: undefined };
-        t.handle = this.hooks.assign(src, addr, t);
+        // without a memory (the cost walker) the tile is only renamed: its storage does not matter
+        const t: TileValue = { ...src, id: this.nextId++, handle: src.handle, addr };
+        if (this.hooks.assign) t.handle = this.hooks.assign(src, addr, t);
         this.env.set(operands[0]!.name, t);
         if (op.results[0]) this.env.set(op.results[0].name, t);
         return;
@@ -658,12 +654,9 @@ class Exec {
         const base = genericAttr(op, 'base');
         const name = genericAttr(op, 'name');
         const auto = genericAttr(op, 'auto');
-        if (!this.hooks.reserve) {
-          throw unsupported('pto.reserve_buffer: this walker has no tile memory to reserve', {
-            hint: 'run the program with `axsim pto run`',
-          });
-        }
-        const b = this.hooks.reserve(
+        // without a memory (the cost walker) the reservation is only its base address
+        const reserve = this.hooks.reserve ?? ((_l: string, _s: number, b0: number | undefined) => b0 ?? 0);
+        const b = reserve(
           loc?.kind === 'enum' ? loc.words[0]! : 'vec',
           size?.kind === 'int' ? Number(size.value) : 0,
           auto?.kind === 'bool' && auto.value

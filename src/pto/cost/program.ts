@@ -42,7 +42,21 @@ export interface ProgramCost {
   finalTail: number;
   covered: number;
   uncovered: number;
+  /** True when some executed op has no price: `total` is then a lower bound of the priced part. */
+  partial: boolean;
+  /** The ops the model did not price, once each, with the reason (`TFOO: reason`). */
+  unpriced: string[];
+  /** Known defects of the reference model that the figures reproduce (shown with the total). */
+  warnings: string[];
 }
+
+/**
+ * The formula model's transfers divide bytes by the arch table's GB/s figures as if they were
+ * bytes per µs (pto-isa lightweight_costmodel.hpp; docs/pto-as.md decision 11): a ~1000x unit slip
+ * that axsim reproduces for conformance and flags in every program total that contains one.
+ */
+export const FORMULA_TRANSFER_WARNING =
+  'formula model: TLOAD/TSTORE cycles reproduce pto-isa lightweight_costmodel.hpp, which reads GB/s as bytes per µs — those rows are ~1000x too large (docs/pto-as.md, decision 11)';
 
 export type CostFn = (inp: CostInput, state: PipeState) => CostResult;
 
@@ -301,7 +315,28 @@ export function costProgram(
       total += r.cycles;
     }
   }
-  return { model, arch, func: f.name, instructions: order, total, finalTail, covered, uncovered };
+  const unpriced: string[] = [];
+  for (const r of order) {
+    if (r.cycles !== null) continue;
+    const item = `${r.op}: ${r.note ?? 'not priced'}`;
+    if (!unpriced.includes(item)) unpriced.push(item);
+  }
+  const warnings: string[] = [];
+  if (model === 'formula' && order.some((r) => r.cycles !== null && (r.op === 'TLOAD' || r.op === 'TSTORE')))
+    warnings.push(FORMULA_TRANSFER_WARNING);
+  return {
+    model,
+    arch,
+    func: f.name,
+    instructions: order,
+    total,
+    finalTail,
+    covered,
+    uncovered,
+    partial: uncovered > 0,
+    unpriced,
+    warnings,
+  };
 }
 
 /** Integers as they are; the formula model's transfer estimates are fractional (2 decimals). */
@@ -330,7 +365,9 @@ export function formatProgramCost(p: ProgramCost): string {
   if (p.finalTail)
     lines.push(`vector tail still pending after the last instruction: ${p.finalTail} (not in the total)`);
   lines.push(
-    `total: ${fmtCycles(p.total)} cycles${p.uncovered ? ` (${p.covered} ops priced, ${p.uncovered} not covered by the ${p.model} model)` : ''}`,
+    `total: ${fmtCycles(p.total)} cycles${p.partial ? ` — PARTIAL: ${p.covered} op(s) priced, ${p.uncovered} not priced by the ${p.model} model (left out of the total)` : ''}`,
   );
+  for (const u of p.unpriced) lines.push(`  not priced: ${u}`);
+  for (const w of p.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');
 }
