@@ -9,7 +9,7 @@ import { type Budget, limitError } from '../../budget.ts';
 import { AxsimError, badInput, type ErrorLocation, unsupported } from '../../errors.ts';
 import type { CallOp, Func, GenericOp, Module, Op, Pos, SyncOp, TileBufType, Type, Use } from './ast.ts';
 import { type TileCall, tileCall } from './call.ts';
-import { genericAttr, genericOperands, genericResultTypes } from './generic.ts';
+import { genericAttr, genericOperands, genericResultTypes, genericUses } from './generic.ts';
 import { printType } from './printer.ts';
 import { asTileBuf, innerShape, isFloatType, subsetType, typesEqual } from './types.ts';
 
@@ -539,6 +539,12 @@ class Exec {
   }
 
   depth = 0;
+  /** `pto.declare_eventid_array` contents, by the array's SSA name. */
+  eventArrays = new Map<string, number[]>();
+
+  aliasOf(name: string): string {
+    return name;
+  }
 
   /** `func.call`: the callee runs on its own environment; its results bind the call's. */
   call(op: CallOp): undefined {
@@ -671,6 +677,34 @@ class Exec {
         return;
       }
       case 'memref.dealloc':
+        return;
+      case 'pto.declare_eventid_array': {
+        // event ids only order pipes, which the functional model runs in program order: the array
+        // just holds the ids the program stores in it
+        const r = op.results[0];
+        if (r) {
+          this.eventArrays.set(r.name, []);
+          this.env.set(r.name, { kind: 'int', v: 0, type: 'eventid_array' });
+        }
+        return;
+      }
+      case 'pto.eventid_array_set': {
+        const [arr, idx, val] = [operands[0], ...genericUses(op).slice(1)];
+        const a = arr ? this.eventArrays.get(this.aliasOf(arr.name)) : undefined;
+        if (a && idx && val) a[this.int(idx)] = this.int(val);
+        return;
+      }
+      case 'pto.eventid_array_get': {
+        const [arr, idx] = [operands[0], genericUses(op)[1]];
+        const a = arr ? this.eventArrays.get(this.aliasOf(arr.name)) : undefined;
+        const r = op.results[0];
+        if (r)
+          this.env.set(r.name, { kind: 'int', v: a && idx ? (a[this.int(idx)] ?? 0) : 0, type: 'index' });
+        return;
+      }
+      case 'pto.set_flag_dyn':
+      case 'pto.wait_flag_dyn':
+        // ordering only (as set_flag / wait_flag): the functional model runs in program order
         return;
       default:
         throw unsupported(`${op.name} is not simulated by axsim`, {

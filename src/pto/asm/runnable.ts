@@ -18,6 +18,11 @@ export const RUN_GENERIC: ReadonlySet<string> = new Set([
   'pto.bind_tile',
   'pto.reserve_buffer',
   'memref.dealloc',
+  'pto.declare_eventid_array',
+  'pto.eventid_array_get',
+  'pto.eventid_array_set',
+  'pto.set_flag_dyn',
+  'pto.wait_flag_dyn',
 ]);
 
 export interface NotRunnable {
