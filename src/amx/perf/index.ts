@@ -300,6 +300,9 @@ export function explainProgramCycles(ops: readonly AmxOp[], opts: { threads?: nu
     const latency = p.latency.value * sh.latencyScale;
     let t = issue;
     for (const r of rows) t = Math.max(t, ready[r]!);
+    // stores and extracts read a Z row: they wait for the last write to it as well
+    const zr = zRowRead(o.op, lo, hi);
+    if (zr >= 0) t = Math.max(t, ready[zr]!);
     for (const r of rows) ready[r] = t + latency;
     const slot = 1 / (p.throughput.value * sh.throughputShare);
     let e = per.get(kind);
@@ -351,7 +354,15 @@ export function explainProgramCycles(ops: readonly AmxOp[], opts: { threads?: nu
     }
   }
   const issueEnd = kinds.reduce((a, k) => a + k.issueCycles + k.stallCycles, 0);
-  return { total, cycles: Math.ceil(total - 1e-9), threads, kinds, drainCycles: total - issueEnd, notes };
+  const drain = total - issueEnd;
+  return {
+    total,
+    cycles: Math.ceil(total - 1e-9),
+    threads,
+    kinds,
+    drainCycles: Math.abs(drain) < 1e-9 ? 0 : drain,
+    notes,
+  };
 }
 
 /** The cycle estimate alone (see explainProgramCycles). */
@@ -378,6 +389,13 @@ export function formatBreakdown(b: CycleBreakdown, ghz = MACHINE.ghz.value): str
   out.push(`| drain (last results) | | ${b.drainCycles.toFixed(2)} | | | | | | | |`);
   for (const n of b.notes) out.push(`note: ${n}`);
   return out.join('\n');
+}
+
+/** The Z row a store or extract reads (stz/stzi: bits 56-61; extrx/extry: bits 20-25), else -1. */
+function zRowRead(op: number, lo: number, hi: number): number {
+  if (op === 5 || op === 7) return (hi >>> 24) & 63;
+  if (op === 8 || op === 9) return (lo >>> 20) & 63;
+  return -1;
 }
 
 function zRowsWrittenRaw(op: number, lo: number, hi: number, out: number[]): void {

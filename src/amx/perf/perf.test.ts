@@ -179,3 +179,14 @@ test('32x32 sgemm breakdown: sums to the total; its fma32 figures match the seed
   assert.ok(cell.relError < 0.1, `${cell.relError}`);
   assert.match(formatBreakdown(explainProgramCycles(ops)), /ASSUMPTION: assumption/);
 });
+
+test('a store of a Z row waits for the FMA that writes it (latency), not one that does not', () => {
+  const L = KINDS['fma32-matrix']!.latency.value;
+  const T = KINDS['fma32-matrix']!.throughput.value;
+  // fma32 matrix z_row=1 writes rows 1, 5, 9, …: stz of row 5 waits L, stz of row 2 does not
+  const dep = explainProgramCycles(assemble('fma32 z_row=1\nstz z_row=5 address=0x1000').ops);
+  const indep = explainProgramCycles(assemble('fma32 z_row=1\nstz z_row=2 address=0x1000').ops);
+  const st = (b: typeof dep) => b.kinds.find((k) => k.kind === 'store')!;
+  assert.ok(Math.abs(st(dep).stallCycles - (L - 1 / T)) < 1e-9);
+  assert.equal(st(indep).stallCycles, 0);
+});
