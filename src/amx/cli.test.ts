@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { requireConformanceFile } from '../conformance/shared.ts';
-import { writeNpy } from '../io/index.ts';
+import { readNpy, writeNpy } from '../io/index.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 function axsim(...args: string[]): { code: number; out: string; err: string } {
@@ -79,4 +79,54 @@ test('amx perf --table prints predicted next to measured; amx conformance prints
   const c = axsim('conformance', f.path, '--filter', 'genlut-00');
   assert.equal(c.code, 0, c.err);
   assert.match(c.out, /^\d+ passed, 0 failed$/m);
+});
+
+test('amx run kernel.c: --entry, --arg .npy and zeros, --save, --ref, --cycles, C errors at line:col', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'axsim-amxc-'));
+  // A (K x M) and B (K x N) with small dyadic values: every sum exact, so the kernel and its
+  // scalar reference agree bit for bit and the saved C equals the plain product B^T A.
+  const [M, N, K] = [32, 32, 4];
+  const A = Float32Array.from({ length: K * M }, (_, i) => ((i * 7) % 9) - 4);
+  const B = Float32Array.from({ length: K * N }, (_, i) => (((i * 5) % 7) - 3) / 2);
+  writeNpy(join(dir, 'a.npy'), { dtype: 'f4', shape: [K, M], data: A });
+  writeNpy(join(dir, 'b.npy'), { dtype: 'f4', shape: [K, N], data: B });
+  const out = join(dir, 'c.npy');
+  const r = axsim(
+    'run',
+    'examples/amx/c/sgemm_fma32.c',
+    '--entry',
+    `sgemm(${M}, ${N}, ${K}, A, B, C)`,
+    '--arg',
+    `A=${join(dir, 'a.npy')}`,
+    `B=${join(dir, 'b.npy')}`,
+    'C=f4:32x32',
+    '--save',
+    `C=${out}`,
+    '--ref',
+    'sgemm_ref',
+    '--cycles',
+    '--gen',
+    'm3',
+  );
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /issued: 98\n/); // set, 4 x (4 ld + 4 fma), 64 stz, clr
+  assert.match(r.out, /ref sgemm_ref: C: identical to the reference \(1024 f4 elements\)/);
+  assert.match(r.out, /\| fma32-matrix \| 16 \|/);
+  assert.match(r.out, /ASSUMPTION/);
+  const c = readNpy(out);
+  assert.deepEqual(c.shape, [32, 32]);
+  for (let n = 0; n < N; n++)
+    for (let m = 0; m < M; m++) {
+      let s = 0;
+      for (let k = 0; k < K; k++) s += A[k * M + m]! * B[k * N + n]!;
+      assert.equal(c.data[n * M + m], s);
+    }
+  // a C error: line and column of the offending expression in the kernel file
+  const bad = join(dir, 'bad.c');
+  writeFileSync(bad, '#include "aarch64.h"\nvoid f(void) {\n  AMX_SET();\n  int x = y + 1;\n}\n');
+  const e = axsim('run', bad, '--entry', 'f()');
+  assert.notEqual(e.code, 0);
+  assert.match(e.err, new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:\\d+: `));
+  // .amx-only and C-only options are not mixed up
+  assert.match(axsim('run', bad, '--mem', 'x.npy@0').err, /--mem/);
 });

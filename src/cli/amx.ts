@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { diffArrays, formatDiff } from '../amx/c/compare.ts';
+import { type AmxCArray, runAmxC, zeroArray } from '../amx/c/run.ts';
 import {
   type AmxProgram,
   AmxState,
@@ -18,7 +20,7 @@ import {
 } from '../amx/perf/index.ts';
 import { badInput } from '../errors.ts';
 import { dtypeSize, encodeNpy, type NpyDtype, npyDataOf, readNpy } from '../io/index.ts';
-import { action, addConformanceCommand, printJson } from './common.ts';
+import { action, addBudgetOptions, addConformanceCommand, budgetOf, printJson } from './common.ts';
 import { readInputText, writeOutputFile } from './files.ts';
 
 function readText(path: string): string {
@@ -119,79 +121,228 @@ export function saveSpec(
   return { file, dtype, shape };
 }
 
+const C_SOURCE = /\.(c|h|cc|cpp)$/i;
+
+/** `--arg NAME=FILE.npy` or `--arg NAME=DTYPE:SHAPE` (zeros, e.g. C=f4:32x32). */
+function argSpec(spec: string): [string, AmxCArray] {
+  const eq = spec.indexOf('=');
+  if (eq <= 0)
+    throw badInput(`--arg ${spec}: use NAME=FILE.npy or NAME=DTYPE:SHAPE (zeros, e.g. C=f4:32x32)`);
+  const name = spec.slice(0, eq);
+  const what = spec.slice(eq + 1);
+  const z = /^(f2|f4|f8|i1|i2|i4|i8|u1|u2|u4|u8):([1-9][0-9]*(?:x[1-9][0-9]*)*)$/.exec(what);
+  if (z) return [name, zeroArray(z[1] as NpyDtype, z[2]!.split('x').map(Number))];
+  const arr = readNpy(what);
+  const d = arr.data;
+  return [
+    name,
+    {
+      dtype: arr.dtype,
+      shape: arr.shape,
+      bytes: new Uint8Array(d.buffer, d.byteOffset, d.byteLength).slice(),
+    },
+  ];
+}
+
+interface CRunOpts {
+  gen: string;
+  entry?: string;
+  arg?: string[];
+  save?: string[];
+  ref?: string;
+  include?: string[];
+  define?: string[];
+  json?: boolean;
+  cycles?: boolean;
+  threads: string;
+}
+
+/** `axsim amx run kernel.c --entry 'f(…)' --arg A=a.npy … [--save C=c.npy] [--ref f_ref] [--cycles]`. */
+function runC(path: string, opts: CRunOpts & { mem?: string[]; dump?: string[] }): void {
+  for (const o of ['mem', 'dump'] as const)
+    if (opts[o] !== undefined)
+      throw badInput(`--${o} applies to .amx programs; a C kernel's arrays are --arg / --save`);
+  const gen = parseGen(opts.gen);
+  const entry = opts.entry ?? 'main()';
+  const source = readText(path);
+  const args = Object.fromEntries((opts.arg ?? []).map(argSpec));
+  const inputs = [path, ...(opts.arg ?? []).map((a) => a.slice(a.indexOf('=') + 1))];
+  const defines: Record<string, string> = {};
+  for (const d of opts.define ?? []) {
+    const k = d.indexOf('=');
+    defines[k < 0 ? d : d.slice(0, k)] = k < 0 ? '1' : d.slice(k + 1);
+  }
+  const budget = () => budgetOf(opts as unknown as Record<string, unknown>);
+  const common = { file: path, gen, includeDirs: opts.include, defines };
+  const r = runAmxC(source, { ...common, entry, args, trace: opts.cycles, budget: budget() });
+  const result: Record<string, unknown> = { gen, entry, issued: r.issued };
+  if (r.returned !== undefined)
+    result.returned = typeof r.returned === 'bigint' ? r.returned.toString() : r.returned;
+  const saved: { name: string; file: string; dtype: string; shape: number[] }[] = [];
+  for (const spec of opts.save ?? []) {
+    const eq = spec.indexOf('=');
+    const name = eq > 0 ? spec.slice(0, eq) : '';
+    const a = r.arrays[name];
+    if (!a)
+      throw badInput(
+        `--save ${spec}: use NAME=FILE.npy with NAME one of the --arg arrays (${Object.keys(args).join(', ') || 'none'})`,
+      );
+    const file = spec.slice(eq + 1);
+    const copy = a.bytes.slice();
+    writeOutputFile(
+      file,
+      encodeNpy({
+        dtype: a.dtype,
+        shape: a.shape,
+        data: npyDataOf(a.dtype, copy.buffer as ArrayBuffer, copy.length / dtypeSize(a.dtype)),
+      }),
+      inputs,
+    );
+    saved.push({ name, file, dtype: a.dtype, shape: a.shape });
+  }
+  if (saved.length > 0) result.saved = saved;
+  if (opts.ref) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_:]*)/.exec(entry);
+    if (!m || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.ref))
+      throw badInput(`--ref ${opts.ref}: give the name of a function with the entry's parameters`);
+    const refEntry = `${opts.ref}${entry.slice(m[0].length)}`;
+    const fresh = Object.fromEntries((opts.arg ?? []).map(argSpec));
+    const ref = runAmxC(source, { ...common, entry: refEntry, args: fresh, budget: budget() });
+    // compare the arrays saved, or else every array the kernel or the reference changed
+    const names =
+      saved.length > 0
+        ? saved.map((x) => x.name)
+        : Object.keys(args).filter((n) => {
+            const init = args[n]!.bytes;
+            return (
+              Buffer.compare(r.arrays[n]!.bytes, init) !== 0 ||
+              Buffer.compare(ref.arrays[n]!.bytes, init) !== 0
+            );
+          });
+    result.ref = names.map((n) =>
+      diffArrays(n, r.arrays[n]!.dtype, r.arrays[n]!.bytes, ref.arrays[n]!.bytes),
+    );
+  }
+  let breakdown: ReturnType<typeof explainProgramCycles> | undefined;
+  if (opts.cycles) {
+    if (!/^[0-9]+$/.test(opts.threads))
+      throw badInput(`--threads must be a positive integer, got '${opts.threads}'`);
+    breakdown = explainProgramCycles(r.ops, { threads: Number(opts.threads) });
+    result.cycles = breakdown.cycles;
+    if (opts.json) result.breakdown = breakdown;
+  }
+  if (opts.json) {
+    printJson(result);
+    return;
+  }
+  for (const [k, v] of Object.entries(result)) {
+    if (k === 'cycles' || k === 'ref') continue;
+    process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
+  }
+  for (const d of (result.ref as ReturnType<typeof diffArrays>[] | undefined) ?? [])
+    process.stdout.write(`ref ${opts.ref}: ${formatDiff(d)}\n`);
+  if (breakdown) process.stdout.write(`${formatBreakdown(breakdown)}\n`);
+}
+
 /** The `axsim amx …` command group. */
 export function registerAmx(program: Command): Command {
   const group = program
     .command('amx')
     .description('Apple AMX: assemble, disassemble, run, performance model, conformance');
 
-  group
-    .command('run')
-    .description('assemble and run an AMX program, then dump registers or memory')
-    .argument('<prog>', 'program file (see docs/amx.md for the format)')
-    .option('--gen <gen>', 'hardware generation m1|m2|m3|m4', 'm1')
-    .option('--mem <spec...>', 'load FILE.npy@ADDR into memory (raw little-endian array data)')
-    .option('--dump <what...>', 'x, y, z or mem:ADDR:LEN (default z)')
-    .option(
-      '--save <spec...>',
-      'write WHAT[:DTYPE]=FILE.npy: WHAT is x, y, z or mem:ADDR:LEN; DTYPE f2|f4|f8|i1..i8|u1..u8 (default f4 for registers, u1 for memory); memory may add a shape, mem:ADDR:LEN:f4:32x32',
-    )
-    .option('--json', 'print one JSON document')
-    .option('--cycles', 'also print the performance model estimate and its per-kind breakdown')
-    .option('--threads <n>', 'with --cycles: threads running the program at once (they share the units)', '1')
-    .action(
-      action(
-        (
-          prog: string,
-          opts: {
-            gen: string;
-            mem?: string[];
-            dump?: string[];
-            save?: string[];
-            json?: boolean;
-            cycles?: boolean;
-            threads: string;
-          },
-        ) => {
-          const gen = parseGen(opts.gen);
-          const p = assemble(readText(prog), prog);
-          const s = new AmxState({ gen });
-          s.requireEnabled = true;
-          for (const spec of opts.mem ?? []) {
-            const at = spec.lastIndexOf('@');
-            if (at < 0) throw badInput(`--mem ${spec}: use FILE.npy@ADDR`);
-            const arr = readNpy(spec.slice(0, at));
-            const d = arr.data;
-            s.mem.writeBytes(
-              parseAddr(spec.slice(at + 1), '--mem'),
-              new Uint8Array(d.buffer, d.byteOffset, d.byteLength),
-            );
-          }
-          runProgram(p, s);
-          const result: Record<string, unknown> = { gen, ops: p.ops.length, enabled: s.enabled };
-          const inputs = [prog, ...(opts.mem ?? []).map((m) => m.slice(0, m.lastIndexOf('@')))];
-          const saved = (opts.save ?? []).map((spec) => saveSpec(s, spec, inputs));
-          if (saved.length > 0) result.saved = saved;
-          for (const w of opts.dump ?? (saved.length > 0 ? [] : ['z'])) Object.assign(result, dump(s, w));
-          let breakdown: ReturnType<typeof explainProgramCycles> | undefined;
-          if (opts.cycles) {
-            if (!/^[0-9]+$/.test(opts.threads))
-              throw badInput(`--threads must be a positive integer, got '${opts.threads}'`);
-            breakdown = explainProgramCycles(p.ops, { threads: Number(opts.threads) });
-            result.cycles = breakdown.cycles;
-            if (opts.json) result.breakdown = breakdown;
-          }
-          if (opts.json) printJson(result);
-          else {
-            for (const [k, v] of Object.entries(result)) {
-              if (k === 'cycles') continue;
-              process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
+  addBudgetOptions(
+    group
+      .command('run')
+      .description(
+        'run an AMX program (.amx text) or a C kernel (.c: --entry, --arg, --save, --ref; docs/amx-c.md)',
+      )
+      .argument('<prog>', 'program file: .amx text (docs/amx.md) or C source (docs/amx-c.md)')
+      .option('--entry <call>', "C: the call to run, e.g. 'sgemm(32, 32, 64, A, B, C)' (default main())")
+      .option(
+        '--arg <spec...>',
+        'C: bind an array: NAME=FILE.npy, or NAME=DTYPE:SHAPE for zeros (C=f4:32x32)',
+      )
+      .option(
+        '--ref <function>',
+        'C: also run this scalar reference with the same arguments and compare (max abs / ULP)',
+      )
+      .option('-I, --include <dir...>', 'C: include directories')
+      .option('-D, --define <name=value...>', 'C: preprocessor definitions')
+      .option('--gen <gen>', 'hardware generation m1|m2|m3|m4', 'm1')
+      .option('--mem <spec...>', 'load FILE.npy@ADDR into memory (raw little-endian array data)')
+      .option('--dump <what...>', 'x, y, z or mem:ADDR:LEN (default z)')
+      .option(
+        '--save <spec...>',
+        'C: NAME=FILE.npy writes a bound array back. .amx: WHAT[:DTYPE]=FILE.npy: WHAT is x, y, z or mem:ADDR:LEN; DTYPE f2|f4|f8|i1..i8|u1..u8 (default f4 for registers, u1 for memory); memory may add a shape, mem:ADDR:LEN:f4:32x32',
+      )
+      .option('--json', 'print one JSON document')
+      .option('--cycles', 'also print the performance model estimate and its per-kind breakdown')
+      .option(
+        '--threads <n>',
+        'with --cycles: threads running the program at once (they share the units)',
+        '1',
+      )
+      .action(
+        action(
+          (
+            prog: string,
+            opts: {
+              gen: string;
+              mem?: string[];
+              dump?: string[];
+              save?: string[];
+              json?: boolean;
+              cycles?: boolean;
+              threads: string;
+            } & CRunOpts,
+          ) => {
+            if (C_SOURCE.test(prog)) {
+              runC(prog, opts);
+              return;
             }
-            if (breakdown) process.stdout.write(`${formatBreakdown(breakdown)}\n`);
-          }
-        },
+            for (const o of ['entry', 'arg', 'ref', 'include', 'define'] as const)
+              if (opts[o] !== undefined)
+                throw badInput(`--${o} applies to C kernels (.c files), not ${prog}`);
+            const gen = parseGen(opts.gen);
+            const p = assemble(readText(prog), prog);
+            const s = new AmxState({ gen });
+            s.requireEnabled = true;
+            for (const spec of opts.mem ?? []) {
+              const at = spec.lastIndexOf('@');
+              if (at < 0) throw badInput(`--mem ${spec}: use FILE.npy@ADDR`);
+              const arr = readNpy(spec.slice(0, at));
+              const d = arr.data;
+              s.mem.writeBytes(
+                parseAddr(spec.slice(at + 1), '--mem'),
+                new Uint8Array(d.buffer, d.byteOffset, d.byteLength),
+              );
+            }
+            runProgram(p, s);
+            const result: Record<string, unknown> = { gen, ops: p.ops.length, enabled: s.enabled };
+            const inputs = [prog, ...(opts.mem ?? []).map((m) => m.slice(0, m.lastIndexOf('@')))];
+            const saved = (opts.save ?? []).map((spec) => saveSpec(s, spec, inputs));
+            if (saved.length > 0) result.saved = saved;
+            for (const w of opts.dump ?? (saved.length > 0 ? [] : ['z'])) Object.assign(result, dump(s, w));
+            let breakdown: ReturnType<typeof explainProgramCycles> | undefined;
+            if (opts.cycles) {
+              if (!/^[0-9]+$/.test(opts.threads))
+                throw badInput(`--threads must be a positive integer, got '${opts.threads}'`);
+              breakdown = explainProgramCycles(p.ops, { threads: Number(opts.threads) });
+              result.cycles = breakdown.cycles;
+              if (opts.json) result.breakdown = breakdown;
+            }
+            if (opts.json) printJson(result);
+            else {
+              for (const [k, v] of Object.entries(result)) {
+                if (k === 'cycles') continue;
+                process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
+              }
+              if (breakdown) process.stdout.write(`${formatBreakdown(breakdown)}\n`);
+            }
+          },
+        ),
       ),
-    );
+  );
 
   group
     .command('asm')

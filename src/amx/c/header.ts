@@ -53,7 +53,8 @@ export const AMX_HEADER = headerText();
 
 /**
  * The virtual files a C kernel sees: the AMX header under the names kernels include, and the
- * standard headers AMX kernels include (their types and functions are built into the front end).
+ * standard headers AMX kernels include (their integer types are built into the front end; run.ts
+ * provides `memcpy`, `memset`, `abort` and the failure of `assert`).
  */
 export const AMX_VIRTUAL_FILES: Readonly<Record<string, string>> = {
   'aarch64.h': AMX_HEADER,
@@ -65,5 +66,5 @@ export const AMX_VIRTUAL_FILES: Readonly<Record<string, string>> = {
   'stdlib.h': '',
   'string.h': '',
   'stdio.h': '',
-  'assert.h': '',
+  'assert.h': '#pragma once\n#define assert(e) ((e) ? (void)0 : __axsim_assert_fail(#e))\n',
 };

@@ -1,0 +1,226 @@
+/**
+ * Running AMX C kernels as written (issue 14): the source goes through the project's one C front
+ * end (src/cfront: preprocess -> parse -> evaluate) with axsim's AMX header (header.ts); every
+ * `AMX_*` call issues its instruction, with the operand the C code computed, to the exact emulator
+ * in program order. C objects and AMX loads/stores share one flat memory (the evaluator's), so a
+ * pointer cast to `uint64_t` is the address the AMX instruction reads.
+ *
+ *   const r = runAmxC(src, { entry: 'sgemm(32, 32, 64, A, B, C)', args: { A, B, C }, gen: 'm1' });
+ *
+ * Arrays bound by name are copied into the evaluator's memory (128-byte aligned, as AMX pair loads
+ * need) and are read back after the call; in the entry expression their names become pointers of
+ * the array's element type.
+ */
+import type { Budget } from '../../budget.ts';
+import { type BuiltinCtx, loadProgram, type Memory, type Value } from '../../cfront/index.ts';
+import { AxsimError, badInput, type ErrorLocation } from '../../errors.ts';
+import { dtypeSize, type NpyDtype } from '../../io/index.ts';
+import type { AmxOp } from '../asm.ts';
+import { MNEMONICS } from '../encoding.ts';
+import { executeRaw } from '../exec.ts';
+import { type AmxGen, AmxMemory, AmxState } from '../state.ts';
+import { AMX_VIRTUAL_FILES } from './header.ts';
+
+/** A host array: its element type, shape and little-endian bytes (read back after the run). */
+export interface AmxCArray {
+  dtype: NpyDtype;
+  shape: number[];
+  bytes: Uint8Array;
+}
+
+export interface AmxCOptions {
+  /** `f(args…)` with bound array names among the arguments, or a bare function name (`main`). */
+  entry: string;
+  gen?: AmxGen;
+  file?: string;
+  args?: Record<string, AmxCArray>;
+  includeDirs?: string[];
+  defines?: Record<string, string>;
+  budget?: Budget;
+  /** Record every issued instruction (for the cycle model). */
+  trace?: boolean;
+}
+
+export interface AmxCResult {
+  state: AmxState;
+  /** Instructions issued (set/clr included). */
+  issued: number;
+  /** With `trace`: the issued instructions in order. */
+  ops: AmxOp[];
+  /** The bound arrays after the run. */
+  arrays: Record<string, AmxCArray>;
+  /** The entry's return value, when it returns an arithmetic value. */
+  returned?: number | bigint;
+}
+
+const C_TYPE_OF: Record<NpyDtype, string> = {
+  f2: 'unsigned short',
+  f4: 'float',
+  f8: 'double',
+  i1: 'signed char',
+  u1: 'unsigned char',
+  i2: 'short',
+  u2: 'unsigned short',
+  i4: 'int',
+  u4: 'unsigned int',
+  i8: 'long long',
+  u8: 'unsigned long long',
+};
+
+/**
+ * AMX loads and stores go to the C program's memory: addresses are the evaluator's byte
+ * addresses (below 2^32), so the high operand half must be zero.
+ */
+class CfrontAmxMemory extends AmxMemory {
+  where: ErrorLocation | undefined;
+  constructor(readonly cmem: Memory) {
+    super();
+  }
+  private check(lo: number, hi: number, len: number, what: string): void {
+    if (hi !== 0)
+      throw badInput(
+        `AMX ${what} at 0x${((BigInt(hi) << 32n) | BigInt(lo >>> 0)).toString(16)}: not memory of the C program`,
+        { location: this.where, hint: 'the operand address must be a pointer the program owns' },
+      );
+    void len;
+  }
+  override read(lo: number, hi: number, dst: Uint8Array, dstOff: number, len: number): void {
+    this.check(lo, hi, len, 'load');
+    dst.set(this.cmem.view(lo >>> 0, len), dstOff);
+  }
+  override write(lo: number, hi: number, src: Uint8Array, srcOff: number, len: number): void {
+    this.check(lo, hi, len, 'store');
+    this.cmem.view(lo >>> 0, len).set(src.subarray(srcOff, srcOff + len));
+  }
+  override readBytes(addr: bigint, len: number): Uint8Array {
+    return this.cmem.view(Number(addr), len).slice();
+  }
+  override writeBytes(addr: bigint, bytes: Uint8Array): void {
+    this.cmem.view(Number(addr), bytes.length).set(bytes);
+  }
+}
+
+function intArg(v: Value, what: string, at: ErrorLocation): bigint {
+  if (v.k === 'int') return v.v;
+  if (v.k === 'ptr') return BigInt(v.addr);
+  throw badInput(`${what} must be an integer (a uint64_t operand), not a ${v.k}`, { location: at });
+}
+
+/** Replaces bound array names in the entry text by typed pointer casts (token by token). */
+function bindEntry(entry: string, addrs: Map<string, { addr: number; dtype: NpyDtype }>): string {
+  return entry.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (name, off: number) => {
+    const b = addrs.get(name);
+    // not a member name (`.A`, `->A`) and not a bound name: left alone
+    if (!b || /(\.|->)\s*$/.test(entry.slice(0, off))) return name;
+    return `((${C_TYPE_OF[b.dtype]} *)${b.addr})`;
+  });
+}
+
+function ptrArg(v: Value | undefined, what: string, at: ErrorLocation): number {
+  if (v?.k === 'ptr') return v.addr;
+  throw badInput(`${what} must be a pointer`, { location: at });
+}
+
+/** `__axsim_amx` plus the C library calls AMX kernels make, on the evaluator's memory. */
+function libraryBuiltins(
+  amx: (ctx: BuiltinCtx) => undefined,
+): Map<string, (ctx: BuiltinCtx) => Value | undefined> {
+  const m = new Map<string, (ctx: BuiltinCtx) => Value | undefined>();
+  m.set('__axsim_amx', amx);
+  m.set('memcpy', (ctx) => {
+    const at = ctx.ev.loc(ctx.at);
+    const d = ptrArg(ctx.args[0], 'memcpy destination', at);
+    const s = ptrArg(ctx.args[1], 'memcpy source', at);
+    const n = Number(intArg(ctx.args[2]!, 'memcpy size', at));
+    ctx.ev.mem.view(d, n).set(ctx.ev.mem.view(s, n).slice());
+    return ctx.args[0];
+  });
+  m.set('memset', (ctx) => {
+    const at = ctx.ev.loc(ctx.at);
+    const d = ptrArg(ctx.args[0], 'memset destination', at);
+    const v = Number(intArg(ctx.args[1]!, 'memset value', at) & 0xffn);
+    const n = Number(intArg(ctx.args[2]!, 'memset size', at));
+    ctx.ev.mem.view(d, n).fill(v);
+    return ctx.args[0];
+  });
+  m.set('__axsim_assert_fail', (ctx) => {
+    const text = ctx.args[0]?.k === 'ptr' ? (ctx.args[0].str ?? '') : '';
+    throw badInput(`assertion failed: ${text}`, { location: ctx.ev.loc(ctx.at) });
+  });
+  m.set('abort', (ctx) => {
+    throw badInput('abort() called', { location: ctx.ev.loc(ctx.at) });
+  });
+  return m;
+}
+
+/** Preprocesses, parses and runs a C kernel; AMX instructions execute on a fresh state. */
+export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
+  const file = opts.file ?? '<input>';
+  const gen = opts.gen ?? 'm1';
+  const trace = opts.trace ?? false;
+  const ops: AmxOp[] = [];
+  let issued = 0;
+  // the state exists before the memory adapter is bound (the evaluator owns the memory)
+  let state: AmxState | undefined;
+  let amem: CfrontAmxMemory | undefined;
+  const amx = (ctx: BuiltinCtx): undefined => {
+    const where = ctx.ev.loc(ctx.at);
+    if (ctx.args.length !== 2) throw badInput('__axsim_amx takes (opcode, operand)', { location: where });
+    const op = Number(intArg(ctx.args[0]!, 'the AMX opcode', where));
+    const operand = BigInt.asUintN(64, intArg(ctx.args[1]!, 'the AMX operand', where));
+    const lo = Number(operand & 0xffffffffn);
+    const hi = Number(operand >> 32n);
+    amem!.where = where;
+    try {
+      executeRaw(state!, op, lo, hi);
+    } catch (e) {
+      if (e instanceof AxsimError) {
+        const name = op === 17 ? (operand === 0n ? 'set' : 'clr') : (MNEMONICS[op] ?? `op ${op}`);
+        if (e.location) throw e;
+        throw new AxsimError(e.category, `AMX ${name}: ${e.message}`, { location: where, hint: e.hint });
+      }
+      throw e;
+    }
+    issued++;
+    if (trace)
+      ops.push({
+        name: op === 17 ? (operand === 0n ? 'set' : 'clr') : (MNEMONICS[op] ?? ''),
+        op,
+        operand,
+        line: where.line,
+      });
+    return undefined;
+  };
+  const prog = loadProgram(source, {
+    file,
+    model: 'lp64',
+    budget: opts.budget,
+    includeDirs: opts.includeDirs,
+    defines: opts.defines,
+    virtualFiles: AMX_VIRTUAL_FILES,
+    host: { builtins: libraryBuiltins(amx) },
+  });
+  const ev = prog.ev;
+  amem = new CfrontAmxMemory(ev.mem);
+  state = new AmxState({ gen, mem: amem });
+  state.requireEnabled = true;
+  const addrs = new Map<string, { addr: number; dtype: NpyDtype }>();
+  for (const [name, a] of Object.entries(opts.args ?? {})) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw badInput(`array name '${name}' is not a C identifier`);
+    const addr = ev.mem.bind(a.bytes, 128);
+    addrs.set(name, { addr, dtype: a.dtype });
+  }
+  const v = ev.callEntry(bindEntry(opts.entry, addrs), '<entry>');
+  const arrays: Record<string, AmxCArray> = {};
+  for (const [name, a] of Object.entries(opts.args ?? {})) {
+    const { addr } = addrs.get(name)!;
+    arrays[name] = { dtype: a.dtype, shape: a.shape, bytes: ev.mem.view(addr, a.bytes.length).slice() };
+  }
+  const returned = v.k === 'int' ? v.v : v.k === 'float' ? v.v : undefined;
+  return { state, issued, ops, arrays, returned };
+}
+
+/** A zero-filled host array of `dtype` and `shape` (for outputs). */
+export function zeroArray(dtype: NpyDtype, shape: number[]): AmxCArray {
+  return { dtype, shape, bytes: new Uint8Array(shape.reduce((a, b) => a * b, 1) * dtypeSize(dtype)) };
+}
