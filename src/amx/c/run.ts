@@ -12,8 +12,16 @@
  * the array's element type.
  */
 import type { Budget } from '../../budget.ts';
-import { type BuiltinCtx, loadProgram, type Memory, type Value } from '../../cfront/index.ts';
-import { AxsimError, badInput, type ErrorLocation } from '../../errors.ts';
+import {
+  type BuiltinCtx,
+  loadProgram,
+  type Memory,
+  type Parser,
+  type Stmt,
+  stringValue,
+  type Value,
+} from '../../cfront/index.ts';
+import { AxsimError, badInput, type ErrorLocation, unsupported } from '../../errors.ts';
 import { dtypeSize, type NpyDtype } from '../../io/index.ts';
 import type { AmxOp } from '../asm.ts';
 import { MNEMONICS } from '../encoding.ts';
@@ -36,6 +44,8 @@ export interface AmxCOptions {
   args?: Record<string, AmxCArray>;
   includeDirs?: string[];
   defines?: Record<string, string>;
+  /** More virtual files (path -> text) beside axsim's AMX and standard headers. */
+  virtualFiles?: Record<string, string>;
   budget?: Budget;
   /** Record every issued instruction (for the cycle model). */
   trace?: boolean;
@@ -153,6 +163,47 @@ function libraryBuiltins(
   return m;
 }
 
+/**
+ * GNU inline assembly statements (`__asm__ volatile ("…" : outputs : inputs : clobbers);`) are
+ * parsed here, not by the front end: AMX kernels use them for prefetch hints (BLIS's
+ * `prfm PLDL1STRM, [%[a_next], 64*0]`), which change no architectural state and run as no-ops.
+ * Any other instruction is an Unsupported error at the statement when it runs (AMX instructions
+ * are written with the AMX_* names, which axsim's header provides).
+ */
+function parseAsm(p: Parser): Stmt | undefined {
+  const t = p.peek();
+  if (t.kind !== 'ident' || (t.text !== 'asm' && t.text !== '__asm__' && t.text !== '__asm'))
+    return undefined;
+  const at = p.at(t);
+  p.next();
+  while (p.peek().kind === 'ident' && /^(volatile|__volatile__|inline|goto)$/.test(p.peek().text)) p.next();
+  p.expect('(', 'after asm');
+  let template = '';
+  while (p.peek().kind === 'string') template += stringValue(p.next().text);
+  // operands and clobbers: skipped up to the matching parenthesis
+  let depth = 1;
+  while (depth > 0) {
+    const u = p.next();
+    if (u.kind === 'eof') p.fail('unterminated asm statement', t);
+    if (u.text === '(') depth++;
+    else if (u.text === ')') depth--;
+  }
+  p.expect(';', 'after asm');
+  return { kind: 'ext', data: { asm: template }, at };
+}
+
+const PREFETCH_ONLY = /^\s*(prfm\s[^;\n]*)?$/i;
+
+function execAsm(s: Stmt & { kind: 'ext' }, ev: { loc: (at: Stmt['at']) => ErrorLocation }): void {
+  const d = s.data as { asm?: string } | undefined;
+  const lines = (d?.asm ?? '').split(/\n|;/);
+  if (d?.asm === undefined || !lines.every((l) => PREFETCH_ONLY.test(l)))
+    throw unsupported(`inline assembly: ${JSON.stringify(d?.asm ?? '')}`, {
+      location: ev.loc(s.at),
+      hint: 'axsim runs prefetch hints (prfm) as no-ops; write AMX instructions with the AMX_* names of aarch64.h / amx.h',
+    });
+}
+
 /** Preprocesses, parses and runs a C kernel; AMX instructions execute on a fresh state. */
 export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
   const file = opts.file ?? '<input>';
@@ -197,8 +248,9 @@ export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
     budget: opts.budget,
     includeDirs: opts.includeDirs,
     defines: opts.defines,
-    virtualFiles: AMX_VIRTUAL_FILES,
-    host: { builtins: libraryBuiltins(amx) },
+    virtualFiles: { ...AMX_VIRTUAL_FILES, ...opts.virtualFiles },
+    statementHook: parseAsm,
+    host: { builtins: libraryBuiltins(amx), execExt: (st, ev) => execAsm(st, ev) },
   });
   const ev = prog.ev;
   amem = new CfrontAmxMemory(ev.mem);
