@@ -356,3 +356,26 @@ test('assert, memcpy and memset as AMX kernels use them', () => {
     (e: AxsimError) => /assertion failed: n <= 16/.test(e.message) && e.location?.line === 7,
   );
 });
+
+test('GNU asm statements: prefetch hints run as no-ops, other instructions are Unsupported at their line', () => {
+  const src = [
+    '#include "amx.h"',
+    'int f(float *p) {',
+    '    __asm__ volatile ("prfm PLDL1STRM, [%[a], 64*0] \\n\\t"',
+    '                      "prfm PLDL2STRM, [%[a], 64*1] \\n\\t" : : [a] "r" (p));',
+    '    return 7;',
+    '}',
+    'int g(int x) {',
+    '    __asm volatile("mrs %0, fpcr" : "=r"(x));',
+    '    return x;',
+    '}',
+  ].join('\n');
+  const r = runAmxC(src, { entry: 'f(P)', args: { P: zeroArray('f4', [16]) } });
+  assert.equal(r.returned, 7n);
+  assert.equal(r.issued, 0);
+  assert.throws(
+    () => runAmxC(src, { file: 'a.c', entry: 'g(1)' }),
+    (e: AxsimError) =>
+      e.category === 'Unsupported' && e.location?.line === 8 && /mrs %0, fpcr/.test(e.message),
+  );
+});
