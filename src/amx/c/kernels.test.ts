@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { AxsimError } from '../../errors.ts';
 import type { NpyDtype } from '../../io/index.ts';
+import { explainProgramCycles, FMA_TABLES, MACHINE } from '../perf/index.ts';
 import { AMX_GENS } from '../state.ts';
 import { type AmxCArray, runAmxC, zeroArray } from './run.ts';
 
@@ -378,4 +379,32 @@ test('GNU asm statements: prefetch hints run as no-ops, other instructions are U
     (e: AxsimError) =>
       e.category === 'Unsupported' && e.location?.line === 8 && /mrs %0, fpcr/.test(e.message),
   );
+});
+
+test('the 32x32 sgemm micro-kernel from C: its explained cycle estimate sums to the total and its fma32 figures match the seed', () => {
+  const k = 64;
+  const res = runAmxC(kernel('blis_ukr.c'), {
+    entry: `bli_sgemm_axsim_32x32(32, 32, ${k}, ONE, A, B, BETA, C, 1, 32, CT)`,
+    args: {
+      ONE: arr('f4', [1], new Float32Array([1])),
+      BETA: arr('f4', [1], new Float32Array([0])),
+      A: zeroArray('f4', [k, 32]),
+      B: zeroArray('f4', [k, 32]),
+      C: zeroArray('f4', [32, 32]),
+      CT: zeroArray('f4', [32, 32]),
+    },
+    trace: true,
+  });
+  // set, 4 zeroing fma32, k x (4 loads + 4 fma32), 64 stz, clr
+  assert.equal(res.ops.length, 2 + 4 + 8 * k + 64);
+  for (let threads = 1; threads <= 6; threads++) {
+    const b = explainProgramCycles(res.ops, { threads });
+    const sum = b.kinds.reduce((a, x) => a + x.issueCycles + x.stallCycles, 0) + b.drainCycles;
+    assert.ok(Math.abs(sum - b.total) < 1e-6);
+    const f = b.kinds.find((x) => x.kind === 'fma32-matrix')!;
+    assert.equal(f.accumulators, 4);
+    const gflops = threads * f.rateLimit * 512 * MACHINE.ghz.value;
+    const seed = FMA_TABLES['fma32-matrix']!.rows[3]![threads - 1]!; // 4 accumulators per thread
+    assert.ok(Math.abs(gflops / seed - 1) <= 0.3, `${threads} threads: ${gflops} vs ${seed}`);
+  }
 });
