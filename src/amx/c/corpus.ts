@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AxsimError } from '../../errors.ts';
 import { AMX_GENS, type AmxGen } from '../state.ts';
-import { type AmxCArray, runAmxC, zeroArray } from './run.ts';
+import { type AmxCArray, runAmxC } from './run.ts';
 
 /** axsim's stand-in for BLIS's `blis.h`: the types and accessors the aaplmx micro-kernels use. */
 export const BLIS_SHIM = `#pragma once
