@@ -1,0 +1,196 @@
+/**
+ * `npm run bench`: every workload of ../shared/perf/ (SFPU-PERF.md (i)-(iv) on Wormhole B0 and
+ * Blackhole, AMX-PERF.md (a)-(d2), PTO-PERF.md TADD/TMATMUL), each checked (published digests for
+ * SFPU and AMX, an independent result check for PTO, see bench/pto-workloads.ts) and timed, printed
+ * as one table with the reference figure beside axsim's and the ratio (axsim / reference, > 1 =
+ * axsim faster).
+ *
+ *   npm run bench                      full procedure, median of 3 repetitions (several minutes)
+ *   npm run bench -- --quick           smoke test: 1 repetition, smaller N (ratios are rough)
+ *   npm run bench -- --json            one JSON array of {workload, arch, unit, axsim, reference, ratio, digestOk}
+ *   npm run bench -- --only=sfpu       only workloads whose "<part> <id>" name contains the text (sfpu, amx, pto, (ii), ...)
+ *
+ * Rates are over the CPU time (user + system, process.cpuUsage) of the timed loop only: on a shared
+ * machine wall time also counts time spent waiting for a core. The per-part scripts
+ * (bench/tensix.bench.ts, amx.bench.ts, pto.bench.ts) print wall-clock figures and more detail.
+ *
+ * digestOk: true / false when a digest or result check was made; null when the workload publishes
+ * no digest for the N that was run (AMX (b), (d1), (d2) in --quick mode, whose digests exist only
+ * for N = 10^6). SFPU always checks the published digests at N = 0, 1 and the small N, and in the
+ * full mode also after the timed N. The exit code is 1 if any check failed.
+ */
+import { loadavg } from 'node:os';
+import { executeRaw, fnv1a64 } from '../src/amx/index.ts';
+import { type Arch, compile, runProgram, TensixState } from '../src/tensix/index.ts';
+import { AMX_WORKLOADS, setUp } from './amx-workloads.ts';
+import { PTO_WORKLOADS } from './pto-workloads.ts';
+import { digest, SFPU_WORKLOADS } from './sfpu-workloads.ts';
+
+export interface BenchRow {
+  workload: string;
+  arch: string;
+  unit: string;
+  axsim: number;
+  reference: number;
+  /** axsim / reference (higher is better for axsim). */
+  ratio: number;
+  digestOk: boolean | null;
+}
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const json = args.includes('--json');
+const only = args.find((a) => a.startsWith('--only='))?.slice(7);
+const reps = quick ? 1 : 3;
+const log = (s: string) => {
+  if (!json) console.log(s);
+  else process.stderr.write(`${s}\n`);
+};
+
+function cpuSeconds(fn: () => void): number {
+  const c0 = process.cpuUsage();
+  fn();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1e6;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1]!;
+}
+
+function wanted(name: string): boolean {
+  return !only || name.toLowerCase().includes(only.toLowerCase());
+}
+
+function row(
+  workload: string,
+  arch: string,
+  unit: string,
+  axsim: number,
+  reference: number,
+  ok: boolean | null,
+) {
+  return { workload, arch, unit, axsim, reference, ratio: axsim / reference, digestOk: ok };
+}
+
+function sfpuRows(): BenchRow[] {
+  const out: BenchRow[] = [];
+  for (const arch of ['wormhole', 'blackhole'] as Arch[]) {
+    for (const w of SFPU_WORKLOADS) {
+      const name = `SFPU ${w.id} ${w.what}`;
+      if (!wanted(name)) continue;
+      const prog = compile(w.words, arch);
+      const st = new TensixState(arch);
+      let ok = true;
+      for (const n of [0, 1, w.small]) {
+        w.init(st);
+        runProgram(st, prog, n);
+        if (digest(st) !== w.digests[n]) ok = false;
+      }
+      const N = quick ? Math.max(1, Math.floor(w.n / 100)) : w.n;
+      const times: number[] = [];
+      for (let k = 0; k < reps; k++) {
+        w.init(st);
+        runProgram(st, prog, Math.floor(N / 20));
+        w.init(st);
+        times.push(cpuSeconds(() => runProgram(st, prog, N)));
+        if (!quick && digest(st) !== w.digests[w.n]) ok = false;
+      }
+      const ips = (N * w.words.length) / median(times) / 1e6;
+      const ref = (arch === 'wormhole' ? w.ref : w.refBh) / 1e6;
+      out.push(row(name, arch, 'M instr/s', ips, ref, ok));
+    }
+  }
+  return out;
+}
+
+function amxRows(): BenchRow[] {
+  const out: BenchRow[] = [];
+  for (const w of AMX_WORKLOADS) {
+    const name = `AMX ${w.id} ${w.what}`;
+    if (!wanted(name)) continue;
+    const lo = Number(w.operand & 0xffffffffn);
+    const hi = Number(w.operand >> 32n);
+    // The digests are published for N = 10^6 only; --quick keeps N = 10^6 where the reference runs
+    // it in under a second, else 10^5 without a digest.
+    const N = quick && w.refInstrPerSec < 1e6 ? 100_000 : 1_000_000;
+    let ok: boolean | null = N === 1_000_000 ? true : null;
+    const times: number[] = [];
+    for (let k = 0; k < reps; k++) {
+      let s = setUp(w);
+      for (let n = 0; n < 10_000; n++) executeRaw(s, w.op, lo, hi);
+      s = setUp(w);
+      times.push(
+        cpuSeconds(() => {
+          for (let n = 0; n < N; n++) executeRaw(s, w.op, lo, hi);
+        }),
+      );
+      if (ok !== null && fnv1a64(s.registerImage()) !== w.digest) ok = false;
+    }
+    out.push(row(name, 'm4', 'M instr/s', N / median(times) / 1e6, w.refInstrPerSec / 1e6, ok));
+  }
+  return out;
+}
+
+function ptoRows(): BenchRow[] {
+  const out: BenchRow[] = [];
+  const minSeconds = quick ? 0.05 : 0.5;
+  for (const w of PTO_WORKLOADS) {
+    const name = `PTO ${w.name}`;
+    if (!wanted(name)) continue;
+    const c = w.make();
+    for (let i = 0; i < 10; i++) c.run();
+    const rates: number[] = [];
+    for (let k = 0; k < reps; k++) {
+      let n = 16;
+      for (;;) {
+        const sec = cpuSeconds(() => {
+          for (let i = 0; i < n; i++) c.run();
+        });
+        if (sec >= minSeconds) {
+          rates.push((n * w.work) / sec / 1e9);
+          break;
+        }
+        n *= 2;
+      }
+    }
+    out.push(row(`${name} (vs ${w.refBuild})`, 'cpu', w.unit, median(rates), w.ref, c.check()));
+  }
+  return out;
+}
+
+function fmt(v: number): string {
+  return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toPrecision(3);
+}
+
+const started = new Date();
+log(
+  `axsim benchmarks, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ` +
+    `load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}${quick ? ', --quick (1 repetition, reduced N: rough figures)' : ', median of 3'}`,
+);
+const rows: BenchRow[] = [];
+for (const part of [sfpuRows, amxRows, ptoRows]) {
+  for (const r of part()) {
+    rows.push(r);
+    log(`  ${r.workload} [${r.arch}]: ${fmt(r.axsim)} ${r.unit} (${r.ratio.toFixed(2)}x)`);
+  }
+}
+const bad = rows.filter((r) => r.digestOk === false);
+if (json) {
+  console.log(JSON.stringify(rows));
+} else {
+  log('\n(rates over CPU time of the timed loop; references from ../shared/perf/*.md)\n');
+  log('| workload | arch | unit | axsim | reference | ratio | digest |');
+  log('|---|---|---|---:|---:|---:|---|');
+  for (const r of rows) {
+    const d = r.digestOk === null ? 'not checked' : r.digestOk ? 'match' : 'MISMATCH';
+    log(
+      `| ${r.workload} | ${r.arch} | ${r.unit} | ${fmt(r.axsim)} | ${fmt(r.reference)} | ${r.ratio.toFixed(2)}x | ${d} |`,
+    );
+  }
+  log(bad.length === 0 ? '\nevery check made passed' : `\n${bad.length} CHECK(S) FAILED`);
+}
+if (bad.length > 0) process.exitCode = 1;

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+// `npm run bench -- --quick --json` (bench/run.ts): one row per workload of ../shared/perf/, with the
+// JSON shape the issue asks for and every digest / result check that was made passing. No timing is
+// asserted (the figures depend on the machine's load); only that they are positive numbers.
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+test('npm run bench --quick --json: every workload, the documented shape, checks pass', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
+  assert.ok(Array.isArray(rows));
+  const names = rows.map((x) => `${x.workload} [${x.arch}]`);
+  // SFPU-PERF.md (i)-(iv) on both arches, AMX-PERF.md (a), (b), (c), (d1), (d2), PTO-PERF.md's three.
+  for (const arch of ['wormhole', 'blackhole'])
+    for (const id of ['(i)', '(ii)', '(iii)', '(iv)'])
+      assert.ok(
+        names.some((n) => n.startsWith(`SFPU ${id} `) && n.endsWith(`[${arch}]`)),
+        `SFPU ${id} ${arch}`,
+      );
+  for (const id of ['(a)', '(b)', '(c)', '(d1)', '(d2)'])
+    assert.ok(
+      names.some((n) => n.startsWith(`AMX ${id} `)),
+      `AMX ${id}`,
+    );
+  for (const w of ['TADD f32 64x64', 'TADD f32 256x256', 'TMATMUL f32 64x64x64'])
+    assert.ok(
+      names.some((n) => n.startsWith(`PTO ${w} `)),
+      `PTO ${w}`,
+    );
+  assert.equal(rows.length, 16);
+  for (const x of rows) {
+    assert.deepEqual(Object.keys(x).sort(), [
+      'arch',
+      'axsim',
+      'digestOk',
+      'ratio',
+      'reference',
+      'unit',
+      'workload',
+    ]);
+    for (const k of ['workload', 'arch', 'unit']) assert.equal(typeof x[k], 'string');
+    const { axsim, reference, ratio } = x as { axsim: number; reference: number; ratio: number };
+    assert.ok(Number.isFinite(axsim) && axsim > 0, `${x.workload}: axsim ${axsim}`);
+    assert.ok(Number.isFinite(reference) && reference > 0);
+    assert.ok(Math.abs(ratio - axsim / reference) <= 1e-12 * ratio);
+    // null only where no digest is published for the quick N (AMX (b), (d1), (d2)).
+    if (x.digestOk === null) assert.match(String(x.workload), /^AMX \((b|d1|d2)\)/);
+    else assert.equal(x.digestOk, true, `${x.workload} [${x.arch}]`);
+  }
+});
