@@ -307,7 +307,9 @@ function sfpiH(): string {
 #pragma once
 #include <cstdint>
 #include "ckernel_ops.h"
+#ifndef sfpi_inline
 #define sfpi_inline inline
+#endif
 namespace sfpi {
 // SFPI's vector types, declared (empty) so that files mixing SFPI functions with TTI ones parse; a
 // function body is compiled only when it is called, and computing with these needs the SFPI

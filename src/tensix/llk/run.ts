@@ -142,8 +142,13 @@ export function compileLlk(compile: KernelCompiler, m: TensixMachine, o: LlkRunO
     arch: m.arch,
     file: o.file,
     entry: DRIVER_ENTRY,
-    // as the tt-metal build defines them for the kernel's generation
-    defines: { [m.arch === 'wormhole' ? 'ARCH_WORMHOLE' : 'ARCH_BLACKHOLE']: 1, ...o.defines },
+    // as the tt-metal build defines them for the kernel's generation; `sfpi_inline` as sfpi.h defines
+    // it (tt-metal has sfpi.h included before any kernel header; some kernels use it earlier)
+    defines: {
+      [m.arch === 'wormhole' ? 'ARCH_WORMHOLE' : 'ARCH_BLACKHOLE']: 1,
+      sfpi_inline: 'inline',
+      ...o.defines,
+    },
     includeDirs: o.includeDirs,
     virtualFiles: { ...llkHeaders(m.arch), [DRIVER_FILE]: driver },
   });
