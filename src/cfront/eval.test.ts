@@ -98,6 +98,19 @@ int g() { return 0.1f == 0.1; }`;
     assert.equal(num(p.ev.callEntry('f()')), 2 ** -149);
     assert.equal(num(p.ev.callEntry('g()')), 0n); // 0.1f widened != 0.1
   });
+  it('__builtin_nanf gives a quiet NaN with the payload its string names', () => {
+    const src = `
+unsigned a() { return __builtin_bit_cast(unsigned, __builtin_nanf("")); }
+unsigned b() { return __builtin_bit_cast(unsigned, __builtin_nanf("0x5")); }
+unsigned c() { return __builtin_bit_cast(unsigned, __builtin_nanf("12")); }
+unsigned d() { return __builtin_bit_cast(unsigned, __builtin_nanf("junk")); }`;
+    const p = loadProgram(src, { file: 'k.cpp' });
+    // binary32 quiet NaN: exponent all ones (0x7f800000) | quiet bit 22 (0x400000) | payload
+    assert.equal(num(p.ev.callEntry('a()')), 0x7fc00000n);
+    assert.equal(num(p.ev.callEntry('b()')), BigInt(0x7f800000 + 0x400000 + 5));
+    assert.equal(num(p.ev.callEntry('c()')), BigInt(0x7f800000 + 0x400000 + 12));
+    throwsAt(() => p.ev.callEntry('d()'), 5, 52, /payload is not a number/);
+  });
   it('bit-casts through __builtin_bit_cast, unions and memcpy-free punning, NaN payloads kept', () => {
     const src = `
 union Converter { float f; unsigned u; static float as_float(unsigned v) { Converter c; c.u = v; return c.f; } };

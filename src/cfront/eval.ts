@@ -3301,7 +3301,24 @@ const LIBRARY: Record<
   },
   __builtin_inff: { min: 0, max: 0, f: () => ({ k: 'float', t: F32, v: Number.POSITIVE_INFINITY }) },
   __builtin_inf: { min: 0, max: 0, f: () => ({ k: 'float', t: F64, v: Number.POSITIVE_INFINITY }) },
-  __builtin_nanf: { min: 1, max: 1, f: () => ({ k: 'float', t: F32, v: Number.NaN, nan: 0x7fc00000n }) },
+  // quiet NaN; a payload string (strtoull syntax, as GCC reads it) fills the low 22 mantissa bits
+  __builtin_nanf: {
+    min: 1,
+    max: 1,
+    f: (ev, [s], at) => {
+      const text = s!.k === 'ptr' ? s!.str : undefined;
+      if (text === undefined) return ev.fail('__builtin_nanf needs a string literal', at);
+      const m = /^\s*(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$/.exec(text);
+      if (text !== '' && !m)
+        return ev.fail(
+          `__builtin_nanf("${text}"): the payload is not a number`,
+          at,
+          'write "" or an integer such as "0x1"',
+        );
+      const p = m ? BigInt(/^0[0-7]+$/.test(m[1]!) ? `0o${m[1]!.slice(1)}` : m[1]!) : 0n;
+      return { k: 'float', t: F32, v: Number.NaN, nan: 0x7fc00000n | (p & 0x3fffffn) };
+    },
+  },
   memcpy: {
     min: 3,
     max: 3,

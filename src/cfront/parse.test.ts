@@ -131,6 +131,41 @@ void fwd(int);
     assert.equal(fwd.bodyToks, undefined);
   });
 
+  it('refuses the attributes that change a layout or a type, at the attribute', () => {
+    throwsAt(
+      () => P('struct S { char c; int i; } __attribute__((packed));'),
+      1,
+      44,
+      /attribute 'packed'/,
+      'Unsupported',
+    );
+    throwsAt(
+      () => P('struct [[gnu::packed]] S { char c; int i; };'),
+      1,
+      15,
+      /attribute 'packed'/,
+      'Unsupported',
+    );
+    throwsAt(
+      () => P('float v4 __attribute__((always_inline, __vector_size__(16)));'),
+      1,
+      40,
+      /attribute '__vector_size__'/,
+      'Unsupported',
+    );
+    throwsAt(
+      () => P('int x __attribute__((aligned));'),
+      1,
+      22,
+      /'aligned' without an alignment/,
+      'Unsupported',
+    );
+    // the ones that do not change what a program computes still parse
+    P(
+      '[[nodiscard, gnu::always_inline]] static inline int f() __attribute__((unused, noinline)) { return 1; }',
+    );
+  });
+
   it('skips attributes and access specifiers, reads typedef and using', () => {
     const { tu } = P(`
 [[gnu::always_inline]] inline void f() __attribute__((noinline)) {}

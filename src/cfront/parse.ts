@@ -162,6 +162,17 @@ const BIN_PREC: Record<string, number> = {
   '%': 10,
 };
 
+/** Attributes whose effect (layout, type, scope exit) the evaluator does not model: refused. */
+const UNMODELLED_ATTRIBUTES = new Set([
+  'packed',
+  'vector_size',
+  'ext_vector_type',
+  'mode',
+  'cleanup',
+  'transparent_union',
+  'scalar_storage_order',
+]);
+
 export class Parser {
   pos = 0;
   readonly budget: Budget;
@@ -332,8 +343,9 @@ export class Parser {
     for (;;) {
       if (this.isPunct('[') && this.isPunct('[', 1)) {
         this.next();
-        this.skipBalanced('[', ']');
+        const r = this.skipBalanced('[', ']');
         this.expect(']', "to close '[[' of the attribute");
+        this.checkAttributes(this.toks.slice(r.start, r.end));
         continue;
       }
       const t = this.peek();
@@ -350,6 +362,12 @@ export class Parser {
           const r = this.skipBalanced('(', ')');
           // alignment requests matter to the memory layout: alignas(N), __attribute__((aligned(N)))
           const toks = this.toks.slice(r.start, r.end);
+          if (
+            t.text.startsWith('__attribute') &&
+            toks[0]?.text === '(' &&
+            toks[toks.length - 1]?.text === ')'
+          )
+            this.checkAttributes(toks.slice(1, -1));
           const k = toks.findIndex((x) => x.text === 'aligned' || x.text === '__aligned__');
           if (t.text === 'alignas' || t.text === '_Alignas') this.pendingAlign = this.exprFrom(toks);
           else if (k >= 0 && toks[k + 1]?.text === '(') {
@@ -365,6 +383,47 @@ export class Parser {
         continue;
       }
       return;
+    }
+  }
+
+  /**
+   * Refuses the attributes that change a type or a layout the evaluator would otherwise get wrong
+   * without a word (packed structs, vector types, mode(...), cleanup functions, a bare `aligned`).
+   * `toks` is the comma-separated attribute list of one `[[...]]` or `__attribute__((...))`; the
+   * other attributes (inlining, unused, likely, ...) do not change what a program computes.
+   */
+  checkAttributes(toks: Token[]): void {
+    let depth = 0;
+    let start = true;
+    for (let i = 0; i < toks.length; i++) {
+      const x = toks[i]!;
+      if (x.kind === 'punct' && (x.text === '(' || x.text === '[' || x.text === '{')) depth++;
+      else if (x.kind === 'punct' && (x.text === ')' || x.text === ']' || x.text === '}')) depth--;
+      if (depth === 0 && x.kind === 'punct' && x.text === ',') {
+        start = true;
+        continue;
+      }
+      if (!start || depth !== 0 || x.kind !== 'ident') continue;
+      start = false;
+      if (x.text === 'using') continue; // [[using gnu: ...]]
+      // gnu::packed / __packed__ / packed
+      let name = x.text;
+      let at = x;
+      if (toks[i + 1]?.text === '::' && toks[i + 2]?.kind === 'ident') {
+        at = toks[i + 2]!;
+        name = at.text;
+        i += 2;
+      }
+      const bare = name.replace(/^__(.*)__$/, '$1');
+      const args = toks[i + 1]?.text === '(';
+      if (UNMODELLED_ATTRIBUTES.has(bare))
+        this.unsupported(
+          `the attribute '${name}'`,
+          at,
+          'axsim does not model what it changes (layout or type); remove it or write the layout out',
+        );
+      if (bare === 'aligned' && !args)
+        this.unsupported("'aligned' without an alignment", at, 'write aligned(N) or alignas(N)');
     }
   }
 
