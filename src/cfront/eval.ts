@@ -527,7 +527,17 @@ export class Evaluator {
   // ---- statements ----
   exec(s: Stmt, scope: Scope): Signal {
     this.cur = s.at;
-    this.budget.step(1, this.loc(s.at));
+    try {
+      return this.execInner(s, scope);
+    } catch (err) {
+      // limits are charged without a location in the hot path: name the statement here
+      if (err instanceof AxsimError && !err.location?.line) throw err.at(this.loc(s.at));
+      throw err;
+    }
+  }
+
+  private execInner(s: Stmt, scope: Scope): Signal {
+    this.budget.step(1);
     switch (s.kind) {
       case 'expr':
         this.eval(s.e, scope);
@@ -565,7 +575,7 @@ export class Evaluator {
           if (s.init) this.exec(s.init, inner);
           for (;;) {
             if (s.c && !this.truth(this.eval(s.c, inner), s.c.at)) break;
-            this.budget.loop(1, this.loc(s.at));
+            this.budget.loop(1);
             const sig = this.exec(s.body, inner);
             if (sig === BREAK) break;
             if (sig === RETURN) return sig;
@@ -587,7 +597,7 @@ export class Evaluator {
         const arr = range.t as ArrayType;
         const es = this.sizeOf(arr.of);
         for (let k = 0; k < arr.n; k++) {
-          this.budget.loop(1, this.loc(s.at));
+          this.budget.loop(1);
           const body = new Scope(inner);
           const elem: LV = { t: arr.of, addr: range.addr + k * es };
           const dt = this.resolveType(s.decl.type, body);
@@ -607,7 +617,7 @@ export class Evaluator {
       case 'while':
         for (;;) {
           if (!this.truth(this.eval(s.c, scope), s.c.at)) break;
-          this.budget.loop(1, this.loc(s.at));
+          this.budget.loop(1);
           const sig = this.exec(s.body, scope);
           if (sig === BREAK) break;
           if (sig === RETURN) return sig;
@@ -615,7 +625,7 @@ export class Evaluator {
         return NORMAL;
       case 'do':
         for (;;) {
-          this.budget.loop(1, this.loc(s.at));
+          this.budget.loop(1);
           const sig = this.exec(s.body, scope);
           if (sig === BREAK) break;
           if (sig === RETURN) return sig;
@@ -1799,8 +1809,7 @@ export class Evaluator {
 
   // ---- expressions ----
   private enter(at: SrcLoc): void {
-    this.depth++;
-    this.budget.depth(this.depth, this.loc(at));
+    if (++this.depth > this.budget.limits.depth) this.budget.depth(this.depth, this.loc(at));
   }
 
   isLvalueExpr(e: Expr): boolean {
@@ -1984,30 +1993,12 @@ export class Evaluator {
   private evalInner(e: Expr, scope: Scope): Value {
     switch (e.kind) {
       case 'int': {
-        // C++ [lex.icon]: the first of int, long, long long (unsigned variants for hex/octal/u) that fits
-        const v = e.value;
-        const dec = !/^0[xXbB0-7]/.test(e.text) || e.text === '0';
-        const longBits = this.model === 'lp64' ? 64 : 32;
-        const cands: IntType[] = [];
-        const add = (bits: number, signed: boolean) =>
-          cands.push(
-            intType(bits, signed, `${signed ? '' : 'unsigned '}${bits === 32 ? 'int' : 'long long'}`),
-          );
-        if (e.longs === 0) {
-          if (!e.unsigned) add(32, true);
-          if (!dec || e.unsigned) add(32, false);
+        let lt = this.literalTypes.get(e);
+        if (!lt) {
+          lt = this.literalType(e);
+          this.literalTypes.set(e, lt);
         }
-        if (e.longs <= 1) {
-          if (!e.unsigned) add(longBits, true);
-          if (!dec || e.unsigned) add(longBits, false);
-        }
-        if (!e.unsigned) add(64, true);
-        if (!dec || e.unsigned) add(64, false);
-        for (const t of cands) {
-          const max = t.signed ? (1n << BigInt(t.bits - 1)) - 1n : (1n << BigInt(t.bits)) - 1n;
-          if (v <= max) return { k: 'int', t, v };
-        }
-        return this.fail(`integer literal ${e.text} does not fit in 64 bits`, e.at);
+        return { k: 'int', t: lt, v: e.value };
       }
       case 'float':
         return { k: 'float', t: e.single ? F32 : F64, v: e.value };
@@ -2122,6 +2113,33 @@ export class Evaluator {
       case 'builtin':
         return this.fail(`builtin ${e.name}`, e.at);
     }
+  }
+
+  private readonly literalTypes = new WeakMap<Expr, IntType>();
+
+  /** C++ [lex.icon]: the first of int, long, long long (unsigned variants for hex/octal/u) that fits. */
+  private literalType(e: Expr & { kind: 'int' }): IntType {
+    const v = e.value;
+    const dec = !/^0[xXbB0-7]/.test(e.text) || e.text === '0';
+    const longBits = this.model === 'lp64' ? 64 : 32;
+    const cands: IntType[] = [];
+    const add = (bits: number, signed: boolean) =>
+      cands.push(intType(bits, signed, `${signed ? '' : 'unsigned '}${bits === 32 ? 'int' : 'long long'}`));
+    if (e.longs === 0) {
+      if (!e.unsigned) add(32, true);
+      if (!dec || e.unsigned) add(32, false);
+    }
+    if (e.longs <= 1) {
+      if (!e.unsigned) add(longBits, true);
+      if (!dec || e.unsigned) add(longBits, false);
+    }
+    if (!e.unsigned) add(64, true);
+    if (!dec || e.unsigned) add(64, false);
+    for (const t of cands) {
+      const max = t.signed ? (1n << BigInt(t.bits - 1)) - 1n : (1n << BigInt(t.bits)) - 1n;
+      if (v <= max) return t;
+    }
+    return this.fail(`integer literal ${e.text} does not fit in 64 bits`, e.at);
   }
 
   /** The type of an expression without evaluating it when cheap (for `?:`), else undefined. */
