@@ -325,3 +325,24 @@ describe('eval: alignment and asm statements', () => {
     throwsAt(() => run(src, 'f(nullptr)'), 2, 3, 'unsupported C++: inline assembly', 'Unsupported');
   });
 });
+
+describe('eval: function pointers', () => {
+  it('stores functions in pointers and arrays of pointers, and calls through them', () => {
+    const src = `int add1(int x) { return x + 1; }
+int dbl(int x) { return 2 * x; }
+int apply(int (*f)(int), int v) { return f(v); }
+int f() {
+  int (*ops[2])(int) = {add1, &dbl};
+  int (*p)(int) = dbl;
+  return ops[0](10) * 1000 + ops[1](10) * 10 + (*p)(1) + apply(add1, 100) * 100000;
+}`;
+    assert.equal(num(run(src, 'f()')), 11n * 1000n + 200n + 2n + 101n * 100000n);
+    throwsAt(
+      () => run('int f() {\n  int (*p)(int) = nullptr;\n  return p(1);\n}', 'f()'),
+      3,
+      10,
+      'null function pointer',
+      'UndefinedBehaviour',
+    );
+  });
+});

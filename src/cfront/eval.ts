@@ -1706,7 +1706,8 @@ export class Evaluator {
           return { k: 'ptr', t: to, addr: Number(BigInt.asUintN(this.ptrSize * 8, v.v)) };
         }
         if (v.k === 'obj' && v.t.k === 'array') return { k: 'ptr', t: to, addr: v.addr };
-        if (v.k === 'fn' || v.k === 'lambda') return v as Value;
+        if (v.k === 'fn' || v.k === 'lambda' || v.k === 'builtin')
+          return { k: 'ptr', t: to, addr: this.functionAddress(v) };
         break;
       case 'nullptr':
         return { k: 'ptr', t: NULLPTR, addr: 0 };
@@ -2116,6 +2117,20 @@ export class Evaluator {
   }
 
   private readonly literalTypes = new WeakMap<Expr, IntType>();
+  /** Functions whose address was taken: pointer value FN_BASE + 16 * index. */
+  private readonly fnTable: Value[] = [];
+
+  functionAddress(v: Value): number {
+    const key = v.k === 'fn' ? v.fns[0] : v.k === 'lambda' ? v.node : undefined;
+    let k = this.fnTable.findIndex(
+      (x) => (x.k === 'fn' ? x.fns[0] : x.k === 'lambda' ? x.node : x) === (key ?? v),
+    );
+    if (k < 0) {
+      k = this.fnTable.length;
+      this.fnTable.push(v);
+    }
+    return FN_BASE + 16 * k;
+  }
 
   /** C++ [lex.icon]: the first of int, long, long long (unsigned variants for hex/octal/u) that fits. */
   private literalType(e: Expr & { kind: 'int' }): IntType {
@@ -2200,8 +2215,13 @@ export class Evaluator {
         const lv = this.lval(e.e, scope);
         return { k: 'ptr', t: { k: 'ptr', to: lv.t }, addr: lv.addr };
       }
-      case '*':
-        return this.load(this.deref(this.eval(e.e, scope), e.at), e.at);
+      case '*': {
+        const p = this.eval(e.e, scope);
+        // `(*fp)(x)`: dereferencing a function pointer gives the function back
+        if (p.k === 'fn' || p.k === 'lambda' || (p.k === 'ptr' && p.t.k === 'ptr' && p.t.to.k === 'func'))
+          return p;
+        return this.load(this.deref(p, e.at), e.at);
+      }
       case 'pre++':
       case 'pre--': {
         const lv = this.lval(e.e, scope);
@@ -2725,6 +2745,11 @@ export class Evaluator {
 
   // ---- calls ----
   evalArg(a: Expr, scope: Scope): ArgVal {
+    if (a.kind === 'name') {
+      const r = this.lookupName(a, scope);
+      if (r.lv) return { v: this.load(r.lv, a.at), lv: r.lv, e: a };
+      return { v: r.v!, lv: undefined, e: a };
+    }
     if (this.isLvalueExpr(a)) {
       const lv = this.lval(a, scope);
       return { v: this.load(lv, a.at), lv, e: a };
@@ -2782,8 +2807,16 @@ export class Evaluator {
         if (args.length === 0) return this.convert({ k: 'int', t: I32, v: 0n }, t, at, true);
         return this.convert(args[0]!.v, t, at, true);
       }
-      case 'ptr':
-        return this.fail('calling through a function pointer is not supported', at);
+      case 'ptr': {
+        const f = this.fnTable[(callee.addr - FN_BASE) / 16];
+        if (callee.addr < FN_BASE || !f || (callee.addr - FN_BASE) % 16 !== 0) {
+          if (callee.addr === 0) this.ub('call through a null function pointer', at);
+          return this.fail(`0x${callee.addr.toString(16)} is not the address of a function`, at);
+        }
+        if (f.k === 'builtin')
+          return this.fail(`calling the builtin ${f.name} through a pointer is not supported`, at);
+        return this.callValue(f, args, at);
+      }
       case 'obj':
         if (callee.t.k === 'record') return this.callOperator(callee, '()', args, at);
         break;
@@ -3293,6 +3326,9 @@ interface ArgVal {
   lv: LV | undefined;
   e?: Expr;
 }
+
+/** Function "addresses" (below the data regions; never dereferenced as data). */
+const FN_BASE = 0x0800_0000;
 
 /** The return type of a function or lambda whose return type is deduced. */
 const AUTO_RET: CType = { k: 'void' };

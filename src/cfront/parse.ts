@@ -1265,6 +1265,7 @@ export class Parser {
       const rebase = (t: TypeSyntax): TypeSyntax => {
         if (t.kind === 'ptr') return { ...t, to: rebase(t.to) };
         if (t.kind === 'ref') return { ...t, to: rebase(t.to) };
+        if (t.kind === 'array') return { ...t, of: rebase(t.of) };
         return suffixed.type;
       };
       return { type: rebase(inner.type), name: inner.name };
