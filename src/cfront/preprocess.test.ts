@@ -30,6 +30,20 @@ function throwsAt(
 }
 
 describe('preprocess: macros', () => {
+  it('refuses #pragma pack with an alignment (layout not modelled), passes the harmless forms', () => {
+    throwsAt(
+      () => pp('int a;\n#pragma pack(push, 1)\nstruct S { char c; int i; };'),
+      2,
+      2,
+      /#pragma pack/,
+      'Unsupported',
+    );
+    throwsAt(() => pp('int a;\n  _Pragma("pack(2)") struct S;'), 2, 11, /#pragma pack/, 'Unsupported');
+    assert.equal(
+      pp('#pragma pack(push)\n#pragma pack(pop)\n#pragma pack()\n#pragma GCC unroll 4\nint x;'),
+      'int x ;',
+    );
+  });
   it('expands object-like and function-like macros', () => {
     assert.equal(
       pp('#define N 4\n#define SQ(x) ((x) * (x))\nint a = SQ(N + 1);'),

@@ -10,7 +10,7 @@
  * emitted instructions point at the line the user wrote.
  */
 import type { Budget } from '../budget.ts';
-import { type AxsimError, badInput, type ErrorLocation } from '../errors.ts';
+import { type AxsimError, badInput, type ErrorLocation, unsupported } from '../errors.ts';
 import { readTextFile } from '../host.ts';
 import { lex, type SrcLoc, stringValue, type Token, tokLoc } from './lex.ts';
 import { dirname, isAbsolute, join, normalize } from './paths.ts';
@@ -274,6 +274,7 @@ export class Preprocessor {
         return;
       case 'pragma':
         if (args[0]?.text === 'once') this.once.add(file);
+        refusePack(args, name);
         // other pragmas (GCC unroll, diagnostic, …) do not change what the code computes
         return;
       case 'error':
@@ -506,7 +507,8 @@ export class Preprocessor {
     }
     if (t.text === '_Pragma' && s.peek().text === '(') {
       s.next();
-      s.next(); // the string
+      const str = s.next(); // the string
+      if (str.kind === 'string') refusePack(lex(stringValue(str.text), tokLoc(str).file), str);
       const close = s.next();
       if (close.text !== ')') throw badInput('expected \')\' after _Pragma("…"', { location: loc(close) });
       return;
@@ -896,6 +898,20 @@ export function parseIntLiteral(
 }
 
 /** Preprocesses `text` (named `file`); throws AxsimError at file:line:col. */
+/**
+ * `#pragma pack(N)` / `pack(push, N)` changes struct layout, which axsim does not model: refused at
+ * the pragma rather than laid out with natural alignment (`pack()`, `pack(pop)`, `pack(push)` are
+ * harmless and pass).
+ */
+function refusePack(args: Token[], at: Token): void {
+  if (args[0]?.text !== 'pack') return;
+  if (args.some((a) => a.kind === 'number'))
+    throw unsupported('#pragma pack: packed struct layout is not modelled', {
+      location: loc(at),
+      hint: 'remove the pragma and lay the struct out with explicit padding',
+    });
+}
+
 export function preprocess(text: string, file: string, opts: PreprocessOptions = {}): PreprocessResult {
   return new Preprocessor(opts).run(text, file);
 }
