@@ -2435,7 +2435,7 @@ export class Evaluator {
           );
         if (v.k === 'obj' && v.t.k === 'record') this.copyRecord(lv, v);
         else this.store(lv, this.convert(v, lv.t, e.at, false), e.at);
-        return this.load(lv);
+        return this.storedValue(lv);
       }
       return this.callOperator(this.load(lv), e.op, [this.argOf(this.eval(e.b, scope), e.b)], e.at);
     }
@@ -2449,7 +2449,20 @@ export class Evaluator {
       v = this.binop(e.op.slice(0, -1), old, v, e.at, e.b.at);
     }
     this.store(lv, v, e.at);
-    return this.load(lv, e.at);
+    return this.storedValue(lv, e.at);
+  }
+
+  /**
+   * The value of an assignment: what was just stored, read back from the bytes without a load of
+   * the object (a store to a memory-mapped register is not followed by a read of it, as in GCC).
+   */
+  private storedValue(lv: LV, at?: SrcLoc): Value {
+    this.mem.hooksOff = true;
+    try {
+      return this.load(lv, at);
+    } finally {
+      this.mem.hooksOff = false;
+    }
   }
 
   private cast(e: Expr & { kind: 'cast' }, scope: Scope): Value {

@@ -134,9 +134,12 @@ export class Memory {
     });
   }
 
+  /** Set while the evaluator takes an assignment's value from the bytes it just stored (no load). */
+  hooksOff = false;
+
   read(addr: number, size: number, loc?: ErrorLocation): { r: Region; off: number } {
     const r = this.find(addr, size, loc);
-    r.hooks?.read?.(addr, size, r);
+    if (!this.hooksOff) r.hooks?.read?.(addr, size, r);
     return { r, off: addr - r.base };
   }
 

@@ -127,6 +127,18 @@ describe('compileKernel', () => {
     });
     assert.deepEqual(r.sources, [{ file: 'main.h', line: 3, col: 3 }]);
   });
+  it('refuses a load from configuration space (the registers the instruction stream sets are not visible there)', () => {
+    const src =
+      'void k() {\n  volatile unsigned *cfg = reinterpret_cast<volatile unsigned *>(0xFFEF0000);\n  cfg[3] = cfg[3] | 1u;\n}';
+    throwsAt(
+      () => compileKernel(src, { arch: 'wormhole', file: 'k.h', entry: 'k' }),
+      'k.h',
+      3,
+      3, // the statement's column (the evaluator's current location)
+      /load from configuration space at 0xffef000c/,
+      'Unsupported',
+    );
+  });
   it('provides the __axsim_* builtins', () => {
     const r = compileKernel(
       'void k() { __axsim_emit(0x8f000000); __axsim_cfg_write(5, 0xffffffff); __axsim_warn("not modelled"); }',

@@ -445,6 +445,14 @@ export class TensixEmitter {
   /** Maps the configuration space so `volatile` stores become cfg_write events. */
   mapConfigSpace(ev: Evaluator): void {
     ev.mem.mapRegion('tensix-cfg', TENSIX_CFG_BASE, TENSIX_CFG_SIZE, {
+      // The registers also change by SETC16/WRCFG/RMWCIB in the instruction stream and by the
+      // firmware, which this byte region does not see: a load from it would read a stale 0.
+      read: (addr) => {
+        throw unsupported(
+          `a load from configuration space at 0x${addr.toString(16)}: reading Tensix config registers from the RISC-V side is not modelled`,
+          { location: ev.loc(ev.cur), hint: 'only stores through get_cfg_pointer() are modelled' },
+        );
+      },
       write: (addr, size, r) => {
         const off = addr - r.base;
         if (size !== 4 || off % 4 !== 0) {
