@@ -62,6 +62,12 @@ export function detectTargetArch(src: string): 'a3' | 'a5' | undefined {
   return a === 'a3' || a === 'a5' ? a : undefined;
 }
 
+/** ODS operand segments (PTOOps.td) of the DPS ops accepted in MLIR's generic op form. */
+const GENERIC_FORM_SEGMENTS: Record<string, string[]> = {
+  'pto.tmov': ['src', 'dst', 'fp', 'preQuantScalar'],
+  'pto.tstore': ['src', 'dst', 'preQuantScalar'],
+};
+
 /** Hash attributes whose parameters are not simple words (kept as written). */
 const RAW_HASH_ATTRS = new Set(['pto.tile_buf_config', 'pto.inferred_layout']);
 
@@ -1161,6 +1167,9 @@ class Parser {
 
   private parseOpBody(first: Token, results: Use[]): Op {
     const nt = this.lx.next();
+    if (nt.kind === 'string' && GENERIC_FORM_SEGMENTS[nt.text]) {
+      return this.parseGenericForm(nt, this.pos(first.kind === 'value' ? first : nt), results);
+    }
     if (nt.kind !== 'ident') {
       this.fail(nt, `expected an operation name, found ${this.describe(nt)}`, 'e.g. pto.tadd ins(…) outs(…)');
     }
@@ -1236,6 +1245,78 @@ class Parser {
       `unknown operation '${name}'`,
       near ? `did you mean '${near}'?` : 'PTO tile ops are spelled pto.<mnemonic> (e.g. pto.tadd)',
     );
+  }
+
+  /**
+   * MLIR's generic op form of a DPS tile op: `"pto.tmov"(%src, %dst, %pre) <{operandSegmentSizes =
+   * array<i32: 1, 1, 0, 1>, …}> : (T, U, i64) -> ()`. The segments (ODS operand order, PTOOps.td)
+   * say which operand is the destination; the op becomes the DPS op it prints as.
+   */
+  private parseGenericForm(nt: Token, pos: Pos, results: Use[]): Op {
+    const name = nt.text;
+    const segNames = GENERIC_FORM_SEGMENTS[name]!;
+    this.expectPunct('(', `after "${name}"`);
+    const uses: Use[] = [];
+    if (!this.lx.eatPunct(')')) {
+      uses.push(...this.valueList(`in "${name}"(…)`));
+      this.expectPunct(')', `to close the operands of "${name}"`);
+    }
+    let props: NamedAttr[] = [];
+    if (this.lx.isPunct('<')) {
+      this.lx.next();
+      props = this.parseAttrDict();
+      this.expectPunct('>', "to close the properties '<{…}>'");
+    }
+    const attrs = this.lx.isPunct('{') ? this.parseAttrDict() : [];
+    this.expectPunct(':', 'before the function type of a generic op');
+    this.expectPunct('(', 'to open the operand types');
+    const types: Type[] = [];
+    if (!this.lx.eatPunct(')')) {
+      for (;;) {
+        types.push(this.parseType());
+        if (this.lx.eatPunct(')')) break;
+        this.expectPunct(',', 'between operand types');
+      }
+    }
+    this.expectPunct('->', 'before the result types');
+    const resultTypes = this.parseTypeListMaybeParen();
+    if (types.length !== uses.length)
+      this.fail(
+        nt,
+        `"${name}": ${uses.length} operands but ${types.length} types`,
+        'give one type per operand',
+      );
+    const seg = props.find((a) => a.name === 'operandSegmentSizes');
+    const sizes =
+      seg?.value.kind === 'raw'
+        ? (seg.value.text.match(/-?\d+/g) ?? []).slice(1).map(Number)
+        : segNames.map((_, i) => (i < uses.length ? 1 : 0));
+    if (sizes.length !== segNames.length || sizes.reduce((a, b) => a + b, 0) !== uses.length) {
+      this.fail(
+        nt,
+        `"${name}": operandSegmentSizes does not match its ${uses.length} operands`,
+        `segments: ${segNames.join(', ')}`,
+      );
+    }
+    const ins: { use: Use; type: Type }[] = [];
+    const outs: { use: Use; type: Type }[] = [];
+    let k = 0;
+    sizes.forEach((n, i) => {
+      for (let j = 0; j < n; j++, k++)
+        (segNames[i] === 'dst' ? outs : ins).push({ use: uses[k]!, type: types[k]! });
+    });
+    const rest = [...props.filter((a) => a.name !== 'operandSegmentSizes'), ...attrs];
+    return {
+      kind: 'dps',
+      pos,
+      results,
+      name,
+      ins,
+      insAttrs: undefined,
+      outs,
+      attrs: rest.length ? rest : undefined,
+      resultTypes: resultTypes.filter(() => results.length > 0),
+    };
   }
 
   /** `[%r =] func.call @f(%a, …) : (T, …) -> R | (R, …)`. */

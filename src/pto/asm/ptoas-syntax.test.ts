@@ -342,3 +342,27 @@ test('PTOAS attribute enums: #pto<saturation_mode>, #pto<quant_type>, #pto<st_ph
     /unknown store phase 'first'/,
   );
 });
+
+test("MLIR's generic op form of pto.tmov / pto.tstore is the DPS op it prints as", () => {
+  const A = '!pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>';
+  const M = '!pto.tile_buf<mat, 16x16xi8>';
+  const head = `func.func @k(%pre: i64) {\n  %s = pto.alloc_tile : ${A}\n  %d = pto.alloc_tile : ${M}\n`;
+  const generic = parsePtoAs(
+    `${head}  "pto.tmov"(%s, %d, %pre) <{operandSegmentSizes = array<i32: 1, 1, 0, 1>, reluPreMode = #pto<relu_pre_mode normal_relu>}> : (${A}, ${M}, i64) -> ()\n  return\n}\n`,
+  );
+  const dps = parsePtoAs(
+    `${head}  pto.tmov ins(%s : ${A}, %pre : i64) outs(%d : ${M}) {reluPreMode = #pto<relu_pre_mode normal_relu>}\n  return\n}\n`,
+  );
+  assert.equal(printModule(generic), printModule(dps));
+  assert.deepEqual(
+    verifyDiagnostics(generic).map((d) => d.message),
+    [],
+  );
+  const bad = errAt(() =>
+    parsePtoAs(
+      `${head}  "pto.tmov"(%s, %d) <{operandSegmentSizes = array<i32: 1, 1, 0, 1>}> : (${A}, ${M}) -> ()\n  return\n}\n`,
+    ),
+  );
+  assert.match(bad.message, /operandSegmentSizes does not match its 2 operands/);
+  assert.equal(bad.line, 4);
+});

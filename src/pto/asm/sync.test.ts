@@ -200,3 +200,38 @@ test('a loop-carried hazard: the next iteration loads over a tile the vector pip
   );
   assert.deepEqual(checkSync(parsePtoAs(fixed)).races, []);
 });
+
+test('axsim pto check --sync: a race is an error at the reader naming the writer; auto mode lists the pair', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const bin = fileURLToPath(new URL('../../../bin/axsim.js', import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), 'axsim-sync-'));
+  const c = CASES[0]!;
+  const other = [
+    'pto.set_flag[<PIPE_M>, <PIPE_FIX>, <EVENT_ID7>]',
+    'pto.wait_flag[<PIPE_M>, <PIPE_FIX>, <EVENT_ID7>]',
+  ];
+  const racy = join(dir, 'racy.pto');
+  writeFileSync(racy, program(c, other));
+  const r = spawnSync(process.execPath, [bin, 'pto', 'check', '--sync', racy], { encoding: 'utf8' });
+  assert.notEqual(r.status, 0);
+  const line = 2 + c.decls.length;
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `racy\\.pto:${line + 3}:3: BadInput: race \\(RAW\\) on %a: pto\\.tadd \\(PIPE_V\\) reads it while pto\\.tload at .*racy\\.pto:${line}:3 \\(PIPE_MTE2\\)`,
+    ),
+  );
+  const auto = join(dir, 'auto.pto');
+  writeFileSync(auto, program(c, []));
+  const a = spawnSync(process.execPath, [bin, 'pto', 'check', '--sync', auto], { encoding: 'utf8' });
+  assert.equal(a.status, 0, a.stderr);
+  assert.match(a.stdout, /auto mode.*1 set\/wait pair/);
+  assert.match(
+    a.stdout,
+    new RegExp(`pto\\.set_flag\\[<PIPE_MTE2>, <PIPE_V>, <EVENT_IDn>\\] after .*auto\\.pto:${line}:3`),
+  );
+});
