@@ -364,14 +364,16 @@ function parseFields(
   let ignLo = 0;
   let ignHi = 0;
   let sawIgnored = false;
-  const re = /(\S+?)=(\S+)/g;
+  // Sticky: each field=value must follow the previous one after white space only (anything else
+  // is reported by the check after the loop). A global search for the next `=` re-scanned a long
+  // `=`-less token from every position: quadratic (a 100 KB operand took 20 s).
+  const re = /(\s*)(\S+?)=(\S+)/y;
   let consumed = 0;
+  re.lastIndex = 0;
   for (let m = re.exec(rest); m !== null; m = re.exec(rest)) {
-    const between = rest.slice(consumed, m.index);
-    if (between.trim() !== '')
-      throw err(`expected field=value, found '${between.trim()}'`, restCol + consumed);
+    const keyAt = m.index + m[1]!.length;
     consumed = m.index + m[0].length;
-    let valueText = m[2]!;
+    let valueText = m[3]!;
     // an expression value may contain spaces: `address=A + 64 * 2` runs on while an operator
     // joins the next word (or the parentheses are open)
     for (;;) {
@@ -384,11 +386,11 @@ function parseFields(
       consumed += more[0].length;
     }
     re.lastIndex = consumed;
-    const key = m[1]!.toLowerCase();
-    const col = restCol + m.index;
+    const key = m[2]!.toLowerCase();
+    const col = restCol + keyAt;
     if (key === 'ignored') {
-      const v = parseNumber(m[2]!.toLowerCase());
-      if (v === undefined || v >= 1n << 64n) throw err(`ignored=${m[2]} is not a 64-bit number`, col);
+      const v = parseNumber(m[3]!.toLowerCase());
+      if (v === undefined || v >= 1n << 64n) throw err(`ignored=${m[3]} is not a 64-bit number`, col);
       if (sawIgnored) throw err(`field '${key}' given twice`, col);
       sawIgnored = true;
       ignLo = Number(v & 0xffffffffn);
@@ -402,7 +404,7 @@ function parseFields(
     }
     if (!Number.isNaN(vLo[index]!)) throw err(`field '${key}' given twice`, col);
     let bv: bigint;
-    const valCol = col + m[1]!.length + 1;
+    const valCol = col + m[2]!.length + 1;
     try {
       bv = parseValue(field, valueText);
     } catch (e) {

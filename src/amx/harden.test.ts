@@ -80,3 +80,7 @@ test('amx run --dump/--save at a masked-looking address or a huge length exit 2 
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
   }
 });
+
+test('a 100 KB operand without `=` is one linear scan (was quadratic: 20 s), then BadInput', () => {
+  rejects(() => assemble(`fma32 mode=vector ${'0x1,'.repeat(25_000)}`, 'a.s'), /expected field=value/);
+});

@@ -133,7 +133,10 @@ export function compareBuffers(what: string, d: DType, expected: Uint8Array, act
 
 function compareOut(out: Rec, ops: Record<string, Operand>): string[] {
   const lines: string[] = [];
+  if (typeof out !== 'object' || out === null || Array.isArray(out)) throw badInput('out must be an object');
   for (const [name, o] of Object.entries(out)) {
+    if (typeof o !== 'object' || o === null || Array.isArray(o))
+      throw badInput(`out.${name} must be an object`);
     const exp = o as Rec;
     const act = ops[name];
     if (act === undefined) {
