@@ -2423,7 +2423,18 @@ export class Evaluator {
         }
         const v = this.eval(e.b, scope);
         const ms = this.methods.get((lv.t as RecordType).decl)?.get('operator=');
-        if (ms?.length && !(v.k === 'obj' && sameType(v.t, lv.t)))
+        // a user-declared copy assignment (`operator=(T)`, `operator=(const T&)`) runs for an
+        // object of the same type too (the SFPI classes record conditional assignments there)
+        const recName = (lv.t as RecordType).decl.name;
+        const isCopyAssign = (f: FuncDecl) => {
+          if (f.params.length !== 1) return false;
+          let t = f.params[0]!.type;
+          if (t.kind === 'ref') t = t.to;
+          return (
+            t.kind === 'named' && t.parts.length === 1 && t.parts[0]!.name === recName && !t.parts[0]!.targs
+          );
+        };
+        if (ms?.length && (!(v.k === 'obj' && sameType(v.t, lv.t)) || ms.some(isCopyAssign)))
           return this.callFunctions(
             ms,
             undefined,

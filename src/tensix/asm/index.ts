@@ -7,6 +7,8 @@
  *   `disassembleWord(word, arch, opts)`; `describeWordAs(word, arch, style)` -> `{text, note?}`.
  */
 
+// The SFPI compiler (src/tensix/sfpi, docs/sfpi.md): SFPI kernels in the LLK environment.
+export { compileSfpi, type SfpiOptions } from '../sfpi/compile.ts';
 export {
   type DisassembleOptions,
   describeWord,

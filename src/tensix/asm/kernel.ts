@@ -32,6 +32,7 @@ import {
   parseArch,
   templateLoadSlot,
 } from '../encoding.ts';
+import { SfpiCompiler } from '../sfpi/index.ts';
 import { normName, placeValue, type SyntaxField, syntaxOf, UNUSED_BITS } from './syntax.ts';
 import { archTables, type MacroDef, stripNamespaces } from './tables.ts';
 
@@ -113,6 +114,8 @@ export class TensixEmitter {
   readonly insnByName: Map<string, InsnDef>;
   readonly builtins = new Map<string, BuiltinFn>();
   ev!: Evaluator;
+  /** The SFPI compiler's trace (src/tensix/sfpi): its words join the stream in program order. */
+  readonly sfpi: SfpiCompiler;
 
   constructor(
     readonly arch: Arch,
@@ -127,6 +130,7 @@ export class TensixEmitter {
     this.tables = archTables(arch);
     this.insnByName = new Map(instructionSet(arch).map((d) => [d.name, d]));
     this.registerBuiltins();
+    this.sfpi = new SfpiCompiler(this);
   }
 
   // ---- the host interface ----
@@ -212,9 +216,11 @@ export class TensixEmitter {
   }
 
   // ---- words ----
-  emit(word: number, at: SrcLoc, checkDecodable: boolean): void {
+  emit(word: number, at: SrcLoc, checkDecodable: boolean, resolved = false): void {
+    // traced SFPI operations come first (they were written before this word)
+    if (!resolved) this.sfpi.flush();
     const max = this.opts.maxWords ?? MAX_WORDS;
-    const user = this.ev ? this.ev.userLoc(at) : at;
+    const user = resolved || !this.ev ? at : this.ev.userLoc(at);
     const location = { file: user.file, line: user.line, col: user.col };
     if (this.words.length >= max) throw badInput(`the program has more than ${max} words`, { location });
     this.words.push(word >>> 0);
@@ -408,6 +414,7 @@ export class TensixEmitter {
       );
       const before = this.words.length;
       c.ev.callValue(c.args[2]!, [], c.at);
+      this.sfpi.flush();
       const produced = this.words.length - before;
       const want = Number(len) & 63 || 64;
       if (produced !== want) {
@@ -432,6 +439,7 @@ export class TensixEmitter {
   }
 
   cfgWrite(addr: number, value: number, at: SrcLoc): void {
+    this.sfpi.flush();
     const u = this.ev.userLoc(at);
     this.events.push({
       at: this.words.length,
@@ -713,7 +721,8 @@ export class TensixEmitter {
           throw badInput(`${d.name} += ${n} does not fit INCRWC's ${rwcD.width}-bit rwc_d`, {
             location: loc(s.at),
           });
-        this.emit(incr.opcode * 2 ** 24 + Number(v) * 2 ** rwcD.shift, s.at, true);
+        // in order with the traced SFPI operations (src/tensix/sfpi)
+        this.sfpi.raw(incr.opcode * 2 ** 24 + Number(v) * 2 ** rwcD.shift, s.at);
         return;
       }
       case 'canonical':
@@ -803,6 +812,7 @@ export class TensixEmitter {
   }
 
   result(): AssembleResult {
+    this.sfpi.flush();
     return {
       words: Uint32Array.from(this.words),
       lines: this.lines,

@@ -14,6 +14,7 @@
  *   tests/helpers/include/llk_sfpu_types.h; tt-metal hw/inc/.../tensix_types.h (DataFormat).
  */
 import type { Arch } from '../encoding.ts';
+import { SFPI_VECTOR_H } from '../sfpi/header.ts';
 import { ARCH_PARAMS } from '../state.ts';
 
 /** Config register (32-bit word index) the PRNG seed is written to: PRNG_SEED_Seed_Val_ADDR32. */
@@ -303,7 +304,7 @@ function sfpiH(): string {
 // - sfpi::SFP*_MOD* instruction-field constants: resolved by the emitter's constant table.
 // - sfpi::dst_reg++ / dst_reg += n: an INCRWC of the Dst counter (builtin of the emitter).
 // - sfpi::vConst{Int,Float}Prgm{0,1,2} = value: programs LReg[12..14] (see below).
-// Vector SFPI code (vFloat, vInt, v_if, dst_reg[i], ...) is the SFPI compiler's (issue 12).
+// Vector SFPI code (vFloat, vInt, v_if, dst_reg[i], ...): axsim_sfpi_vector.h, src/tensix/sfpi (issue 12).
 #pragma once
 #include <cstdint>
 #include "ckernel_ops.h"
@@ -311,23 +312,23 @@ function sfpiH(): string {
 #define sfpi_inline inline
 #endif
 namespace sfpi {
-// SFPI's vector types, declared (empty) so that files mixing SFPI functions with TTI ones parse; a
-// function body is compiled only when it is called, and computing with these needs the SFPI
-// compiler (issue 12).
-struct vFloat {};
-struct vInt {};
-struct vUInt {};
 struct vBool {};
 struct sFloat16a {};
 struct sFloat16b {};
+}
+// SFPI's vector types, dst_reg[] elements, constants and v_if: the SFPI compiler's (src/tensix/sfpi).
+#include "axsim_sfpi_vector.h"
+namespace sfpi {
 // The Dst read/write counter as SFPI kernels step it: one SFPU row = 2 Dst rows (SFP_DESTREG_STRIDE),
 // each step an INCRWC of the Dst RWC.
+// (__sfpi_incrwc keeps the step in order with the traced SFPI operations.)
 struct __axsim_dst_reg {
-  void operator++(int) const { TTI_INCRWC(0, 2, 0, 0); }
-  void operator++() const { TTI_INCRWC(0, 2, 0, 0); }
+  void operator++(int) const { __sfpi_incrwc(2); }
+  void operator++() const { __sfpi_incrwc(2); }
   void operator+=(const int n) const {
-    for (int i = 0; i < n; i++) TTI_INCRWC(0, 2, 0, 0);
+    for (int i = 0; i < n; i++) __sfpi_incrwc(2);
   }
+  __vDReg operator[](const int i) const { return __vDReg{2, i}; }
 };
 constexpr __axsim_dst_reg dst_reg = {};
 // A programmable constant register (LReg 12, 13, 14). Assigning loads the value into LReg[0] with
@@ -392,6 +393,7 @@ export function llkHeaders(arch: Arch): Record<string, string> {
     'llk_sfpu_types.h': sfpuTypes(),
     'lltt.h': LLTT_H,
     'sfpi.h': sfpiH(),
+    'axsim_sfpi_vector.h': SFPI_VECTOR_H,
   };
   for (const n of ['type_traits', 'limits', 'array', 'climits', 'utility', 'cmath', 'algorithm'])
     files[n] = STD_EMPTY(n);

@@ -1,0 +1,252 @@
+/**
+ * The SFPI compiler's passes, each on a hand-written trace. Expected instruction sequences follow
+ * the headers and compiler sources cited in passes.ts / docs/sfpi.md: tt-llk macro argument order
+ * (SFPMAD a, b, c, dest, mod1 = a*b+c; SFPLOADI lreg, mod0, imm16; SFPSETCC imm12, lreg_c,
+ * lreg_dest, mod1), sfpi_constants.h values (SFPLOADI_MOD0_FLOATB 0, SHORT 4, USHORT 2, UPPER 8;
+ * SFPSETCC_MOD1_LREG_LT0 0 / NE0 2 / GTE0 4 / EQ0 6; SFPLOAD_ADDR_MODE_NOINC 3 on WH, 7 on BH).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AxsimError } from '../../errors.ts';
+import { combine, compileTrace, lower, nops, regalloc } from './passes.ts';
+import type { TraceOp } from './trace.ts';
+
+const at = { file: 'k.h', line: 1, col: 1 };
+const L = (line: number) => ({ file: 'k.h', line, col: 1 });
+const listing = (ops: TraceOp[], arch: 'wormhole' | 'blackhole') =>
+  compileTrace(ops, arch).map((i) => `${i.name} ${i.args.join(',')}`.trim());
+
+describe('sfpi combine', () => {
+  it('a*b+c with the product used once becomes one mad', () => {
+    const ops: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'fimm', id: 1, bits: 0x3fc00000, at },
+      { k: 'op', id: 2, op: 'mul', a: 0, b: 1, at },
+      { k: 'fimm', id: 3, bits: 0x3e800000, at },
+      { k: 'op', id: 4, op: 'add', a: 2, b: 3, at },
+      { k: 'store', addr: 0, src: 4, at },
+    ];
+    const c = combine(ops);
+    assert.deepEqual(
+      c.map((o) => (o.k === 'op' ? `${o.op}(${o.a},${o.b},${o.c})` : o.k)),
+      ['load', 'fimm', 'fimm', 'mad(0,1,3)', 'store'],
+    );
+  });
+  it('no fusion when the product is used twice, or a CC change lies between', () => {
+    const twice: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'op', id: 1, op: 'mul', a: 0, b: 0, at },
+      { k: 'op', id: 2, op: 'add', a: 1, b: 0, at },
+      { k: 'store', addr: 0, src: 2, at },
+      { k: 'store', addr: 2, src: 1, at },
+    ];
+    assert.ok(combine(twice).some((o) => o.k === 'op' && o.op === 'mul'));
+    const cc: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'op', id: 1, op: 'mul', a: 0, b: 0, at },
+      { k: 'if', depth: 0, at },
+      { k: 'cmpz', cmp: 'lt', a: 0, at },
+      { k: 'op', id: 2, op: 'add', a: 1, b: 0, at },
+      { k: 'cmov', id: 3, old: 0, src: 2, at },
+      { k: 'endif', depth: 0, at },
+      { k: 'store', addr: 0, src: 3, at },
+    ];
+    assert.ok(combine(cc).some((o) => o.k === 'op' && o.op === 'mul'));
+  });
+  it('values nobody reads are dropped (and then their inputs)', () => {
+    const ops: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'op', id: 1, op: 'fabs', a: 0, b: -1, at },
+      { k: 'load', id: 2, addr: 2, at },
+      { k: 'store', addr: 4, src: 2, at },
+    ];
+    assert.deepEqual(
+      combine(ops).map((o) => o.k),
+      ['load', 'store'],
+    );
+  });
+});
+
+describe('sfpi lower', () => {
+  it('SFPLOADI: one FLOATB load when the low half is zero, else USHORT + UPPER; SHORT for small ints', () => {
+    const { insns } = lower(
+      [
+        { k: 'fimm', id: 0, bits: 0x3fc00000, at }, // 1.5f
+        { k: 'fimm', id: 1, bits: 0x3dcccccd, at }, // 0.1f
+        { k: 'iimm', id: 2, value: -5, at },
+      ],
+      'wormhole',
+    );
+    const r = (v: number) => v;
+    assert.deepEqual(
+      insns.map((i) => [i.name, ...i.args(r)]),
+      [
+        ['SFPLOADI', 0, 0, 0x3fc0],
+        ['SFPLOADI', 1, 2, 0xcccd],
+        ['SFPLOADI', 1, 8, 0x3dcc],
+        ['SFPLOADI', 2, 4, 0xfffb],
+      ],
+    );
+  });
+  it('CC: no PUSHC at the outermost level, COMPC for v_else, SFPENCC 3,10 at its end; PUSHC/POPC inside', () => {
+    const ops: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'if', depth: 0, at },
+      { k: 'cmpz', cmp: 'lt', a: 0, at },
+      { k: 'else', depth: 0, at },
+      { k: 'if', depth: 1, at },
+      { k: 'cmpz', cmp: 'gt', a: 0, at },
+      { k: 'endif', depth: 1, at },
+      { k: 'endif', depth: 0, at },
+      { k: 'store', addr: 0, src: 0, at },
+    ];
+    assert.deepEqual(listing(ops, 'blackhole'), [
+      'SFPLOAD 0,0,7,0',
+      'SFPSETCC 0,0,0,0',
+      'SFPCOMPC 0,0,0,0',
+      'SFPPUSHC 0,0,0,0',
+      'SFPSETCC 0,0,0,4', // x > 0: x >= 0 and then x != 0
+      'SFPSETCC 0,0,0,2',
+      'SFPPOPC 0,0,0,0',
+      'SFPENCC 3,0,0,10',
+      'SFPSTORE 0,0,7,0',
+    ]);
+  });
+  it('a compare of two values is (a - b) by MAD with -1.0 (LReg 11), then SFPSETCC; <= is not compiled yet', () => {
+    const ops: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'load', id: 1, addr: 2, at },
+      { k: 'if', depth: 0, at },
+      { k: 'cmp', cmp: 'ge', a: 0, b: 1, at },
+      { k: 'endif', depth: 0, at },
+    ];
+    assert.deepEqual(listing(ops, 'wormhole'), [
+      'SFPLOAD 0,0,3,0',
+      'SFPLOAD 1,0,3,2',
+      'SFPMAD 1,11,0,0,0', // b * -1 + a, into the first free LReg
+      'SFPNOP', // WH: the next instruction reads the MAD's result
+      'SFPSETCC 0,0,0,4',
+      'SFPENCC 3,0,0,10',
+    ]);
+    const le = ops.map((o) => (o.k === 'cmp' ? { ...o, cmp: 'le', at: L(7) } : o));
+    assert.throws(
+      () => listing(le, 'wormhole'),
+      (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported' && e.location?.line === 7,
+    );
+  });
+  it('add / sub / mul / neg / abs', () => {
+    const ops: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'load', id: 1, addr: 2, at },
+      { k: 'op', id: 2, op: 'add', a: 0, b: 1, at },
+      { k: 'op', id: 3, op: 'sub', a: 2, b: 1, at },
+      { k: 'op', id: 4, op: 'mul', a: 3, b: 1, at },
+      { k: 'op', id: 5, op: 'neg', a: 4, b: -1, at },
+      { k: 'op', id: 6, op: 'fabs', a: 5, b: -1, at },
+      { k: 'store', addr: 0, src: 6, at },
+    ];
+    assert.deepEqual(listing(ops, 'blackhole'), [
+      'SFPLOAD 0,0,7,0',
+      'SFPLOAD 1,0,7,2',
+      'SFPMAD 0,10,1,0,0', // a * 1.0 + b
+      'SFPMAD 1,11,0,0,0', // b * -1.0 + a
+      'SFPMAD 0,1,9,0,0', // a * b + 0.0 (b's last use: L1 is free after)
+      'SFPMOV 0,0,0,1', // SFPMOV_MOD1_COMPSIGN
+      'SFPABS 0,0,0,1', // SFPABS_MOD1_FLOAT
+      'SFPSTORE 0,0,7,0',
+    ]);
+  });
+});
+
+describe('sfpi regalloc and nops', () => {
+  it('a conditional write goes into the register of the value it replaces', () => {
+    const ops: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'if', depth: 0, at },
+      { k: 'cmpz', cmp: 'lt', a: 0, at },
+      { k: 'fimm', id: 1, bits: 0, at },
+      { k: 'cmov', id: 2, old: 0, src: 1, at },
+      { k: 'endif', depth: 0, at },
+      { k: 'store', addr: 0, src: 2, at },
+    ];
+    assert.deepEqual(listing(ops, 'wormhole'), [
+      'SFPLOAD 0,0,3,0',
+      'SFPSETCC 0,0,0,0',
+      'SFPLOADI 1,0,0',
+      'SFPMOV 0,1,0,0',
+      'SFPENCC 3,0,0,10',
+      'SFPSTORE 0,0,3,0',
+    ]);
+  });
+  it('a conditional write to a value still read later is reported, never miscompiled', () => {
+    const ops: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'if', depth: 0, at },
+      { k: 'cmpz', cmp: 'lt', a: 0, at },
+      { k: 'fimm', id: 1, bits: 0, at },
+      { k: 'cmov', id: 2, old: 0, src: 1, at: L(9) },
+      { k: 'endif', depth: 0, at },
+      { k: 'store', addr: 0, src: 2, at },
+      { k: 'store', addr: 2, src: 0, at },
+    ];
+    assert.throws(
+      () => listing(ops, 'wormhole'),
+      (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported' && e.location?.line === 9,
+    );
+  });
+  it('8 live values fit, the 9th is the register-spill error at its line', () => {
+    const loads = (n: number): TraceOp[] =>
+      Array.from({ length: n }, (_, i) => ({ k: 'load', id: i, addr: 2 * i, at: L(i + 1) }) as TraceOp);
+    const sum = (n: number): TraceOp[] => {
+      const ops = loads(n);
+      let acc = 0;
+      for (let i = 1; i < n; i++) {
+        ops.push({ k: 'op', id: 100 + i, op: 'add', a: acc, b: i, at });
+        acc = 100 + i;
+      }
+      ops.push({ k: 'store', addr: 0, src: acc, at });
+      return ops;
+    };
+    const { insns, fixed } = lower(combine(sum(8)), 'blackhole');
+    const phys = regalloc(insns, fixed);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5, 6, 7].map((v) => phys.get(v)),
+      [0, 1, 2, 3, 4, 5, 6, 7],
+    );
+    assert.throws(
+      () => listing(sum(9), 'blackhole'),
+      (e: unknown) => e instanceof AxsimError && /register spill/.test(e.message) && e.location?.line === 9,
+    );
+  });
+  it('Wormhole: SFPNOP only when the next instruction reads the MAD result; Blackhole: none', () => {
+    const dependent: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'op', id: 1, op: 'mul', a: 0, b: 0, at },
+      { k: 'store', addr: 0, src: 1, at },
+    ];
+    assert.deepEqual(listing(dependent, 'wormhole'), [
+      'SFPLOAD 0,0,3,0',
+      'SFPMAD 0,0,9,0,0',
+      'SFPNOP',
+      'SFPSTORE 0,0,3,0',
+    ]);
+    assert.deepEqual(listing(dependent, 'blackhole'), [
+      'SFPLOAD 0,0,7,0',
+      'SFPMAD 0,0,9,0,0',
+      'SFPSTORE 0,0,7,0',
+    ]);
+    const independent: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'op', id: 1, op: 'mul', a: 0, b: 0, at },
+      { k: 'load', id: 2, addr: 2, at },
+      { k: 'store', addr: 2, src: 2, at },
+      { k: 'store', addr: 0, src: 1, at },
+    ];
+    const { insns, fixed } = lower(combine(independent), 'wormhole');
+    const phys = regalloc(insns, fixed);
+    assert.deepEqual(
+      nops(insns, phys, 'wormhole').map((i) => i.name),
+      ['SFPLOAD', 'SFPMAD', 'SFPLOAD', 'SFPSTORE', 'SFPSTORE'],
+    );
+  });
+});

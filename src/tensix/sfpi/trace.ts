@@ -1,0 +1,219 @@
+/**
+ * The SFPI tracer: the scalar C++ runs concretely on cfront's evaluator (loops unrolled, template
+ * and run-time arguments known); every vector operation the SFPI classes perform calls an
+ * `__sfpi_*` builtin registered here, which appends one node to an SSA trace and returns the new
+ * value's id. The trace is compiled by the passes in passes.ts when the emitter needs the words
+ * (before any other word, and at the end). docs/sfpi.md.
+ */
+import type { BuiltinCtx, BuiltinFn, Value } from '../../cfront/eval.ts';
+import type { SrcLoc } from '../../cfront/lex.ts';
+import { I32 } from '../../cfront/types.ts';
+import { badInput, unsupported } from '../../errors.ts';
+
+export interface Loc {
+  file: string;
+  line: number;
+  col: number;
+}
+
+/** One traced operation. `id` is the SSA value it defines (if any). */
+export type TraceOp =
+  | { k: 'load'; id: number; addr: number; at: Loc }
+  | { k: 'store'; addr: number; src: number; at: Loc }
+  | { k: 'fimm'; id: number; bits: number; at: Loc }
+  | { k: 'iimm'; id: number; value: number; at: Loc }
+  | { k: 'creg'; id: number; lreg: number; at: Loc }
+  | { k: 'op'; id: number; op: string; a: number; b: number; c?: number; at: Loc }
+  | { k: 'opi'; id: number; op: string; a: number; imm: number; at: Loc }
+  /** Conditional assignment: the new value of a variable written while the CC stack is not empty. */
+  | { k: 'cmov'; id: number; old: number; src: number; at: Loc }
+  | { k: 'cmp'; cmp: string; a: number; b: number; at: Loc }
+  | { k: 'cmpz'; cmp: string; a: number; at: Loc }
+  | { k: 'if'; depth: number; at: Loc }
+  | { k: 'else'; depth: number; at: Loc }
+  | { k: 'endif'; depth: number; at: Loc }
+  /** A word that is not SFPI (the Dst counter step dst_reg++), kept in order. */
+  | { k: 'raw'; word: number; at: Loc };
+
+export const CMPS = new Set(['lt', 'le', 'gt', 'ge', 'eq', 'ne']);
+export const OPS = new Set(['add', 'sub', 'mul', 'mad', 'neg', 'fabs', 'exexp', 'exexp_nodebias']);
+
+/** The trace of one compilation: nodes in program order, with the CC depth and flush segments. */
+export class Trace {
+  ops: TraceOp[] = [];
+  private next = 0;
+  depth = 0;
+  /** Segment (flush count) each value was defined in. */
+  readonly segOf = new Map<number, number>();
+  segment = 0;
+
+  newId(): number {
+    const id = this.next++;
+    this.segOf.set(id, this.segment);
+    return id;
+  }
+  push(op: TraceOp): void {
+    this.ops.push(op);
+  }
+  /** Takes the ops to compile; values defined so far may not be used after this point. */
+  take(): TraceOp[] {
+    const ops = this.ops;
+    this.ops = [];
+    this.segment++;
+    return ops;
+  }
+}
+
+/** A located Unsupported error for an SFPI construct that axsim does not compile yet. */
+export function notYet(what: string, at: Loc) {
+  return unsupported(`SFPI ${what} is not compiled yet (issue 12)`, {
+    location: at,
+    hint: 'docs/sfpi.md lists what the SFPI compiler handles today',
+  });
+}
+
+const int = (v: number): Value => ({ k: 'int', t: I32, v: BigInt(v) }) as Value;
+
+/** Registers the `__sfpi_*` builtins on an emitter's builtin map. */
+export function installTracer(
+  builtins: Map<string, BuiltinFn>,
+  trace: Trace,
+  userLoc: (at: SrcLoc) => Loc,
+  incrwcWord: (n: number) => number,
+): void {
+  const loc = (c: BuiltinCtx): Loc => {
+    const u = userLoc(c.at);
+    return { file: u.file, line: u.line, col: u.col };
+  };
+  const num = (c: BuiltinCtx, k: number): number => {
+    const v = c.args[k];
+    if (v?.k === 'int') return Number(v.v);
+    if (v?.k === 'float') return v.v;
+    throw badInput(`${c.name}: argument ${k + 1} is not a number`, { location: loc(c) });
+  };
+  const str = (c: BuiltinCtx, k: number): string => {
+    const v = c.args[k];
+    if (v?.k === 'ptr' && v.str !== undefined) return v.str;
+    throw badInput(`${c.name}: argument ${k + 1} is not a string literal`, { location: loc(c) });
+  };
+  /** The value id of the operand (k, v) at arguments k, k+1: traced value, dst_reg element, constant LReg. */
+  const use = (c: BuiltinCtx, k: number): number => {
+    const kind = num(c, k);
+    const v = num(c, k + 1);
+    const at = loc(c);
+    if (kind === 2) {
+      const id = trace.newId();
+      trace.push({ k: 'load', id, addr: v * 2, at });
+      return id;
+    }
+    if (kind === 3) {
+      const id = trace.newId();
+      trace.push({ k: 'creg', id, lreg: v, at });
+      return id;
+    }
+    if (kind !== 1) throw notYet('operand of this type', at);
+    if (v < 0)
+      throw badInput('an SFPI vector variable is used before it is given a value', {
+        location: at,
+        hint: 'initialise the vFloat (e.g. from dst_reg[i] or a constant) before reading it',
+      });
+    if (trace.segOf.get(v) !== trace.segment)
+      throw notYet('value used across a TTI_ instruction or a function boundary of the run', at);
+    return v;
+  };
+  const f32bits = (x: number) => {
+    const b = new DataView(new ArrayBuffer(4));
+    b.setFloat32(0, x, true);
+    return b.getUint32(0, true);
+  };
+  const b = builtins;
+  b.set('__sfpi_unsupported', (c) => {
+    throw notYet(str(c, 0), loc(c));
+  });
+  b.set('__sfpi_value', (c) => int(use(c, 0)));
+  b.set('__sfpi_store', (c) => {
+    trace.push({ k: 'store', addr: num(c, 0) * 2, src: use(c, 1), at: loc(c) });
+    return undefined;
+  });
+  b.set('__sfpi_fimm', (c) => {
+    const v = c.args[0];
+    const bits = v?.k === 'float' && v.nan !== undefined ? Number(v.nan) >>> 0 : f32bits(num(c, 0));
+    const id = trace.newId();
+    trace.push({ k: 'fimm', id, bits, at: loc(c) });
+    return int(id);
+  });
+  b.set('__sfpi_iimm', (c) => {
+    const id = trace.newId();
+    trace.push({ k: 'iimm', id, value: num(c, 0) | 0, at: loc(c) });
+    return int(id);
+  });
+  b.set('__sfpi_creg', (c) => {
+    const id = trace.newId();
+    trace.push({ k: 'creg', id, lreg: num(c, 0), at: loc(c) });
+    return int(id);
+  });
+  b.set('__sfpi_op', (c) => {
+    const op = str(c, 0);
+    if (!OPS.has(op)) throw notYet(`operation '${op}'`, loc(c));
+    const a = use(c, 1);
+    const bb = num(c, 4) < 0 && num(c, 3) === 0 ? -1 : use(c, 3);
+    const id = trace.newId();
+    trace.push({ k: 'op', id, op, a, b: bb, at: loc(c) });
+    return int(id);
+  });
+  b.set('__sfpi_opi', (c) => {
+    const op = str(c, 0);
+    const a = use(c, 1);
+    const id = trace.newId();
+    trace.push({ k: 'opi', id, op, a, imm: num(c, 3), at: loc(c) });
+    return int(id);
+  });
+  b.set('__sfpi_assign', (c) => {
+    const old = num(c, 0) === 1 ? num(c, 1) : -1;
+    const src = use(c, 2);
+    if (trace.depth === 0) return int(src); // unconditional: the variable now names the new value
+    if (old >= 0 && trace.segOf.get(old) !== trace.segment)
+      throw notYet('value used across a TTI_ instruction or a function boundary of the run', loc(c));
+    const id = trace.newId();
+    trace.push({ k: 'cmov', id, old, src, at: loc(c) });
+    return int(id);
+  });
+  const cmp = (c: BuiltinCtx, withImm: boolean) => {
+    const cmpName = str(c, 0);
+    if (!CMPS.has(cmpName)) throw notYet(`comparison '${cmpName}'`, loc(c));
+    const a = use(c, 1);
+    const at = loc(c);
+    if (withImm) {
+      const x = num(c, 3);
+      if (x === 0 && !Object.is(x, -0)) {
+        trace.push({ k: 'cmpz', cmp: cmpName, a, at });
+      } else {
+        const id = trace.newId();
+        trace.push({ k: 'fimm', id, bits: f32bits(x), at });
+        trace.push({ k: 'cmp', cmp: cmpName, a, b: id, at });
+      }
+    } else trace.push({ k: 'cmp', cmp: cmpName, a, b: use(c, 3), at });
+    return int(0);
+  };
+  b.set('__sfpi_cmp', (c) => cmp(c, false));
+  b.set('__sfpi_cmpf', (c) => cmp(c, true));
+  b.set('__sfpi_cc_if', (c) => {
+    trace.push({ k: 'if', depth: trace.depth, at: loc(c) });
+    trace.depth++;
+    return undefined;
+  });
+  b.set('__sfpi_cc_cond', () => undefined);
+  b.set('__sfpi_cc_else', (c) => {
+    trace.push({ k: 'else', depth: trace.depth - 1, at: loc(c) });
+    return undefined;
+  });
+  b.set('__sfpi_cc_endif', (c) => {
+    trace.depth--;
+    trace.push({ k: 'endif', depth: trace.depth, at: loc(c) });
+    return undefined;
+  });
+  b.set('__sfpi_incrwc', (c) => {
+    trace.push({ k: 'raw', word: incrwcWord(num(c, 0)), at: loc(c) });
+    return undefined;
+  });
+}
