@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { AxsimError } from '../../errors.ts';
+import { disassemble } from '../asm/index.ts';
 import type { Arch } from '../encoding.ts';
 import { TensixMachine } from '../index.ts';
 import { f32ToBits } from '../llk/checks.ts';
@@ -49,6 +50,33 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
         assert.deepEqual(r.hazards, []);
       });
     }
+    it('select_probe: the instruction sequence worked out by hand (docs/sfpi.md lowering rules)', () => {
+      const r = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::select_probe' });
+      const am = arch === 'wormhole' ? 'ADDR_MOD_3' : 'ADDR_MOD_7';
+      const nop = arch === 'wormhole' ? ['TTI_SFPNOP;'] : [];
+      const L = (n: number) => `p_sfpu::LREG${n}`;
+      assert.deepEqual(disassemble(r.words, arch, { style: 'macro' }), [
+        `TTI_SFPLOAD(${L(0)}, 0, ${am}, 0);`, // x
+        `TTI_SFPLOAD(${L(1)}, 0, ${am}, 4);`, // c = dst_reg[2]
+        `TTI_SFPLOADI(${L(2)}, 0, 0x3f80);`, // r = 1.0f (fp16b)
+        `TTI_SFPLOADI(${L(3)}, 0, 0x40a0);`, // 5.0f
+        `TTI_SFPSTORE(${L(3)}, 0, ${am}, 0);`,
+        `TTI_SFPMAD(${L(1)}, p_sfpu::LREG11, ${L(0)}, ${L(3)}, 0);`, // x - c
+        ...nop,
+        `TTI_SFPSETCC(0, ${L(3)}, ${L(0)}, 4);`, // >= 0
+        `TTI_SFPMOV(0, ${L(1)}, ${L(2)}, 0);`, // r = c
+        `TTI_SFPCOMPC(0, ${L(0)}, ${L(0)}, 0);`,
+        `TTI_SFPMAD(${L(0)}, ${L(1)}, p_sfpu::LCONST_1, ${L(1)}, 0);`, // x * c + 1 (c's last use)
+        ...nop,
+        `TTI_SFPMOV(0, ${L(1)}, ${L(2)}, 0);`, // r = …
+        `TTI_SFPENCC(3, ${L(0)}, ${L(0)}, 0xa);`,
+        `TTI_SFPSTORE(${L(2)}, 0, ${am}, 2);`,
+        `TTI_SFPSTORE(${L(0)}, 0, ${am}, 6);`,
+      ]);
+      const line = (text: string) => SOURCE.split('\n').findIndex((l) => l.includes(text)) + 1;
+      assert.equal(r.lines[0], line('vFloat x = dst_reg[0];'));
+      assert.equal(r.lines.at(-1), line('dst_reg[3] = x;'));
+    });
     it('v_elseif (not compiled yet) is Unsupported at its line', () => {
       assert.throws(
         () => compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::uses_elseif' }),
