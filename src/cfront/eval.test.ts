@@ -98,6 +98,12 @@ int g() { return 0.1f == 0.1; }`;
     assert.equal(num(p.ev.callEntry('f()')), 2 ** -149);
     assert.equal(num(p.ev.callEntry('g()')), 0n); // 0.1f widened != 0.1
   });
+  it('sqrt of a float: float in C++ (<cmath> overload), double in C (the argument is promoted)', () => {
+    const src = 'double f() { float x = 2.0f; return sqrt(x); }';
+    assert.equal(num(run(src, 'f()', { file: 'k.c' })), Math.sqrt(2));
+    assert.equal(num(run(src, 'f()', { file: 'k.cpp' })), Math.fround(Math.sqrt(2)));
+    assert.notEqual(Math.sqrt(2), Math.fround(Math.sqrt(2)));
+  });
   it('__builtin_nanf gives a quiet NaN with the payload its string names', () => {
     const src = `
 unsigned a() { return __builtin_bit_cast(unsigned, __builtin_nanf("")); }

@@ -3492,7 +3492,9 @@ function mathFn(
     min: 1,
     max: 1,
     f: (ev, [a], at) => {
-      const t = single || (a!.k === 'float' && a!.t.bits === 32) ? F32 : F64;
+      // C++ <cmath> has float overloads; C's sqrt/floor/... take and return double (a .c program)
+      const cProgram = ev.mainFile?.endsWith('.c') === true;
+      const t = single || (!cProgram && a!.k === 'float' && a!.t.bits === 32) ? F32 : F64;
       const x = ev.convert(a!, t, at, false) as Value & { k: 'float' };
       return ev.mkFloat(t, f(x.v));
     },
