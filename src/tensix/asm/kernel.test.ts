@@ -183,12 +183,27 @@ describe('compileKernel', () => {
       () =>
         compileKernel(
           'template <int S> void k() {\n  for (int i = 0; i < 3; i++)\n    TTI_SFPIADD(S * i, 0, 0, 0);\n}',
-          { arch: 'wormhole', file: 'k.h', entry: 'k<2048>' },
+          { arch: 'wormhole', file: 'k.h', entry: 'k<-2048>' },
         ),
       'k.h',
       3,
       17,
-      'TTI_SFPIADD argument 1 (imm12_math) = 4096 does not fit in its 12 bit(s) 23:12',
+      'TTI_SFPIADD argument 1 (imm12_math) = -2048 does not fit in its 12 bit(s) 23:12',
     );
+  });
+  it('lets a too-wide argument carry into the next field as C does, with a warning (tt-llk reduce.h shape)', () => {
+    // WH SFPLOAD(lreg 8, mod0 3, addr_mode 6, 0): 0x70 << 24 + 8 << 20 + 3 << 16 + 6 << 14 = 0x70848000
+    const r = compileKernel('void k() {\n  TTI_SFPLOAD(8, 3, ADDR_MOD_6, 0);\n}', {
+      arch: 'wormhole',
+      file: 'k.h',
+      entry: 'k',
+    });
+    assert.deepEqual(hexes(r.words), ['0x70848000']);
+    assert.equal(r.warnings.length, 1);
+    assert.match(
+      r.warnings[0]!.message,
+      /argument 3 \(sfpu_addr_mode\) = 6 does not fit .* carries into instr_mod0/,
+    );
+    assert.equal(r.warnings[0]!.location?.line, 2);
   });
 });

@@ -125,6 +125,8 @@ export class TensixEmitter {
       constants?: ReadonlyMap<string, bigint>;
       /** The `.sfpu` form: canonical names in any case. */
       asm?: boolean;
+      /** C++ kernels: an argument too wide for its field carries into the next (with a warning). */
+      carry?: boolean;
     } = {},
   ) {
     this.tables = archTables(arch);
@@ -303,6 +305,23 @@ export class TensixEmitter {
       const max = (1n << BigInt(a.width)) - 1n;
       if (v < 0n || v > max) {
         const hi = a.shift + a.width - 1;
+        if (this.opts.carry && v >= 0n && v < 1n << 32n) {
+          // C++ kernel files: the macro's arithmetic as the compiler does it (the excess carries
+          // into the next field up), reported so the author sees it
+          const u = this.ev ? this.ev.userLoc(at) : at;
+          this.warnings.push(
+            new AxsimError(
+              'NonContractual',
+              `${form} argument ${k + 1} (${a.name}) = ${v} does not fit in its ${a.width} bit(s) ${hi}:${a.shift}; as in C, the excess carries into ${k > 0 ? def.args[k - 1]!.name : 'the opcode'}`,
+              {
+                location: { file: u.file, line: u.line, col: u.col },
+                hint: 'tt-llk ckernel_ops.h adds the shifted arguments; the word is what that sum gives',
+              },
+            ),
+          );
+          word += v << BigInt(a.shift);
+          return;
+        }
         throw badInput(
           `${form} argument ${k + 1} (${a.name}) = ${v} does not fit in its ${a.width} bit(s) ${hi}:${a.shift}`,
           {
@@ -316,7 +335,7 @@ export class TensixEmitter {
       }
       word += v << BigInt(a.shift);
     });
-    return Number(word);
+    return Number(BigInt.asUintN(32, word));
   }
 
   private registerBuiltins(): void {
@@ -873,7 +892,7 @@ function checkArch(arch: Arch): Arch {
 export function compileKernel(source: string, opts: KernelOptions): AssembleResult {
   const arch = checkArch(opts.arch);
   if (typeof source !== 'string') throw badInput('compileKernel: the source must be a string');
-  const em = new TensixEmitter(arch, { maxWords: opts.maxWords });
+  const em = new TensixEmitter(arch, { maxWords: opts.maxWords, carry: true });
   try {
     const prog = loadProgram(source, {
       file: opts.file ?? '<input>',
