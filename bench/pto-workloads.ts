@@ -6,7 +6,7 @@
  * exact dot product (the inputs are multiples of 1/8 in [-2, 2], so every product and partial sum
  * is exact in binary32 and the order of the fmaf chain cannot matter).
  */
-import { createTile, execute, readElement, type Tile } from '../src/pto/index.ts';
+import { createTile, execute, prepare, readElement, type Tile } from '../src/pto/index.ts';
 
 export function vecTile(n: number, seed: number): Tile {
   const data = new Float32Array(n * n);
@@ -40,13 +40,14 @@ export interface PtoWorkload {
   make: () => { run: () => void; check: () => boolean };
 }
 
-function tadd(n: number): PtoWorkload['make'] {
+function tadd(n: number, prepared = false): PtoWorkload['make'] {
   return () => {
     const a = vecTile(n, 7);
     const b = vecTile(n, 13);
     const d = vecTile(n, 1);
+    const p = prepared ? prepare('TADD', { dst: d, src0: a, src1: b }) : undefined;
     return {
-      run: () => execute('TADD', { dst: d, src0: a, src1: b }),
+      run: p ? () => p.run() : () => execute('TADD', { dst: d, src0: a, src1: b }),
       check: () => {
         for (let r = 0; r < n; r++)
           for (let c = 0; c < n; c++) {
@@ -69,6 +70,18 @@ export const PTO_WORKLOADS: PtoWorkload[] = [
     refBuild: 'clang, single-threaded',
     target: 1.5,
     make: tadd(64),
+  },
+  {
+    // The same calls through a prepared instruction (prepare once, then run(): no per-call
+    // validation); not a separate workload of PTO-PERF.md, so the same reference.
+    name: 'TADD f32 64x64, prepared',
+    work: 64 * 64,
+    unit: 'G elem/s',
+    refText: '9.4-9.5 (clang) / 12.1-12.6 (1 thread)',
+    ref: 12.35,
+    refBuild: 'clang, single-threaded',
+    target: 1.5,
+    make: tadd(64, true),
   },
   {
     name: 'TADD f32 256x256',

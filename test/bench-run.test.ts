@@ -30,12 +30,12 @@ test('npm run bench --quick --json: every workload, the documented shape, checks
       names.some((n) => n.startsWith(`AMX ${id} `)),
       `AMX ${id}`,
     );
-  for (const w of ['TADD f32 64x64', 'TADD f32 256x256', 'TMATMUL f32 64x64x64'])
+  for (const w of ['TADD f32 64x64', 'TADD f32 64x64, prepared', 'TADD f32 256x256', 'TMATMUL f32 64x64x64'])
     assert.ok(
       names.some((n) => n.startsWith(`PTO ${w} `)),
       `PTO ${w}`,
     );
-  assert.equal(rows.length, 16);
+  assert.equal(rows.length, 17); // + TADD 64x64 through a prepared instruction
   for (const x of rows) {
     assert.deepEqual(Object.keys(x).sort(), [
       'arch',

@@ -52,6 +52,8 @@ export {
   OPS,
   type Operand,
   onesOutsideValid,
+  type PreparedInstruction,
+  prepare,
   type ScalarInput,
 } from './registry.ts';
 export {

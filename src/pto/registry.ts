@@ -131,6 +131,7 @@ export interface ExecOptions {
 /**
  * Runs one instruction. `operands` maps operand names (dst, src0, src1, src, mask, tmp, a, b, c,
  * bias, cin, tile, gm — see each OpDef) to tiles / global tensors, which are updated in place.
+ * To run the same instruction on the same operands many times, `prepare` it once instead.
  */
 export function execute(
   name: string,
@@ -138,6 +139,74 @@ export function execute(
   attrs: Readonly<Record<string, unknown>> = {},
   opts: ExecOptions = {},
 ): void {
+  runBound(bind(name, operands, attrs, opts));
+}
+
+/**
+ * An instruction bound to its operands and validated once (`prepare`): `run()` does what
+ * `execute` with the same arguments does, without the name lookup, operand binding, support-table,
+ * attribute and scalar checks, which depend only on the operands' element types, shapes, layouts
+ * and valid regions and on the attributes. The tiles' contents are read on every run. If a tile's
+ * valid region changes after `prepare` (Tile.setValid), the next `run()` validates again first.
+ */
+export interface PreparedInstruction {
+  readonly op: OpDef;
+  run(): void;
+}
+
+/** Validates `name(operands, attrs)` as `execute` would (same errors), once; see PreparedInstruction. */
+export function prepare(
+  name: string,
+  operands: Readonly<Record<string, Operand>>,
+  attrs: Readonly<Record<string, unknown>> = {},
+  opts: ExecOptions = {},
+): PreparedInstruction {
+  const ops: Record<string, Operand> = { ...operands };
+  const at: Record<string, unknown> = { ...attrs };
+  const options: ExecOptions = { ...opts };
+  let bound = bind(name, ops, at, options);
+  const tiles = Object.values(ops).filter((v): v is Tile => v instanceof Tile);
+  const valid = new Int32Array(tiles.length * 2);
+  const snapshot = () => {
+    for (let i = 0; i < tiles.length; i++) {
+      valid[2 * i] = tiles[i]!.validRow;
+      valid[2 * i + 1] = tiles[i]!.validCol;
+    }
+  };
+  snapshot();
+  return {
+    op: bound.op,
+    run(): void {
+      for (let i = 0; i < tiles.length; i++) {
+        if (tiles[i]!.validRow !== valid[2 * i] || tiles[i]!.validCol !== valid[2 * i + 1]) {
+          bound = bind(name, ops, at, options);
+          snapshot();
+          break;
+        }
+      }
+      runBound(bound);
+    },
+  };
+}
+
+interface Bound {
+  op: OpDef;
+  ctx: ExecCtx;
+  /** The operand tiles as bound (before the A2/A3/A5 all-ones copies of the sources). */
+  base: Record<string, Tile>;
+  /** Source operands that read all-one bits outside their valid region (non-cpu profiles). */
+  ones: string[] | null;
+  /** Whether a non-AxsimError from the kernel is reported as an internal error. */
+  wrap: boolean;
+}
+
+/** Everything `execute` checks before running: operands bound, support tables, scalar, op.check. */
+function bind(
+  name: string,
+  operands: Readonly<Record<string, Operand>>,
+  attrs: Readonly<Record<string, unknown>>,
+  opts: ExecOptions,
+): Bound {
   const op = getOp(name);
   checkAttrs(op, attrs);
   const profile = opts.profile ?? 'cpu';
@@ -171,8 +240,13 @@ export function execute(
   }
   if (op.operands.length === 0) {
     // ordering ops: nothing to check or compute in the functional model
-    op.exec({ op, profile, tiles, globals, attrs, scalar: undefined, zeroOutOfBounds: false });
-    return;
+    return {
+      op,
+      ctx: { op, profile, tiles, globals, attrs, scalar: undefined, zeroOutOfBounds: false },
+      base: tiles,
+      ones: null,
+      wrap: false,
+    };
   }
   const primaryName =
     op.primary ?? op.operands.find((o) => o.kind === 'tile' && !o.scratch)?.name ?? op.operands[0]!.name;
@@ -214,12 +288,30 @@ export function execute(
     ctx.attrs = { ...attrs, scalarBytes: bytes };
   }
   op.check?.(ctx);
+  let ones: string[] | null = null;
   if (profile !== 'cpu') {
-    // spec 002: source lanes outside their valid region read all-one bits on A2/A3 and A5
+    // spec 002: source lanes outside their valid region read all-one bits on A2/A3 and A5 (applied
+    // on every run, from the sources' contents at that time)
+    ones = [];
     for (const spec of op.operands) {
       const t = tiles[spec.name];
-      if (t && !spec.out && !spec.scratch) tiles[spec.name] = onesOutsideValid(t);
+      if (t && !spec.out && !spec.scratch) ones.push(spec.name);
     }
+  }
+  return { op, ctx, base: tiles, ones, wrap: true };
+}
+
+/** Runs a bound instruction: the per-run part of `execute` (no validation left to do). */
+function runBound(b: Bound): void {
+  const { op, ctx } = b;
+  if (b.ones !== null) {
+    const t: Record<string, Tile> = { ...b.base };
+    for (const n of b.ones) t[n] = onesOutsideValid(b.base[n]!);
+    ctx.tiles = t;
+  }
+  if (!b.wrap) {
+    op.exec(ctx);
+    return;
   }
   try {
     op.exec(ctx);
