@@ -65,7 +65,11 @@ test('TABS copies NaNs and -0 (src < 0 is false) and flips negative numbers', ()
 test('TMAX / TMIN copy the chosen operand, NaN payloads and signs included', () => {
   const a: number[] = [];
   const b: number[] = [];
-  for (const x of VALUES) for (const y of VALUES) a.push(x), b.push(y);
+  for (const x of VALUES)
+    for (const y of VALUES) {
+      a.push(x);
+      b.push(y);
+    }
   for (const [op, pick] of [
     ['TMAX', (x: number, y: number) => (lt(x, y) ? y : x)],
     ['TMIN', (x: number, y: number) => (lt(y, x) ? y : x)],

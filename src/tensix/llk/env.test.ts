@@ -52,7 +52,9 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
   describe(`LLK environment (${arch})`, () => {
     it('API init for an op type with ADDR_MOD_6 (+2) and the 4-face loop: every element + 1', async () => {
       const { out } = await run(arch, { entry: '_probe_add_one_<8>', sfpuType: 'typecast' });
-      out().forEach((v, i) => assert.equal(v, input(i) + 1, `element ${i}`));
+      out().forEach((v, i) => {
+        assert.equal(v, input(i) + 1, `element ${i}`);
+      });
     });
     it('without that op type ADDR_MOD_6 is not programmed: 8 passes over rows 0-3, even columns', async () => {
       const { out } = await run(arch, { entry: '_probe_add_one_<8>' });
@@ -71,29 +73,39 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
           sfpuType: 'typecast',
           vectorMode: mode,
         });
-        out().forEach((v, i) =>
-          assert.equal(v, input(i) + (faces.includes(where(i).face as 0) ? 1 : 0), `${mode} ${i}`),
-        );
+        out().forEach((v, i) => {
+          assert.equal(v, input(i) + (faces.includes(where(i).face as 0) ? 1 : 0), `${mode} ${i}`);
+        });
       }
     });
     it('the Dst tile the API selects (DEST_TARGET_REG_CFG_MATH_Offset = 64 for tile 1)', async () => {
       const { out } = await run(arch, { entry: '_probe_add_one_<8>', sfpuType: 'typecast', dstTile: 1 });
-      out(0).forEach((v, i) => assert.equal(v, input(i)));
-      out(1).forEach((v, i) => assert.equal(v, input(i) + 101));
+      out(0).forEach((v, i) => {
+        assert.equal(v, input(i));
+      });
+      out(1).forEach((v, i) => {
+        assert.equal(v, input(i) + 101);
+      });
     });
     it('the firmware enables condition codes: only negative elements are zeroed; --bare does not', async () => {
       const env = await run(arch, { entry: '_probe_zero_negatives_<8>' });
-      env.out().forEach((v, i) => assert.equal(v, Math.max(input(i), 0), `element ${i}`));
+      env.out().forEach((v, i) => {
+        assert.equal(v, Math.max(input(i), 0), `element ${i}`);
+      });
       // --bare also skips _llk_math_hw_configure_, so the test sets the FP32 Dst mode itself
       const bare = await run(arch, { entry: '_probe_zero_negatives_<8>', bare: true }, (m) =>
         m.configure({ sfpuFp32: true }),
       );
       // one call, no CC: the 8 iterations zero all 16 rows of face 0 and nothing else
-      bare.out().forEach((v, i) => assert.equal(v, where(i).face === 0 ? 0 : input(i), `bare ${i}`));
+      bare.out().forEach((v, i) => {
+        assert.equal(v, where(i).face === 0 ? 0 : input(i), `bare ${i}`);
+      });
     });
     it('the op init runs before the kernel (vConstFloatPrgm0 = 2.0f, then x * LReg[12])', async () => {
       const { out } = await run(arch, { entry: '_probe_scale_<8>', init: ['_init_probe_scale_()'] });
-      out().forEach((v, i) => assert.equal(v, 2 * input(i)));
+      out().forEach((v, i) => {
+        assert.equal(v, 2 * input(i));
+      });
     });
     it('--seed seeds the PRNG as writing PRNG_SEED_Seed_Val does', async () => {
       const a = await run(arch, { entry: '_probe_random_<8>', seed: 42 });
