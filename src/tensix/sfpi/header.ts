@@ -102,7 +102,7 @@ inline vInt exexp_nodebias(const vFloat a) { vInt r; r.v = __sfpi_op("exexp_node
 }
 // Predication (sfpi.h v_if family): control passes through every block; the tracer keeps the CC stack.
 #define v_if(cond) { __sfpi_cc_if(); const sfpi::__vCond __sfpi_c = (cond); {
-#define v_elseif(cond) } __sfpi_unsupported("v_elseif"); {
+#define v_elseif(cond) } __sfpi_cc_elseif(); __sfpi_cc_cond(cond); {
 #define v_else } __sfpi_cc_else(); {
 #define v_endif } __sfpi_cc_endif(); }
 #define v_block { __sfpi_unsupported("v_block"); {

@@ -48,7 +48,7 @@ describe('sfpi combine', () => {
       { k: 'cmpz', cmp: 'lt', a: 0, at },
       { k: 'op', id: 2, op: 'add', a: 1, b: 0, at },
       { k: 'cmov', id: 3, old: 0, src: 2, at },
-      { k: 'endif', depth: 0, at },
+      { k: 'endif', depth: 0, pops: 0, at },
       { k: 'store', addr: 0, src: 3, at },
     ];
     assert.ok(combine(cc).some((o) => o.k === 'op' && o.op === 'mul'));
@@ -96,8 +96,8 @@ describe('sfpi lower', () => {
       { k: 'else', depth: 0, at },
       { k: 'if', depth: 1, at },
       { k: 'cmpz', cmp: 'gt', a: 0, at },
-      { k: 'endif', depth: 1, at },
-      { k: 'endif', depth: 0, at },
+      { k: 'endif', depth: 1, pops: 0, at },
+      { k: 'endif', depth: 0, pops: 0, at },
       { k: 'store', addr: 0, src: 0, at },
     ];
     assert.deepEqual(listing(ops, 'blackhole'), [
@@ -112,13 +112,13 @@ describe('sfpi lower', () => {
       'SFPSTORE 0,0,7,0',
     ]);
   });
-  it('a compare of two values is (a - b) by MAD with -1.0 (LReg 11), then SFPSETCC; <= is not compiled yet', () => {
+  it('a compare of two values is (a - b) by MAD with -1.0 (LReg 11), then SFPSETCC; a <= b is (b - a) >= 0', () => {
     const ops: TraceOp[] = [
       { k: 'load', id: 0, addr: 0, at },
       { k: 'load', id: 1, addr: 2, at },
       { k: 'if', depth: 0, at },
       { k: 'cmp', cmp: 'ge', a: 0, b: 1, at },
-      { k: 'endif', depth: 0, at },
+      { k: 'endif', depth: 0, pops: 0, at },
     ];
     assert.deepEqual(listing(ops, 'wormhole'), [
       'SFPLOAD 0,0,3,0',
@@ -128,11 +128,39 @@ describe('sfpi lower', () => {
       'SFPSETCC 0,0,0,4',
       'SFPENCC 3,0,0,10',
     ]);
-    const le = ops.map((o) => (o.k === 'cmp' ? { ...o, cmp: 'le', at: L(7) } : o));
-    assert.throws(
-      () => listing(le, 'wormhole'),
-      (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported' && e.location?.line === 7,
-    );
+    const le = ops.map((o) => (o.k === 'cmp' ? { ...o, cmp: 'le' } : o));
+    assert.deepEqual(listing(le, 'wormhole'), [
+      'SFPLOAD 0,0,3,0',
+      'SFPLOAD 1,0,3,2',
+      'SFPMAD 0,11,1,0,0', // a <= b as (b - a) >= 0: a * -1 + b
+      'SFPNOP',
+      'SFPSETCC 0,0,0,4',
+      'SFPENCC 3,0,0,10',
+    ]);
+  });
+  it('v_elseif: SFPCOMPC, SFPPUSHC, its compare; the chain pops that level before its SFPENCC', () => {
+    const ops: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'if', depth: 0, at },
+      { k: 'cmpz', cmp: 'le', a: 0, at },
+      { k: 'elseif', depth: 0, at },
+      { k: 'cmpz', cmp: 'eq', a: 0, at },
+      { k: 'else', depth: 0, at },
+      { k: 'endif', depth: 0, pops: 1, at },
+      { k: 'store', addr: 0, src: 0, at },
+    ];
+    assert.deepEqual(listing(ops, 'blackhole'), [
+      'SFPLOAD 0,0,7,0',
+      'SFPMAD 0,11,9,1,0', // x <= 0 as (0 - x) >= 0: x * -1 + 0.0 into a temporary (x is still live)
+      'SFPSETCC 0,1,0,4',
+      'SFPCOMPC 0,0,0,0',
+      'SFPPUSHC 0,0,0,0',
+      'SFPSETCC 0,0,0,6',
+      'SFPCOMPC 0,0,0,0',
+      'SFPPOPC 0,0,0,0',
+      'SFPENCC 3,0,0,10',
+      'SFPSTORE 0,0,7,0',
+    ]);
   });
   it('add / sub / mul / neg / abs', () => {
     const ops: TraceOp[] = [
@@ -166,7 +194,7 @@ describe('sfpi regalloc and nops', () => {
       { k: 'cmpz', cmp: 'lt', a: 0, at },
       { k: 'fimm', id: 1, bits: 0, at },
       { k: 'cmov', id: 2, old: 0, src: 1, at },
-      { k: 'endif', depth: 0, at },
+      { k: 'endif', depth: 0, pops: 0, at },
       { k: 'store', addr: 0, src: 2, at },
     ];
     assert.deepEqual(listing(ops, 'wormhole'), [
@@ -185,7 +213,7 @@ describe('sfpi regalloc and nops', () => {
       { k: 'cmpz', cmp: 'lt', a: 0, at },
       { k: 'fimm', id: 1, bits: 0, at },
       { k: 'cmov', id: 2, old: 0, src: 1, at: L(9) },
-      { k: 'endif', depth: 0, at },
+      { k: 'endif', depth: 0, pops: 0, at },
       { k: 'store', addr: 0, src: 2, at },
       { k: 'store', addr: 2, src: 0, at },
     ];

@@ -128,8 +128,7 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
     }
   };
   const setcc = (v: number, cmp: string, at: Loc) => {
-    const mods = cmp === 'gt' ? [4, 2] : cmp === 'le' ? undefined : [SETCC_MOD[cmp]!];
-    if (!mods) throw notYet("comparison '<=' (needs the CC complement sequence)", at);
+    const mods = cmp === 'gt' ? [4, 2] : [SETCC_MOD[cmp]!];
     for (const m of mods) insns.push({ name: 'SFPSETCC', uses: [v], args: (r) => [0, r(v), 0, m], at });
   };
   for (const o of ops) {
@@ -186,9 +185,33 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         });
         break;
       case 'cmpz':
-        setcc(o.a, o.cmp, at);
+        if (o.cmp === 'le') {
+          // x <= 0 as (0 - x) >= 0: MAD x * -1.0 + 0.0 (+0 for both zeros, so 0 <= 0 holds), SFPSETCC GTE0
+          const t = temp--;
+          insns.push({
+            name: 'SFPMAD',
+            def: t,
+            uses: [o.a],
+            args: (r) => [r(o.a), L_NEG1, L_0, r(t), 0],
+            at,
+          });
+          setcc(t, 'ge', at);
+        } else setcc(o.a, o.cmp, at);
         break;
       case 'cmp': {
+        if (o.cmp === 'le') {
+          // a <= b as (b - a) >= 0: MAD a * -1.0 + b, SFPSETCC GTE0
+          const t = temp--;
+          insns.push({
+            name: 'SFPMAD',
+            def: t,
+            uses: [o.a, o.b],
+            args: (r) => [r(o.a), L_NEG1, r(o.b), r(t), 0],
+            at,
+          });
+          setcc(t, 'ge', at);
+          break;
+        }
         // a <op> b as (a - b) <op> 0: MAD b * -1.0 + a, then SFPSETCC on the difference (sfpi-gcc's
         // float compare; sfpi_imp.h / rvtt.cc)
         const t = temp--;
@@ -208,7 +231,15 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
       case 'else':
         insns.push({ name: 'SFPCOMPC', uses: [], args: () => [0, 0, 0, 0], at });
         break;
+      case 'elseif':
+        // lanes of no earlier branch: complement, then a new level for this condition (sfpi's gold
+        // listings: SFPCOMPC, SFPPUSHC, the compare, …, SFPPOPC before the chain's end)
+        insns.push({ name: 'SFPCOMPC', uses: [], args: () => [0, 0, 0, 0], at });
+        insns.push({ name: 'SFPPUSHC', uses: [], args: () => [0, 0, 0, 0], at });
+        break;
       case 'endif':
+        for (let k = 0; k < o.pops; k++)
+          insns.push({ name: 'SFPPOPC', uses: [], args: () => [0, 0, 0, 0], at });
         if (o.depth > 0) insns.push({ name: 'SFPPOPC', uses: [], args: () => [0, 0, 0, 0], at });
         else insns.push({ name: 'SFPENCC', uses: [], args: () => [3, 0, 0, 10], at });
         break;

@@ -37,6 +37,7 @@ const cases: [string, (x: number) => number][] = [
   ['axsim_sfpi::calculate_neg_abs<false, 8>', (x) => -Math.abs(x)], // -|0| = -0: the sign bit flips
   ['axsim_sfpi::calculate_poly<8>(1.5f)', (x) => x * 1.5 + 0.25],
   ['axsim_sfpi::calculate_square_minus_one<8>', (x) => x * x - 1],
+  ['axsim_sfpi::calculate_bands<8>', (x) => (x <= -3 ? -1 : x < 2 ? 0 : 1)],
   ['axsim_sfpi::calculate_clamp_m2_3<8>', (x) => (x < -2 ? -2 : Math.min(x, 3))],
 ];
 
@@ -77,14 +78,14 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
       assert.equal(r.lines[0], line('vFloat x = dst_reg[0];'));
       assert.equal(r.lines.at(-1), line('dst_reg[3] = x;'));
     });
-    it('v_elseif (not compiled yet) is Unsupported at its line', () => {
+    it('v_and (not compiled yet) is Unsupported at its line', () => {
       assert.throws(
-        () => compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::uses_elseif' }),
+        () => compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::uses_v_and' }),
         (e: unknown) =>
           e instanceof AxsimError &&
           e.category === 'Unsupported' &&
-          /SFPI v_elseif is not compiled yet \(issue 12\)/.test(e.message) &&
-          e.location?.line === SOURCE.split('\n').findIndex((l) => l.includes('v_elseif (v < 1.0f)')) + 1,
+          /SFPI v_and is not compiled yet \(issue 12\)/.test(e.message) &&
+          e.location?.line === SOURCE.split('\n').findIndex((l) => l.includes('v_and(v < -1.0f)')) + 1,
       );
     });
     it('8 live values compile; 9 are the register-spill error at the line that needs the 9th', () => {

@@ -31,7 +31,10 @@ export type TraceOp =
   | { k: 'cmpz'; cmp: string; a: number; at: Loc }
   | { k: 'if'; depth: number; at: Loc }
   | { k: 'else'; depth: number; at: Loc }
-  | { k: 'endif'; depth: number; at: Loc }
+  /** v_elseif: complement, then a new CC level the condition narrows (popped at the v_endif). */
+  | { k: 'elseif'; depth: number; at: Loc }
+  /** `pops`: the v_elseif levels of this chain, popped before the chain's own level. */
+  | { k: 'endif'; depth: number; pops: number; at: Loc }
   /** A word that is not SFPI (the Dst counter step dst_reg++), kept in order. */
   | { k: 'raw'; word: number; at: Loc };
 
@@ -43,6 +46,8 @@ export class Trace {
   ops: TraceOp[] = [];
   private next = 0;
   depth = 0;
+  /** Per open v_if: how many v_elseif levels it has pushed. */
+  readonly elseifs: number[] = [];
   /** Segment (flush count) each value was defined in. */
   readonly segOf = new Map<number, number>();
   segment = 0;
@@ -200,6 +205,7 @@ export function installTracer(
   b.set('__sfpi_cc_if', (c) => {
     trace.push({ k: 'if', depth: trace.depth, at: loc(c) });
     trace.depth++;
+    trace.elseifs.push(0);
     return undefined;
   });
   b.set('__sfpi_cc_cond', () => undefined);
@@ -207,9 +213,16 @@ export function installTracer(
     trace.push({ k: 'else', depth: trace.depth - 1, at: loc(c) });
     return undefined;
   });
+  b.set('__sfpi_cc_elseif', (c) => {
+    if (trace.depth === 0) throw badInput('v_elseif without v_if', { location: loc(c) });
+    trace.push({ k: 'elseif', depth: trace.depth - 1, at: loc(c) });
+    trace.elseifs[trace.elseifs.length - 1]!++;
+    return undefined;
+  });
   b.set('__sfpi_cc_endif', (c) => {
+    if (trace.depth === 0) throw badInput('v_endif without v_if', { location: loc(c) });
     trace.depth--;
-    trace.push({ k: 'endif', depth: trace.depth, at: loc(c) });
+    trace.push({ k: 'endif', depth: trace.depth, pops: trace.elseifs.pop() ?? 0, at: loc(c) });
     return undefined;
   });
   b.set('__sfpi_incrwc', (c) => {
