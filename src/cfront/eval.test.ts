@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Budget } from '../budget.ts';
-import { AxsimError } from '../errors.ts';
 import type { BuiltinFn, Value } from './eval.ts';
 import { loadProgram } from './index.ts';
+import { throwsAt } from './testkit.ts';
 
 const run = (src: string, entry: string, opts: Parameters<typeof loadProgram>[1] = {}) =>
   loadProgram(src, { file: 'k.cpp', ...opts }).ev.callEntry(entry);
@@ -18,24 +18,6 @@ const f32bits = (x: number) => {
   b.setFloat32(0, x, true);
   return b.getUint32(0, true);
 };
-
-function throwsAt(
-  fn: () => unknown,
-  line: number,
-  col: number,
-  text: string | RegExp,
-  category = 'BadInput',
-) {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof AxsimError, String(e));
-    assert.equal(e.category, category, e.format());
-    assert.equal(e.location?.line, line, e.format());
-    assert.equal(e.location?.col, col, e.format());
-    if (typeof text === 'string') assert.ok(e.message.includes(text), e.format());
-    else assert.match(e.message, text);
-    return true;
-  });
-}
 
 describe('eval: integers', () => {
   it('wraps to the exact width and signedness, with C conversions', () => {

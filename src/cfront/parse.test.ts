@@ -5,29 +5,12 @@ import { AxsimError } from '../errors.ts';
 import type { Decl, Expr, FuncDecl, Stmt } from './ast.ts';
 import { type ParseOptions, parse } from './parse.ts';
 import { preprocess } from './preprocess.ts';
+import { throwsAt } from './testkit.ts';
 
 const P = (src: string, opts: ParseOptions = {}) => {
   const pp = preprocess(src, 'k.h');
   return parse(pp.tokens, 'k.h', { eagerBodies: true, ...opts });
 };
-
-function throwsAt(
-  fn: () => unknown,
-  line: number,
-  col: number,
-  text: string | RegExp,
-  category = 'BadInput',
-) {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof AxsimError, String(e));
-    assert.equal(e.category, category, e.format());
-    assert.equal(e.location?.line, line, e.format());
-    assert.equal(e.location?.col, col, e.format());
-    if (typeof text === 'string') assert.ok(e.message.includes(text), e.format());
-    else assert.match(e.message, text);
-    return true;
-  });
-}
 
 const func = (decls: Decl[], name: string): FuncDecl => {
   for (const d of decls) {

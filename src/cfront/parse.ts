@@ -1502,6 +1502,36 @@ export class Parser {
     return { expr: this.conditional() };
   }
 
+  /**
+   * Looks ahead (consuming nothing) for a known type name, possibly `::`-qualified and with template
+   * arguments; returns the look-ahead offset just past it, or undefined when none starts here.
+   */
+  scanTypeName(): { end: number } | undefined {
+    let j = 0;
+    if (this.isPunct('::', j)) j++;
+    let full = '';
+    let last = '';
+    for (;;) {
+      const k = this.peek(j);
+      if (k.kind !== 'ident') return undefined;
+      full += k.text;
+      last = k.text;
+      j++;
+      if (this.isPunct('<', j) && this.isTemplateName(full)) {
+        const e = this.matchAngle(j);
+        if (e < 0) return undefined;
+        j = e + 1;
+      }
+      if (this.isPunct('::', j) && this.peek(j + 1).kind === 'ident') {
+        full += '::';
+        j++;
+        continue;
+      }
+      break;
+    }
+    return this.isTypeName(full, last) ? { end: j } : undefined;
+  }
+
   /** A type-id starts here (for casts, sizeof, template arguments). */
   startsType(): boolean {
     const t = this.peek();
@@ -1514,30 +1544,9 @@ export class Parser {
     )
       return true;
     // a type name (possibly qualified/templated) not followed by what an expression continues with
-    let j = 0;
-    if (this.isPunct('::', j)) j++;
-    let full = '';
-    let last = '';
-    for (;;) {
-      const k = this.peek(j);
-      if (k.kind !== 'ident') return false;
-      full += k.text;
-      last = k.text;
-      j++;
-      if (this.isPunct('<', j) && this.isTemplateName(full)) {
-        const e = this.matchAngle(j);
-        if (e < 0) return false;
-        j = e + 1;
-      }
-      if (this.isPunct('::', j) && this.peek(j + 1).kind === 'ident') {
-        full += '::';
-        j++;
-        continue;
-      }
-      break;
-    }
-    if (!this.isTypeName(full, last)) return false;
-    const n = this.peek(j);
+    const name = this.scanTypeName();
+    if (!name) return false;
+    const n = this.peek(name.end);
     return n.kind === 'punct'
       ? [')', '*', '&', '&&', ',', '>', '>>', '[', '...'].includes(n.text)
       : n.text === 'const' || n.text === 'volatile';
@@ -2147,29 +2156,8 @@ export class Parser {
 
   /** A known type name followed by `(` or `{` (after its template arguments). */
   startsTypeForFunctionalCast(): boolean {
-    let j = 0;
-    if (this.isPunct('::', j)) j++;
-    let full = '';
-    let last = '';
-    for (;;) {
-      const k = this.peek(j);
-      if (k.kind !== 'ident') return false;
-      full += k.text;
-      last = k.text;
-      j++;
-      if (this.isPunct('<', j) && this.isTemplateName(full)) {
-        const e = this.matchAngle(j);
-        if (e < 0) return false;
-        j = e + 1;
-      }
-      if (this.isPunct('::', j) && this.peek(j + 1).kind === 'ident') {
-        full += '::';
-        j++;
-        continue;
-      }
-      break;
-    }
-    return this.isTypeName(full, last) && (this.isPunct('(', j) || this.isPunct('{', j));
+    const name = this.scanTypeName();
+    return name !== undefined && (this.isPunct('(', name.end) || this.isPunct('{', name.end));
   }
 
   nameExpr(): Expr {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { AxsimError } from '../errors.ts';
 import { tokLoc } from './lex.ts';
 import { type PreprocessOptions, preprocess } from './preprocess.ts';
+import { throwsAt } from './testkit.ts';
 
 /** The output tokens as one space-separated string. */
 const pp = (src: string, opts: PreprocessOptions = {}) =>
@@ -10,24 +11,6 @@ const pp = (src: string, opts: PreprocessOptions = {}) =>
     .tokens.filter((t) => t.kind !== 'eof')
     .map((t) => t.text)
     .join(' ');
-
-function throwsAt(
-  fn: () => unknown,
-  line: number,
-  col: number,
-  text: string | RegExp,
-  category = 'BadInput',
-) {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof AxsimError, String(e));
-    assert.equal(e.category, category, e.format());
-    assert.equal(e.location?.line, line, e.format());
-    assert.equal(e.location?.col, col, e.format());
-    if (typeof text === 'string') assert.ok(e.message.includes(text), e.format());
-    else assert.match(e.message, text);
-    return true;
-  });
-}
 
 describe('preprocess: macros', () => {
   it('refuses #pragma pack with an alignment (layout not modelled), passes the harmless forms', () => {
