@@ -26,7 +26,7 @@ export interface CfgWriteEvent {
   source?: SourceLoc;
 }
 
-/** What the front end's compileKernel returns (NOTES/cfront-api.md). */
+/** What the front end's compileKernel returns (src/tensix/asm/kernel.ts, docs/cfront.md). */
 export interface CompiledKernel {
   words: Uint32Array;
   sources?: SourceLoc[];
