@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { roundExact } from '../numeric/testing/oracle.ts';
 import { F16_TO_F64, f16FromDouble, f32Bits, fma16, fma32, fma64 } from './fp.ts';
 
 /** Exact x*y + z for finite doubles as (sign, integer, exponent); null when exactly zero. */
@@ -25,27 +26,6 @@ function exactSum(x: number, y: number, z: number): { neg: boolean; m: bigint; e
   const sum = toBig(x) * toBig(y) + (toBig(z) << BigInt(S));
   if (sum === 0n) return null;
   return { neg: sum < 0n, m: sum < 0n ? -sum : sum, e: -2 * S };
-}
-
-/** Round (-1)^neg · m · 2^e to p significand bits, exponents emin..emax, nearest-even. */
-function roundExact(neg: boolean, m: bigint, e: number, p: number, emin: number, emax: number): number {
-  const len = m.toString(2).length;
-  let shift = len - p;
-  if (e + len - 1 < emin) shift = emin - (p - 1) - e;
-  let q = m;
-  let qe = e;
-  if (shift > 0) {
-    const sh = BigInt(shift);
-    q = m >> sh;
-    const rem = m - (q << sh);
-    const half = 1n << (sh - 1n);
-    if (rem > half || (rem === half && (q & 1n) === 1n)) q += 1n;
-    qe += shift;
-  }
-  if (q === 0n) return neg ? -0 : 0;
-  if (qe + q.toString(2).length - 1 > emax) return neg ? -Infinity : Infinity;
-  const v = Number(q) * 2 ** qe;
-  return neg ? -v : v;
 }
 
 /** The IEEE fused multiply-add result for a format, NaN meaning "a NaN" (DN makes it the default). */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setFloat16 } from '@petamoriken/float16';
 import fc from 'fast-check';
+import { roundExact } from '../numeric/testing/oracle.ts';
 import {
   bf16Fma,
   F16_TO_F64,
@@ -13,28 +14,6 @@ import {
   fma64,
   fma64Exact,
 } from './fp.ts';
-
-/** Test oracle: round (-1)^neg * m * 2^e exactly to a binary format with p bits, min exponent emin. */
-function roundExact(neg: boolean, m: bigint, e: number, p: number, emin: number, emax: number): number {
-  if (m === 0n) return neg ? -0 : 0;
-  const len = m.toString(2).length;
-  let shift = len - p;
-  if (e + len - 1 < emin) shift = emin - (p - 1) - e;
-  let q = m;
-  let qe = e;
-  if (shift > 0) {
-    const sh = BigInt(shift);
-    q = m >> sh;
-    const rem = m - (q << sh);
-    const half = 1n << (sh - 1n);
-    if (rem > half || (rem === half && (q & 1n) === 1n)) q += 1n;
-    qe += shift;
-  }
-  if (q === 0n) return neg ? -0 : 0;
-  if (qe + q.toString(2).length - 1 > emax) return neg ? -Infinity : Infinity;
-  const v = Number(q) * 2 ** qe;
-  return neg ? -v : v;
-}
 
 function exact(x: number, y: number, z: number): { neg: boolean; m: bigint; e: number } | number {
   // All inputs finite with |v| = integer * 2^-1100 at most: scale to integers.

@@ -252,3 +252,32 @@ export function boundaryPoints(t: FormatTable, codes?: Iterable<number>): number
   for (const p of [0, 1, 2, 0x3fffff, 0x400000, 0x7fffff, 0x800000, 0x800001, 0x7f7fffff]) add(p);
   return [...out].sort((a, b) => a - b);
 }
+
+/** Test oracle: round (-1)^neg * m * 2^e exactly to a binary format with p bits, min exponent emin. */
+export function roundExact(
+  neg: boolean,
+  m: bigint,
+  e: number,
+  p: number,
+  emin: number,
+  emax: number,
+): number {
+  if (m === 0n) return neg ? -0 : 0;
+  const len = m.toString(2).length;
+  let shift = len - p;
+  if (e + len - 1 < emin) shift = emin - (p - 1) - e;
+  let q = m;
+  let qe = e;
+  if (shift > 0) {
+    const sh = BigInt(shift);
+    q = m >> sh;
+    const rem = m - (q << sh);
+    const half = 1n << (sh - 1n);
+    if (rem > half || (rem === half && (q & 1n) === 1n)) q += 1n;
+    qe += shift;
+  }
+  if (q === 0n) return neg ? -0 : 0;
+  if (qe + q.toString(2).length - 1 > emax) return neg ? -Infinity : Infinity;
+  const v = Number(q) * 2 ** qe;
+  return neg ? -v : v;
+}
