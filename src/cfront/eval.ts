@@ -2320,20 +2320,8 @@ export class Evaluator {
           return this.mkFloat(t, p * q);
         case '/':
           return this.mkFloat(t, p / q);
-        case '<':
-          return bool(p < q);
-        case '>':
-          return bool(p > q);
-        case '<=':
-          return bool(p <= q);
-        case '>=':
-          return bool(p >= q);
-        case '==':
-          return bool(p === q);
-        case '!=':
-          return bool(p !== q);
       }
-      return this.fail(`operator${op} on floating-point values`, at);
+      return compareValues(op, p, q) ?? this.fail(`operator${op} on floating-point values`, at);
     }
     const it = t as IntType;
     const p = (x as { v: bigint }).v;
@@ -2355,20 +2343,8 @@ export class Evaluator {
         return this.mkInt(it, p | q);
       case '^':
         return this.mkInt(it, p ^ q);
-      case '<':
-        return bool(p < q);
-      case '>':
-        return bool(p > q);
-      case '<=':
-        return bool(p <= q);
-      case '>=':
-        return bool(p >= q);
-      case '==':
-        return bool(p === q);
-      case '!=':
-        return bool(p !== q);
     }
-    return this.fail(`operator${op}`, at);
+    return compareValues(op, p, q) ?? this.fail(`operator${op}`, at);
   }
 
   private ptrOp(op: string, a: Value, b: Value, at: SrcLoc): Value {
@@ -3499,6 +3475,25 @@ function mathFn(
       return ev.mkFloat(t, f(x.v));
     },
   };
+}
+
+/** The relational and equality operators on two values of one arithmetic type; undefined for others. */
+function compareValues<T extends number | bigint>(op: string, p: T, q: T): Value | undefined {
+  switch (op) {
+    case '<':
+      return bool(p < q);
+    case '>':
+      return bool(p > q);
+    case '<=':
+      return bool(p <= q);
+    case '>=':
+      return bool(p >= q);
+    case '==':
+      return bool(p === q);
+    case '!=':
+      return bool(p !== q);
+  }
+  return undefined;
 }
 
 function bool(b: boolean): Value {
