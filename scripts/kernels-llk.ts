@@ -1,5 +1,5 @@
 /**
- * `AXSIM_TT_LLK=/path/to/tt-llk npm run kernels:llk [-- --json] [-- --arch wormhole]`: runs every public
+ * `AXSIM_TT_LLK=/path/to/tt-llk npm run kernels:llk [-- --json] [-- --arch wormhole] [-- --file typecast,ema]`: runs every public
  * function of tt-llk's TTI-style and mixed SFPU kernel files with the LLK environment and prints the
  * table (docs/tensix-llk-corpus.md), or one JSON array with --json.
  */
@@ -17,6 +17,7 @@ const args = process.argv.slice(2);
 const ai = args.indexOf('--arch');
 const arches: Arch[] = ai >= 0 ? [args[ai + 1] as Arch] : ['wormhole', 'blackhole'];
 const compile = await loadKernelCompiler();
-const rows = runCorpus(compile, root, arches);
+const fi = args.indexOf('--file');
+const rows = runCorpus(compile, root, arches, fi >= 0 ? args[fi + 1]!.split(',') : undefined);
 if (args.includes('--json')) process.stdout.write(`${JSON.stringify(rows, null, 1)}\n`);
 else process.stdout.write(`${tableMarkdown(rows)}\n\n${summary(rows)}\n`);

@@ -89,6 +89,18 @@ export interface KernelOptions {
   /** The most words a program may have (default 2^22). */
   maxWords?: number;
   budget?: Budget;
+  /**
+   * Plain memory the RISC-V side may read and write at compile time, e.g. an L1 buffer a kernel
+   * reads through a pointer argument (tt-llk's reshuffle_rows reads its row map from L1).
+   */
+  memory?: readonly KernelMemory[];
+}
+
+/** A block of target memory mapped for the kernel's RISC-V code (bytes copied in, little-endian). */
+export interface KernelMemory {
+  name: string;
+  base: number;
+  bytes: Uint8Array;
 }
 
 const MACRO_PREFIXES = ['TT_OP_', 'TTI_', 'TT_'] as const;
@@ -907,6 +919,11 @@ export function compileKernel(source: string, opts: KernelOptions): AssembleResu
     });
     em.ev = prog.ev;
     em.mapConfigSpace(prog.ev);
+    for (const m of opts.memory ?? []) {
+      if (!Number.isInteger(m.base) || m.base < 4096 || m.base + m.bytes.length > 2 ** 32)
+        throw badInput(`memory ${m.name} at 0x${m.base.toString(16)} is outside 0x1000..2^32`);
+      prog.ev.mem.mapRegion(m.name, m.base, m.bytes.length).bytes.set(m.bytes);
+    }
     prog.ev.runTopLevel();
     if (opts.entry !== undefined) runEntry(prog.ev, opts.entry, opts.file ?? '<input>');
     return em.result();

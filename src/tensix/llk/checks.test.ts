@@ -9,6 +9,7 @@ import {
   int32ToFp32,
   int32ToUint16,
   intToF32Bits,
+  madF32,
   mulInt32,
   sar32,
   shl32,
@@ -73,5 +74,16 @@ describe('llk checks: independent definitions', () => {
     assert.equal(squareFp32(0x40400000), 0x41100000); // 3*3 = 9
     assert.equal(squareFp32(0x1f800000), 0); // (2^-64)^2 underflows
     assert.equal(squareFp32(0x00000001), 0);
+  });
+  it("SFPMAD partial fusion (SFPU-NOTES B1): the notes' worked examples", () => {
+    // (1 + 2^-23) * (1 - 2^-24) - 1: the product keeps 26 fraction bits, so 1.5 * 2^-25, not 2^-24 - 2^-47
+    assert.equal(madF32(0x3f800001, 0x3f7fffff, 0xbf800000), 0x33400000);
+    assert.equal(madF32(0xc0b82000, 0xc195e41f, 0xc2d79d69), 0xb7d80000);
+    assert.equal(madF32(0x4b063be7, 0xc9e84d8e, 0x55739deb), 0x4a580000);
+    // exact cases: 1.5 * 2 + 1 = 4; 3 * 0.5 - 1.5 = 0; a denormal input reads as zero, so C passes
+    assert.equal(madF32(0x3fc00000, 0x40000000, 0x3f800000), 0x40800000);
+    assert.equal(madF32(0x40400000, 0x3f000000, 0xbfc00000), 0);
+    assert.equal(madF32(0x00000001, 0x7f000000, 0x3f800000), 0x3f800000);
+    assert.throws(() => madF32(0x7f800000, 0x3f800000, 0));
   });
 });

@@ -348,3 +348,62 @@ export function fp32ToFp16aTensix(b: number): number {
   if (E <= 0) return sign;
   return sign | (E << 10) | ((r >>> 13) & 0x3ff);
 }
+
+// ---- the SFPU multiply-add as documented (SFPU-NOTES B1) ------------------------------------------------
+
+/**
+ * SFPMAD's "partially fused" a * b + c for finite operands (SFPU-NOTES B1, A6, B3), in BigInt: denormal
+ * inputs are zero; the 48-bit significand product keeps 26 fraction bits, everything below folded into
+ * its last bit; a product whose exponent field would be below 0 is dropped (C passes); C gets 3 guard
+ * bits; the operand with the smaller exponent is shifted to the larger one with a "semi-sticky" shift
+ * (the sticky bit only when something is left); the sum is normalised and rounded once to nearest even.
+ * Results below 2^-126 are a zero (either sign; the caller compares zeros as equal); above the range
+ * ±Inf. Kernels that chain MADs (EMA, Welford) are only bit-exact against this model, not against an
+ * exact fused multiply-add.
+ */
+export function madF32(a: number, b: number, c: number): number {
+  for (const v of [a, b, c])
+    if (expOf(v) === 255) throw new Error(`madF32: non-finite operand 0x${(v >>> 0).toString(16)}`);
+  const xe = expOf(a);
+  const ye = expOf(b);
+  const ze = expOf(c);
+  const zNeg = (c & 0x80000000) !== 0;
+  const pNeg = ((a ^ b) & 0x80000000) !== 0;
+  const pe = xe + ye - 127; // the product's exponent field (significand product in [1, 4))
+  if (xe === 0 || ye === 0 || pe < 0) return ze === 0 ? 0 : c >>> 0;
+  const full = BigInt((a & 0x7fffff) | 0x800000) * BigInt((b & 0x7fffff) | 0x800000); // 46 fraction bits
+  let pm = full >> 20n;
+  if ((full & 0xfffffn) !== 0n) pm |= 1n;
+  let zm = ze === 0 ? 0n : BigInt((c & 0x7fffff) | 0x800000) << 3n; // 26 fraction bits
+  const semiSticky = (v: bigint, d: number): bigint => {
+    const q = v >> BigInt(d);
+    return q === 0n || q << BigInt(d) === v ? q : q | 1n;
+  };
+  let e = pe;
+  if (pe >= ze) zm = semiSticky(zm, pe - ze);
+  else {
+    e = ze;
+    pm = semiSticky(pm, ze - pe);
+  }
+  const s = (pNeg ? -pm : pm) + (zNeg ? -zm : zm);
+  if (s === 0n) return 0;
+  const neg = s < 0n;
+  const mag = neg ? -s : s;
+  const top = mag.toString(2).length - 1; // leading bit position
+  let field = e - 26 + top; // biased exponent of the normalised result
+  let q: bigint;
+  if (top > 23) {
+    const sh = BigInt(top - 23);
+    q = mag >> sh;
+    const rem = mag - (q << sh);
+    const half = 1n << (sh - 1n);
+    if (rem > half || (rem === half && (q & 1n) === 1n)) q += 1n;
+    if (q === 1n << 24n) {
+      q >>= 1n;
+      field += 1;
+    }
+  } else q = mag << BigInt(23 - top);
+  if (field <= 0) return 0;
+  if (field >= 255) return (neg ? 0xff800000 : 0x7f800000) >>> 0;
+  return ((neg ? 0x80000000 : 0) | (field << 23) | Number(q & 0x7fffffn)) >>> 0;
+}

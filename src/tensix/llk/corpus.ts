@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Arch } from '../encoding.ts';
 import { TensixMachine } from '../index.ts';
+import { EXTRA_CASES } from './cases-extra.ts';
 import * as K from './checks.ts';
 import type { LlkApiKind, LlkVectorMode } from './driver.ts';
 import { applyHwConfigure, compileLlk, type KernelCompiler, runCompiled } from './run.ts';
@@ -61,8 +62,12 @@ const PRIMARY = new Set([
   '_init_sfpu_config_reg',
 ]);
 
-function stripComments(s: string): string {
-  return s.replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' ')).replace(/\/\/[^\n]*/g, '');
+/** Blanks comments (keeping newlines, so line numbers hold), scanning left to right so that `//***` is a
+ * line comment and comment-like text inside string and character literals stays. */
+export function stripComments(s: string): string {
+  return s.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, (m) =>
+    m.startsWith('//') || m.startsWith('/*') ? m.replace(/[^\n]/g, ' ') : m,
+  );
 }
 
 /** Classifies one kernel file and lists its public functions (definitions only). */
@@ -147,6 +152,10 @@ export interface CorpusCase {
   seed?: number;
   /** The unpacked data format `_llk_math_hw_configure_` is given (default from the first input). */
   dataFormat?: string;
+  /** L1 blocks the kernel's RISC-V code reads (e.g. a row map behind a pointer argument). */
+  memory?: (ins: Uint32Array[]) => { name: string; base: number; bytes: Uint8Array }[];
+  /** Declarations placed before the driver function (e.g. a variable passed by reference). */
+  globals?: string[];
   /** What we know about a failure of this case (added to the detail when it fails). */
   note?: string;
   what: string;
@@ -771,6 +780,8 @@ CASES.push({
   what: 'row 0: each column maximum over rows 0..8 (sign-magnitude order) and the index that came with it',
 });
 
+CASES.push(...EXTRA_CASES);
+
 // ---- running ---------------------------------------------------------------------------------------------
 
 /** An expected output element: exact bits, or an FP32 value with an absolute tolerance. */
@@ -879,6 +890,8 @@ export function runCase(
       vectorMode: c.vectorMode,
       seed: c.seed,
       includeDirs: inc,
+      memory: c.memory?.(ins),
+      globals: c.globals,
       defines: form.macro ? {} : { DISABLE_SFPLOADMACRO: 1 },
     });
     // both forms run on the cycle model (the hardware's answer), which also counts hazards
@@ -942,11 +955,13 @@ export function runCorpus(
   compile: KernelCompiler,
   root: string,
   arches: Arch[] = ['wormhole', 'blackhole'],
+  files?: string[],
 ): CorpusRow[] {
   const rows: CorpusRow[] = [];
   for (const arch of arches) {
     for (const f of discover(root, arch)) {
       const short = f.file.replace(/^ckernel_sfpu_/, '').replace(/\.h$/, '');
+      if (files && !files.includes(short)) continue;
       const results = new Map<string, { status: Status; detail: string }[]>();
       for (const c of CASES) {
         if (c.file !== short || (c.arches && !c.arches.includes(arch))) continue;

@@ -19,6 +19,14 @@ describe('llk driver: the generated set-up', () => {
     assert.equal(callStatement('f<false, 8>', 'entry'), 'f<false, 8>();');
     assert.equal(callStatement(' g<1>(0, 1, 0); ', 'entry'), 'g<1>(0, 1, 0);');
     assert.throws(() => callStatement('a(); b()', 'entry'), AxsimError);
+    // braces only as balanced initialisers inside the call
+    assert.equal(
+      callStatement('f<2>(0, std::array<int, 2>{{1, 2}})', 'entry'),
+      'f<2>(0, std::array<int, 2>{{1, 2}});',
+    );
+    assert.throws(() => callStatement('f(x{)', 'entry'), AxsimError);
+    assert.throws(() => callStatement('{ f(); }', 'entry'), AxsimError);
+    assert.throws(() => callStatement('f([]{ g(); })', 'entry'), AxsimError);
     assert.throws(() => callStatement('  ', 'init'), AxsimError);
   });
   it('Wormhole: CC enable, API init, addr-mod base, 4-face loop, done', () => {

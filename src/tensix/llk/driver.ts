@@ -26,6 +26,8 @@ export interface LlkDriverOptions {
   dstTile?: number;
   /** Seed written to PRNG_SEED_Seed_Val (init_prng_seed) before the kernel, if given. */
   seed?: number;
+  /** Declarations before the driver function (a variable the entry passes by reference). */
+  globals?: string[];
   /** No environment at all: only the init calls and the entry call, once each. */
   bare?: boolean;
 }
@@ -85,7 +87,13 @@ export function addrMod6Incr(api: LlkApiKind, arch: Arch, sfpuType: string | und
 export function callStatement(expr: string, what: string): string {
   const e = expr.trim().replace(/;+$/, '');
   if (e === '') throw badInput(`--${what} is empty`);
-  if (/[;{}]/.test(e))
+  // braces only as balanced initialisers inside the call (`std::array<T, 0>{}`), never a statement
+  let depth = 0;
+  for (const ch of e) {
+    depth += ch === '{' ? 1 : ch === '}' ? -1 : 0;
+    if (depth < 0) break;
+  }
+  if (/;/.test(e) || depth !== 0 || /^\s*\{/.test(e))
     throw badInput(`--${what} must be one C++ call expression, got '${expr}'`, {
       hint: "e.g. --entry '_calculate_typecast_fp32_to_int32_<false, 8>' or '_add_int_<false, 8, INT32, false>(0, 1, 0)'",
     });
@@ -110,6 +118,7 @@ export function driverSource(o: LlkDriverOptions): string {
     '#endif',
     'using namespace ckernel;',
     'using namespace ckernel::sfpu;',
+    ...(o.globals ?? []).map((g) => `${g.trim().replace(/;*$/, ';')}`),
     `void ${DRIVER_ENTRY}() {`,
   ];
   if (o.bare) {

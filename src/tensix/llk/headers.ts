@@ -43,6 +43,18 @@ using ::int32_t; using ::uint32_t; using ::int64_t; using ::uint64_t; using ::si
 const STD_EMPTY = (name: string) =>
   `// axsim LLK environment: <${name}> — the parts kernels use are provided by the C++ front end\n#pragma once\n#include <cstdint>\n`;
 
+/** <type_traits>: the front end builds in is_same_v, is_integral_v & co.; this adds the one trait tt-llk's
+ * kernels use that it lacks. cfront's classes have no user-declared copy/move constructors, copy
+ * assignments or destructors (docs/cfront.md), so every type it accepts is trivially copyable. */
+const TYPE_TRAITS = `// axsim LLK environment: <type_traits> (the other traits are built into the C++ front end)
+#pragma once
+#include <cstdint>
+namespace std {
+template <typename T> struct is_trivially_copyable { static constexpr bool value = true; };
+template <typename T> constexpr bool is_trivially_copyable_v = is_trivially_copyable<T>::value;
+}
+`;
+
 function instrParams(arch: Arch): string {
   return `// axsim LLK environment: instruction parameter names (tt-llk common/inc/ckernel_instr_params.h).
 // Written as namespaces: p_sfpu::LREG0 and ckernel::p_sfpu::LREG0 both resolve.
@@ -395,7 +407,8 @@ export function llkHeaders(arch: Arch): Record<string, string> {
     'sfpi.h': sfpiH(),
     'axsim_sfpi_vector.h': SFPI_VECTOR_H,
   };
-  for (const n of ['type_traits', 'limits', 'array', 'climits', 'utility', 'cmath', 'algorithm'])
-    files[n] = STD_EMPTY(n);
+  // <array>, <climits>, <cmath>: cfront's own (src/cfront/system-headers.ts)
+  for (const n of ['limits', 'utility', 'algorithm']) files[n] = STD_EMPTY(n);
+  files.type_traits = TYPE_TRAITS;
   return files;
 }

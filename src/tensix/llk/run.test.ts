@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { AxsimError } from '../../errors.ts';
 import { assemble } from '../asm/index.ts';
 import { TensixMachine } from '../index.ts';
 import { classify } from './corpus.ts';
 import { PRNG_SEED_ADDR32 } from './headers.ts';
-import { applyCfgWrite, type CompiledKernel, runCompiled } from './run.ts';
+import { applyCfgWrite, type CompiledKernel, loadKernelCompiler, runCompiled, runLlkKernel } from './run.ts';
 
 const words = (src: string) => assemble(src, 'wormhole').words;
 
@@ -68,6 +70,46 @@ describe('llk run: config events and source locations', () => {
         e.location.line === 11 &&
         e.location.col === 9 &&
         e.location.index === 1,
+    );
+  });
+});
+
+describe('llk run: L1 memory the kernel reads', () => {
+  const file = fileURLToPath(new URL('../../../test/fixtures/llk/l1_map.h', import.meta.url));
+  it('bytes mapped at an address are what the kernel reads through its pointer', async () => {
+    const m = new TensixMachine('blackhole');
+    const bytes = new Uint8Array(20);
+    bytes.set([7, 255, 300 & 0xff, 9], 16);
+    await runLlkKernel(m, {
+      source: readFileSync(file, 'utf8'),
+      file,
+      entry: '_calculate_from_l1_(0x30000u)',
+      vectorMode: 'none',
+      memory: [{ name: 'l1', base: 0x30000, bytes }],
+    });
+    assert.equal(m.lreg(0)[5], 7);
+    assert.equal(m.lreg(1)[5], 0); // 255: skipped, LReg 1 keeps its reset value
+    assert.equal(m.lreg(2)[5], 44);
+    assert.equal(m.lreg(3)[5], 9);
+  });
+  it('without the memory the read is an error, not a value', async () => {
+    const compile = await loadKernelCompiler();
+    await assert.rejects(
+      runLlkKernel(
+        new TensixMachine('blackhole'),
+        {
+          source: readFileSync(file, 'utf8'),
+          file,
+          entry: '_calculate_from_l1_(0x30000u)',
+          vectorMode: 'none',
+        },
+        compile,
+      ),
+      // (the front end does not yet attach the line to this error: NOTES cfront-requests)
+      (e: unknown) =>
+        e instanceof AxsimError &&
+        e.category === 'UndefinedBehaviour' &&
+        /unmapped memory at 0x30010/.test(e.message),
     );
   });
 });

@@ -41,6 +41,8 @@ export interface CompileKernelOptions {
   defines?: Record<string, string | number | bigint>;
   includeDirs?: string[];
   virtualFiles?: Record<string, string>;
+  /** Plain memory the kernel's RISC-V code reads (an L1 buffer), mapped at `base`. */
+  memory?: { name: string; base: number; bytes: Uint8Array }[];
 }
 
 export type KernelCompiler = (source: string, opts: CompileKernelOptions) => CompiledKernel;
@@ -52,6 +54,8 @@ export interface LlkRunOptions extends Omit<LlkDriverOptions, 'arch'> {
   defines?: Record<string, string | number | bigint>;
   /** Directories searched for includes the environment does not provide (e.g. tt-llk's sfpu/). */
   includeDirs?: string[];
+  /** L1 contents the kernel reads through a pointer (mapped for the compile-time RISC-V code). */
+  memory?: { name: string; base: number; bytes: Uint8Array }[];
   /** Run under the cycle model (needed for SFPLOADMACRO schedules); default sequential. */
   timed?: boolean;
   /** `_llk_math_hw_configure_` arguments; applied before the run unless `bare`. */
@@ -143,14 +147,18 @@ export function compileLlk(compile: KernelCompiler, m: TensixMachine, o: LlkRunO
     file: o.file,
     entry: DRIVER_ENTRY,
     // as the tt-metal build defines them for the kernel's generation; `sfpi_inline` as sfpi.h defines
-    // it (tt-metal has sfpi.h included before any kernel header; some kernels use it earlier)
+    // it (tt-metal has sfpi.h included before any kernel header; some kernels use it earlier); and
+    // `tt_l1_ptr`, the L1 pointer attribute tt-metal's risc_attribs.h defines before any kernel
+    // (reshuffle_rows uses it without including a header that has it)
     defines: {
       [m.arch === 'wormhole' ? 'ARCH_WORMHOLE' : 'ARCH_BLACKHOLE']: 1,
       sfpi_inline: 'inline',
+      tt_l1_ptr: ' ', // empty ('' would mean 1, as -D NAME does)
       ...o.defines,
     },
     includeDirs: o.includeDirs,
     virtualFiles: { ...llkHeaders(m.arch), [DRIVER_FILE]: driver },
+    memory: o.memory,
   });
   return { driver, compiled };
 }

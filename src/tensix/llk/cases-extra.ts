@@ -1,0 +1,271 @@
+/**
+ * Corpus cases for the tt-llk kernels whose output is not one element per input element: the
+ * exponential moving average, Welford's running mean/M2 (left in LRegs), the row-major max pool,
+ * the 4x2-subblock column max, row reshuffling (its row map read from L1) and the bitonic top-k
+ * steps. Each definition is computed here from the input arrays, independently of the kernel; the
+ * lane/row layouts they rely on are the documented ones (SFPLOAD: lane l reads Dst row
+ * `addr + (l >> 3)`, column `2 * (l & 7)` (+1 for odd addresses); SFPTRANSP swaps row i of LReg j
+ * with row j of LReg i within L0-3 and within L4-7).
+ */
+import * as K from './checks.ts';
+import type { CorpusCase, Expected } from './corpus.ts';
+
+/** Tile element index of row r, column c (row-major 32x32). */
+const at = (r: number, c: number) => r * 32 + c;
+/** Tile element index of Dst row d (0..63 within the tile) and column j (0..15). */
+const dstAt = (d: number, j: number) => at((d >> 5) * 16 + (d & 15), ((d >> 4) & 1) * 16 + j);
+const hex = (v: number) => `0x${(v >>> 0).toString(16).padStart(8, '0')}`;
+const isZero = (b: number) => (b & 0x7fffffff) === 0;
+/** A flushed FP32 store result: denormals become a zero of the same sign (SFPU-NOTES A2). */
+const flushed = (b: number) => (((b >>> 23) & 0xff) === 0 ? (b & 0x80000000) >>> 0 : b >>> 0);
+/** The same FP32 bits, or both zeros. */
+const sameF32 = (got: number, want: number) => got >>> 0 === flushed(want) || (isZero(got) && isZero(want));
+
+/** FP32 values on a 1/1024 grid in [lo, hi): exact in BF16 only sometimes, never denormal. */
+function gridInputs(lo: number, hi: number): (rng: K.Rng) => Uint32Array {
+  return (rng) => {
+    const v = new Uint32Array(1024);
+    for (let i = 0; i < 1024; i++) v[i] = K.f32ToBits(lo + ((hi - lo) * rng.below(1 << 20)) / (1 << 20));
+    return v;
+  };
+}
+
+/** SFPSWAP's order: FP32 bit patterns compared as sign-magnitude integers (SFPSWAP.md). */
+export function smLess(a: number, b: number): boolean {
+  const sa = a >>> 31;
+  const sb = b >>> 31;
+  if (sa !== sb) return sa === 1;
+  return sa === 0 ? (a & 0x7fffffff) < (b & 0x7fffffff) : (a & 0x7fffffff) > (b & 0x7fffffff);
+}
+
+/** The column an LReg lane holds after a block of four rows went through SFPLOAD (L0: columns 0-15
+ * even, L1: odd, L2: 16-31 even, L3: odd) and SFPTRANSP: lane 8k+i of L_r is row r, column
+ * `[2i, 2i+1, 16+2i, 17+2i][k]`. */
+const laneColumn = (lane: number) => ((lane >> 4) & 1) * 16 + 2 * (lane & 7) + ((lane >> 3) & 1);
+
+// ---- exponential moving average --------------------------------------------------------------------
+
+const ALPHA = 0x3f666666; // 0.9f
+const BETA = 0x3dcccccd; // 0.1f
+
+/** EMA down each column: ema_r = beta * x_r + round(alpha * ema_(r-1)), ema_(-1) = 0; the product alpha *
+ * ema is rounded once (SFPMAD with + 0.0), then the second SFPMAD rounds beta * x + that once. */
+function emaTile(ins: Uint32Array[], first = 0): Expected[] {
+  const out: Expected[] = new Array(1024);
+  for (let c = 0; c < 32; c++) {
+    let prev = first;
+    for (let r = 0; r < 32; r++) {
+      prev = K.madF32(BETA, ins[0]![at(r, c)]!, K.madF32(ALPHA, prev, 0));
+      out[at(r, c)] = prev;
+    }
+  }
+  return out;
+}
+
+// ---- Welford -----------------------------------------------------------------------------------------
+
+/** One Welford step per column in FP32 as the kernel orders it: d = x - m; m' = d * (1/n) + m;
+ * d2 = x - m'; M2' = d * d2 + M2 (each a single-rounding multiply-add), with 1/n the FP32 reciprocal. */
+function welfordColumns(
+  ins: Uint32Array[],
+  rows: number[],
+  firstIdx: number,
+): { mean: number[]; m2: number[] } {
+  const mean = new Array<number>(32).fill(0);
+  const m2 = new Array<number>(32).fill(0);
+  const NEG1 = 0xbf800000;
+  rows.forEach((r, k) => {
+    const recip = K.f32ToBits(Math.fround(1 / (firstIdx + k + 1)));
+    for (let c = 0; c < 32; c++) {
+      const x = ins[0]![at(r, c)]!;
+      const d = K.madF32(NEG1, mean[c]!, x);
+      const m = K.madF32(d, recip, mean[c]!);
+      const d2 = K.madF32(NEG1, m, x);
+      m2[c] = K.madF32(d, d2, m2[c]!);
+      mean[c] = m;
+    }
+  });
+  return { mean, m2 };
+}
+
+/** The kernel leaves the mean in LReg 4 and M2 in LReg 5, lane 8k+i = column laneColumn(lane). */
+function welfordCheck(rows: number[], firstIdx = 0) {
+  return (ins: Uint32Array[], _out: Uint32Array, m: { lreg(i: number): Uint32Array }): string | null => {
+    const want = welfordColumns(ins, rows, firstIdx);
+    for (const [lreg, name, vals] of [
+      [4, 'mean', want.mean],
+      [5, 'M2', want.m2],
+    ] as const) {
+      const got = m.lreg(lreg);
+      for (let l = 0; l < 32; l++) {
+        const c = laneColumn(l);
+        if (!sameF32(got[l]!, vals[c]!))
+          return `column ${c} ${name} (LReg ${lreg} lane ${l}): ${hex(got[l]!)}, expected ${hex(vals[c]!)}`;
+      }
+    }
+    return null;
+  };
+}
+
+/** The reciprocal table tt-metal passes: entry i = FP32 bits of 1/(i+1). */
+const recipLut = (n: number) =>
+  `std::array<std::uint32_t, ${n}>{{${Array.from({ length: n }, (_, i) => `${hex(K.f32ToBits(Math.fround(1 / (i + 1))))}u`).join(', ')}}}`;
+
+const WELFORD_INIT = ['_program_welfords_replay_buffer_()', '_clear_previous_mean_and_m2_()'];
+const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i);
+
+// ---- max pool, row-major layout -------------------------------------------------------------------------
+
+/** Row-major max pool: Dst row 2k holds logical row k's columns 0-15, row 2k+1 its columns 16-31. The
+ * result (max over the 32 logical rows in SFPSWAP's order, and the index word that came with it) lands
+ * in logical row 0 = Dst rows 0 and 1 of the value and index tiles. */
+function maxPoolRowMajorCheck(
+  ins: Uint32Array[],
+  _out: Uint32Array,
+  m: { readDstTile(t: number, f: string): Uint32Array },
+) {
+  const vals = m.readDstTile(0, 'int32');
+  const idx = m.readDstTile(1, 'int32');
+  for (let h = 0; h < 2; h++) {
+    for (let j = 0; j < 16; j++) {
+      let best = h;
+      for (let d = h; d < 64; d += 2) if (smLess(ins[0]![dstAt(best, j)]!, ins[0]![dstAt(d, j)]!)) best = d;
+      const want = ins[0]![dstAt(best, j)]!;
+      const got = vals[dstAt(h, j)]!;
+      if (!sameF32(got, want))
+        return `Dst row ${h} column ${j}: max ${hex(got)}, expected ${hex(want)} (Dst row ${best})`;
+      const gi = idx[dstAt(h, j)]!;
+      if (gi !== ins[1]![dstAt(best, j)])
+        return `Dst row ${h} column ${j}: index ${hex(gi)}, expected ${hex(ins[1]![dstAt(best, j)]!)} (Dst row ${best})`;
+    }
+  }
+  return null;
+}
+
+/** Values distinct within each Dst column (bits 25-30 carry the Dst row), so there are no ties. */
+function distinctByRow(rng: K.Rng, t: number): Uint32Array {
+  const v = new Uint32Array(1024);
+  for (let d = 0; d < 64; d++)
+    for (let j = 0; j < 16; j++)
+      v[dstAt(d, j)] = t === 1 ? rng.next() : ((d << 25) ^ (rng.next() & 0x81ffffff)) >>> 0;
+  return v;
+}
+
+// ---- reshuffle rows -------------------------------------------------------------------------------------
+
+const L1_ADDR = 0x20000;
+/** The row map: mostly valid destinations (with repeats, so some rows accumulate twice), some 255
+ * (skip) and one out-of-range value above 31 (also skipped by the kernel's `>= 32` test). */
+function rowMap(): number[] {
+  const map: number[] = [];
+  for (let i = 0; i < 32; i++) map.push(i % 7 === 3 ? 255 : i === 20 ? 40 : (i * 11 + 5) % 32);
+  map[31] = map[0]!; // a repeat
+  return map;
+}
+
+/** output[map[i]] += input[i] for i = 0..31 in order, each an FP32 add with one rounding (SFPADD). */
+function reshuffleExpect(ins: Uint32Array[]): Expected[] {
+  const out = Array.from(ins[1]!, (b) => b as Expected);
+  const map = rowMap();
+  for (let i = 0; i < 32; i++) {
+    const dr = map[i]!;
+    if (dr >= 32) continue;
+    for (let c = 0; c < 32; c++) out[at(dr, c)] = K.addF32(ins[0]![at(i, c)]!, out[at(dr, c)] as number);
+  }
+  return out;
+}
+
+export const EXTRA_CASES: CorpusCase[] = [
+  {
+    file: 'ema',
+    covers: ['_calculate_ema_tile_'],
+    entry: '_calculate_ema_tile_()',
+    init: [`_load_alpha_beta_(${hex(ALPHA)}u, ${hex(BETA)}u)`, '_clear_previous_output_()'],
+    vectorMode: 'none',
+    inputs: ['fp32', 'fp32'],
+    gen: (rng, t) => (t === 0 ? gridInputs(-1000, 1000)(rng) : K.fp32Inputs(rng)),
+    out: { tile: 1, view: 'raw32', float: true },
+    expectTile: (ins) => emaTile(ins),
+    what: "tile 1 = EMA down each column of tile 0, alpha 0.9, beta 0.1, from 0 (FP32, the kernel's two roundings per step)",
+  },
+  {
+    file: 'welfords',
+    covers: ['_calculate_welfords_tile_'],
+    entry: `_calculate_welfords_tile_<32>(0, ${recipLut(32)})`,
+    init: WELFORD_INIT,
+    vectorMode: 'none',
+    inputs: ['fp32'],
+    gen: gridInputs(-100, 100),
+    out: { tile: 0, view: 'raw32' },
+    tileCheck: welfordCheck(range(0, 32)),
+    what: 'LReg 4/5 = running mean / M2 of each column over rows 0-31 (Welford, FP32, 1/n from the table)',
+  },
+  {
+    file: 'welfords',
+    covers: ['_calculate_welfords_block_'],
+    // block I=1, J=2 = tile rows 24..27, sample numbers 5.. (1/6, 1/7, ...)
+    entry: `_calculate_welfords_block_<32, 1, 2>(5, ${recipLut(32)})`,
+    init: WELFORD_INIT,
+    vectorMode: 'none',
+    inputs: ['fp32'],
+    gen: gridInputs(-100, 100),
+    out: { tile: 0, view: 'raw32' },
+    tileCheck: welfordCheck(range(24, 28), 5),
+    what: 'LReg 4/5 = mean / M2 after rows 24-27 as samples 6-9 (block I=1, J=2)',
+  },
+  {
+    file: 'welfords',
+    covers: ['_calculate_welfords_partial_tile_', '_calculate_welfords_block_w_offset_'],
+    // rows 6..18 (13 rows): blocks (0,1) from row 2, (0,2), (0,3), (1,0) up to row 2
+    entry: `_calculate_welfords_partial_tile_<32>(0, 6, 13, ${recipLut(32)})`,
+    init: WELFORD_INIT,
+    vectorMode: 'none',
+    inputs: ['fp32'],
+    gen: gridInputs(-100, 100),
+    out: { tile: 0, view: 'raw32' },
+    tileCheck: welfordCheck(range(6, 19)),
+    what: 'LReg 4/5 = mean / M2 over rows 6-18 only (partial tile: blocks entered and left mid-way)',
+  },
+  {
+    file: 'welfords',
+    covers: ['_calculate_welfords_block_w_offset_'],
+    entry: `_calculate_welfords_block_w_offset_<32, 0, 3>(__axsim_welford_idx, 13, 15, ${recipLut(32)})`,
+    init: WELFORD_INIT,
+    globals: ['std::uint32_t __axsim_welford_idx = 0'],
+    vectorMode: 'none',
+    inputs: ['fp32'],
+    gen: gridInputs(-100, 100),
+    out: { tile: 0, view: 'raw32' },
+    tileCheck: welfordCheck(range(13, 15), 0),
+    what: 'LReg 4/5 = mean / M2 over rows 13-14 of block I=0, J=3 (start_idx passed by reference)',
+  },
+  {
+    file: 'max_pool_indices',
+    covers: ['_calculate_max_pool_with_indices_generic_'],
+    entry: '_calculate_max_pool_with_indices_generic_<false, true, 8>(0, 1, 0)',
+    init: ['_init_max_pool_with_indices_<DataLayout::ROW_MAJOR>()'],
+    vectorMode: 'none',
+    inputs: ['fp32', 'int32'],
+    gen: distinctByRow,
+    out: { tile: 0, view: 'raw32' },
+    tileCheck: maxPoolRowMajorCheck,
+    what: 'row-major layout: logical row 0 = each column maximum over the 32 logical rows (sign-magnitude order) and its index',
+  },
+  {
+    file: 'reshuffle_rows',
+    covers: ['_calculate_reshuffle_rows_'],
+    entry: `_calculate_reshuffle_rows_(${hex(L1_ADDR)}u)`,
+    vectorMode: 'none',
+    inputs: ['fp32', 'fp32'],
+    gen: gridInputs(-1000, 1000),
+    memory: () => {
+      // a tile header of 16 bytes, then the row map (uint8[32])
+      const bytes = new Uint8Array(16 + 32);
+      bytes.set(rowMap(), 16);
+      return [{ name: 'l1-row-map', base: L1_ADDR, bytes }];
+    },
+    out: { tile: 1, view: 'raw32', float: true },
+    expectTile: reshuffleExpect,
+    what: 'tile 1 row map[i] += tile 0 row i in order (map in L1: repeats, 255 and 40 skipped)',
+  },
+];
