@@ -3,25 +3,32 @@
  * included by the LLK environment's `sfpi.h`). Each operation calls an `__sfpi_*` builtin of the
  * tracer (src/tensix/sfpi/trace.ts), which records it in the SSA trace and returns the value's id;
  * the passes (src/tensix/sfpi/passes.ts) turn the trace into instructions. The names and the
- * behaviour follow tenstorrent/sfpi include/sfpi.h, sfpi_classes.h, sfpi_lib.h (docs/sfpi.md); the
- * text is ours. Constructs not compiled yet call `__sfpi_unsupported`, an Unsupported error at the
- * user's line.
+ * behaviour follow tenstorrent/sfpi include/sfpi.h, sfpi_lib.h and the per-arch sfpi_imp.h
+ * (docs/sfpi.md); the text is ours. Constructs not compiled yet call `__sfpi_unsupported`, an
+ * Unsupported error at the user's line.
+ *
+ * Operators are class members: cfront picks a member operator by the class of the left operand, while
+ * overloads that differ only in a record parameter type are not told apart (NOTES on cfront), so every
+ * operand carries a tag the builtins read (see the comment at the top of the text).
  */
 export const SFPI_VECTOR_H = `// axsim SFPI: vector types, dst_reg[] elements, constants, v_if (docs/sfpi.md)
-// Every SFPI operand is {k, v}: k = 1 a traced value (v = its id), 2 a dst_reg element (v = row),
-// 3 a constant LReg (v = its number). The builtins read the pair, so an operand reaching a
-// function through any overload is still what it is.
+// Every SFPI operand is {k, v}: k = 1 a traced float value, 5 a traced integer value (v = its id),
+// 2 a dst_reg element (v = row), 3 a constant LReg (v = its number), 4 a condition (v = its id).
+// The builtins read the pair, so an operand reaching a function through any overload is still what it is.
 #pragma once
 namespace sfpi {
 struct vFloat;
+struct vInt;
+struct vUInt;
+struct __vDReg;
 struct __vCond {
   int k;
   int v;
-  __vCond operator&&(const __vCond o) const { __sfpi_unsupported("'&&' of SFPI conditions"); return *this; }
-  __vCond operator||(const __vCond o) const { __sfpi_unsupported("'||' of SFPI conditions"); return *this; }
-  __vCond operator!() const { __sfpi_unsupported("'!' of an SFPI condition"); return *this; }
+  __vCond operator&&(const __vCond o) const { return __vCond{4, __sfpi_cbool(1, k, v, o.k, o.v)}; }
+  __vCond operator||(const __vCond o) const { return __vCond{4, __sfpi_cbool(2, k, v, o.k, o.v)}; }
+  __vCond operator!() const { return __vCond{4, __sfpi_cbool(3, k, v, k, v)}; }
 };
-struct __vDReg;
+typedef __vCond vBool;
 struct vFloat {
   int k;
   int v;
@@ -32,67 +39,165 @@ struct vFloat {
   vFloat &operator=(const vFloat o) { v = __sfpi_assign(k, v, o.k, o.v); k = 1; return *this; }
   vFloat &operator=(const float f) { vFloat o = f; return __set(o); }
   vFloat &operator=(const double f) { vFloat o = f; return __set(o); }
-  vFloat &operator=(const __vDReg d) { vFloat o = d; return __set(o); }
   vFloat &__set(const vFloat o) { v = __sfpi_assign(k, v, o.k, o.v); k = 1; return *this; }
   vFloat operator-() const { vFloat r; r.v = __sfpi_op("neg", k, v, 0, -1); return r; }
+  vFloat operator+(const vFloat b) const { vFloat r; r.v = __sfpi_op("add", k, v, b.k, b.v); return r; }
+  vFloat operator+(const float b) const { vFloat c = b; return *this + c; }
+  vFloat operator-(const vFloat b) const { vFloat r; r.v = __sfpi_op("sub", k, v, b.k, b.v); return r; }
+  vFloat operator-(const float b) const { vFloat c = -b; return *this + c; }
+  vFloat operator*(const vFloat b) const { vFloat r; r.v = __sfpi_op("mul", k, v, b.k, b.v); return r; }
+  vFloat operator*(const float b) const { vFloat c = b; return *this * c; }
   vFloat &operator+=(const vFloat b) { vFloat r; r.v = __sfpi_op("add", k, v, b.k, b.v); return __set(r); }
+  vFloat &operator+=(const float b) { vFloat c = b; return *this += c; }
   vFloat &operator-=(const vFloat b) { vFloat r; r.v = __sfpi_op("sub", k, v, b.k, b.v); return __set(r); }
+  vFloat &operator-=(const float b) { vFloat c = -b; return *this += c; }
   vFloat &operator*=(const vFloat b) { vFloat r; r.v = __sfpi_op("mul", k, v, b.k, b.v); return __set(r); }
+  vFloat &operator*=(const float b) { vFloat c = b; return *this *= c; }
+  __vCond operator<(const vFloat b) const { return __vCond{4, __sfpi_cmp("lt", k, v, b.k, b.v)}; }
+  __vCond operator<(const float b) const { return __vCond{4, __sfpi_cmpf("lt", k, v, b)}; }
+  __vCond operator<=(const vFloat b) const { return __vCond{4, __sfpi_cmp("le", k, v, b.k, b.v)}; }
+  __vCond operator<=(const float b) const { return __vCond{4, __sfpi_cmpf("le", k, v, b)}; }
+  __vCond operator>(const vFloat b) const { return __vCond{4, __sfpi_cmp("gt", k, v, b.k, b.v)}; }
+  __vCond operator>(const float b) const { return __vCond{4, __sfpi_cmpf("gt", k, v, b)}; }
+  __vCond operator>=(const vFloat b) const { return __vCond{4, __sfpi_cmp("ge", k, v, b.k, b.v)}; }
+  __vCond operator>=(const float b) const { return __vCond{4, __sfpi_cmpf("ge", k, v, b)}; }
+  __vCond operator==(const vFloat b) const { return __vCond{4, __sfpi_cmp("eq", k, v, b.k, b.v)}; }
+  __vCond operator==(const float b) const { return __vCond{4, __sfpi_cmpf("eq", k, v, b)}; }
+  __vCond operator!=(const vFloat b) const { return __vCond{4, __sfpi_cmp("ne", k, v, b.k, b.v)}; }
+  __vCond operator!=(const float b) const { return __vCond{4, __sfpi_cmpf("ne", k, v, b)}; }
 };
-struct vInt {
+// vInt / vUInt (sfpi.h __vIntBase): the same instructions for both except the immediate loads
+// (SHORT vs USHORT) and >> (arithmetic on Blackhole for vInt, logical for vUInt). The operand order
+// of the builtins is sfpi's (__builtin_rvtt_sfpxiadd_v(x, y): the result goes where x was).
+#define __SFPI_INT_CLASS(T, SIGNED, IMMT) \\
+struct T { \\
+  int k; \\
+  int v; \\
+  T() { k = 5; v = -1; } \\
+  T(const int i) { k = 5; v = __sfpi_iimm(i, SIGNED); } \\
+  T(const unsigned int i) { k = 5; v = __sfpi_iimm(static_cast<int>(i), 0); } \\
+  T(const __vDReg d) { k = 5; v = __sfpi_ivalue(d.k, d.v); } \\
+  T &operator=(const T o) { v = __sfpi_iassign(k, v, o.k, o.v); k = 5; return *this; } \\
+  T &operator=(const int i) { T o = i; return __set(o); } \\
+  T &operator=(const unsigned int i) { T o = i; return __set(o); } \\
+  T &__set(const T o) { v = __sfpi_iassign(k, v, o.k, o.v); k = 5; return *this; } \\
+  T __mk(const int id) const { T r; r.v = id; return r; } \\
+  T operator+(const T b) const { return __mk(__sfpi_op("iadd", b.k, b.v, k, v)); } \\
+  T operator+(const IMMT b) const { return __mk(__sfpi_opi("iaddi", k, v, static_cast<int>(b))); } \\
+  T operator-(const T b) const { return __mk(__sfpi_op("isub", b.k, b.v, k, v)); } \\
+  T operator-(const IMMT b) const { return __mk(__sfpi_opi("iaddi", k, v, -static_cast<int>(b))); } \\
+  T operator-() const { T z = 0; return z - *this; } \\
+  T &operator+=(const T b) { return __set(__mk(b.k == 3 && SIGNED ? __sfpi_op("isub", b.k, b.v, k, v) : __sfpi_op("iadd", k, v, b.k, b.v))); } \\
+  T &operator+=(const IMMT b) { return __set(*this + b); } \\
+  T &operator-=(const T b) { return __set(__mk(__sfpi_op("isub", b.k, b.v, k, v))); } \\
+  T &operator-=(const IMMT b) { return __set(*this - b); } \\
+  T operator&(const T b) const { return __mk(__sfpi_op("and", k, v, b.k, b.v)); } \\
+  T operator&(const IMMT b) const { T c = b; return *this & c; } \\
+  T operator|(const T b) const { return __mk(__sfpi_op("or", k, v, b.k, b.v)); } \\
+  T operator|(const IMMT b) const { T c = b; return *this | c; } \\
+  T operator^(const T b) const { return __mk(__sfpi_op("xor", k, v, b.k, b.v)); } \\
+  T operator^(const IMMT b) const { T c = b; return *this ^ c; } \\
+  T &operator&=(const T b) { return __set(*this & b); } \\
+  T &operator&=(const IMMT b) { return __set(*this & b); } \\
+  T &operator|=(const T b) { return __set(*this | b); } \\
+  T &operator|=(const IMMT b) { return __set(*this | b); } \\
+  T &operator^=(const T b) { return __set(*this ^ b); } \\
+  T &operator^=(const IMMT b) { return __set(*this ^ b); } \\
+  T operator~() const { return __mk(__sfpi_op("not", k, v, 0, -1)); } \\
+  T operator<<(const int amt) const { return __mk(__sfpi_opi("shli", k, v, amt)); } \\
+  T operator<<(const T amt) const { return __mk(__sfpi_op("shl", k, v, amt.k, amt.v)); } \\
+  T &operator<<=(const int amt) { return __set(*this << amt); } \\
+  T &operator<<=(const T amt) { return __set(*this << amt); } \\
+  T operator>>(const int amt) const { return __mk(__sfpi_opi(SIGNED ? "sari" : "shli", k, v, -amt)); } \\
+  T operator>>(const T amt) const { T n = -amt; return __mk(__sfpi_op(SIGNED ? "sar" : "shl", k, v, n.k, n.v)); } \\
+  T &operator>>=(const int amt) { return __set(*this >> amt); } \\
+  T &operator>>=(const T amt) { return __set(*this >> amt); } \\
+  T &operator++() { return __set(*this + 1); } \\
+  T &operator++(int) { return __set(*this + 1); } \\
+  T &operator--() { return __set(*this - 1); } \\
+  T &operator--(int) { return __set(*this - 1); } \\
+  __vCond operator==(const T b) const { return __vCond{4, __sfpi_icmp("eq", k, v, b.k, b.v)}; } \\
+  __vCond operator==(const IMMT b) const { return __vCond{4, __sfpi_icmpi("eq", k, v, static_cast<int>(b))}; } \\
+  __vCond operator!=(const T b) const { return __vCond{4, __sfpi_icmp("ne", k, v, b.k, b.v)}; } \\
+  __vCond operator!=(const IMMT b) const { return __vCond{4, __sfpi_icmpi("ne", k, v, static_cast<int>(b))}; } \\
+  __vCond operator<(const T b) const { return __vCond{4, __sfpi_icmp("lt", k, v, b.k, b.v)}; } \\
+  __vCond operator<(const IMMT b) const { return __vCond{4, __sfpi_icmpi("lt", k, v, static_cast<int>(b))}; } \\
+  __vCond operator<=(const T b) const { return __vCond{4, __sfpi_icmp("le", k, v, b.k, b.v)}; } \\
+  __vCond operator<=(const IMMT b) const { return __vCond{4, __sfpi_icmpi("le", k, v, static_cast<int>(b))}; } \\
+  __vCond operator>(const T b) const { return __vCond{4, __sfpi_icmp("gt", k, v, b.k, b.v)}; } \\
+  __vCond operator>(const IMMT b) const { return __vCond{4, __sfpi_icmpi("gt", k, v, static_cast<int>(b))}; } \\
+  __vCond operator>=(const T b) const { return __vCond{4, __sfpi_icmp("ge", k, v, b.k, b.v)}; } \\
+  __vCond operator>=(const IMMT b) const { return __vCond{4, __sfpi_icmpi("ge", k, v, static_cast<int>(b))}; } \\
+};
+__SFPI_INT_CLASS(vInt, 1, int)
+__SFPI_INT_CLASS(vUInt, 0, unsigned int)
+#undef __SFPI_INT_CLASS
+// Any vector operand, bound without a conversion (no constructors), so its tag survives.
+struct __vAny {
   int k;
   int v;
-  vInt() { k = 1; v = -1; }
-  vInt(const int i) { __sfpi_unsupported("vInt"); }
-  vInt(const __vDReg d) { __sfpi_unsupported("vInt loads from dst_reg"); }
-};
-struct vUInt {
-  int k;
-  int v;
-  vUInt() { k = 1; v = -1; }
-  vUInt(const unsigned int i) { __sfpi_unsupported("vUInt"); }
-  vUInt(const __vDReg d) { __sfpi_unsupported("vUInt loads from dst_reg"); }
 };
 struct __vDReg {
   int k;
   int v;
-  void operator=(const vFloat o) const { __sfpi_store(v, o.k, o.v); }
+  // The stored format follows the value's tag: vFloat = the default (SRCB), vInt/vUInt = INT32_TO_SM
+  // (sfpi_imp.h of the sfpi release the gold listings come from; docs/sfpi.md).
+  void operator=(const __vAny o) const { __sfpi_store(v, o.k, o.v); }
   void operator=(const float f) const { vFloat o = f; __sfpi_store(v, o.k, o.v); }
   void operator=(const double f) const { vFloat o = f; __sfpi_store(v, o.k, o.v); }
-  void operator=(const __vDReg o) const { __sfpi_store(v, o.k, o.v); }
-  void operator=(const vInt o) const { __sfpi_unsupported("vInt"); }
-  void operator=(const vUInt o) const { __sfpi_unsupported("vUInt"); }
+  void operator=(const int i) const { vInt o = i; __sfpi_store(v, o.k, o.v); }
+  void operator=(const unsigned int i) const { vUInt o = i; __sfpi_store(v, o.k, o.v); }
   vFloat operator-() const { vFloat r; r.v = __sfpi_op("neg", k, v, 0, -1); return r; }
+  vFloat operator+(const vFloat b) const { vFloat a = *this; return a + b; }
+  vFloat operator+(const float b) const { vFloat a = *this; return a + b; }
+  vFloat operator-(const vFloat b) const { vFloat a = *this; return a - b; }
+  vFloat operator-(const float b) const { vFloat a = *this; return a - b; }
+  vFloat operator*(const vFloat b) const { vFloat a = *this; return a * b; }
+  vFloat operator*(const float b) const { vFloat a = *this; return a * b; }
+  __vCond operator<(const vFloat b) const { vFloat a = *this; return a < b; }
+  __vCond operator<(const float b) const { vFloat a = *this; return a < b; }
+  __vCond operator<=(const vFloat b) const { vFloat a = *this; return a <= b; }
+  __vCond operator<=(const float b) const { vFloat a = *this; return a <= b; }
+  __vCond operator>(const vFloat b) const { vFloat a = *this; return a > b; }
+  __vCond operator>(const float b) const { vFloat a = *this; return a > b; }
+  __vCond operator>=(const vFloat b) const { vFloat a = *this; return a >= b; }
+  __vCond operator>=(const float b) const { vFloat a = *this; return a >= b; }
+  __vCond operator==(const vFloat b) const { vFloat a = *this; return a == b; }
+  __vCond operator==(const float b) const { vFloat a = *this; return a == b; }
+  __vCond operator!=(const vFloat b) const { vFloat a = *this; return a != b; }
+  __vCond operator!=(const float b) const { vFloat a = *this; return a != b; }
 };
 struct __vConstFloat {
   int k;
   int v;
+  vFloat operator+(const vFloat b) const { vFloat a = *this; return a + b; }
+  vFloat operator-(const vFloat b) const { vFloat a = *this; return a - b; }
+  vFloat operator*(const vFloat b) const { vFloat a = *this; return a * b; }
+  __vCond operator<(const vFloat b) const { vFloat a = *this; return a < b; }
+  __vCond operator<=(const vFloat b) const { vFloat a = *this; return a <= b; }
+  __vCond operator>(const vFloat b) const { vFloat a = *this; return a > b; }
+  __vCond operator>=(const vFloat b) const { vFloat a = *this; return a >= b; }
+  __vCond operator==(const vFloat b) const { vFloat a = *this; return a == b; }
+  __vCond operator!=(const vFloat b) const { vFloat a = *this; return a != b; }
 };
-// The fixed constant registers (VectorUnit.md; sfpi_constants.h CREG_IDX_*): no instruction.
+struct __vConstInt {
+  int k;
+  int v;
+  vInt operator+(const vInt b) const { vInt a = *this; return a + b; }
+  vInt operator+(const int b) const { vInt a = *this; return a + b; }
+  vInt operator-(const vInt b) const { vInt a = *this; return a - b; }
+  vInt operator-(const int b) const { vInt a = *this; return a - b; }
+  vInt operator&(const vInt b) const { vInt a = *this; return a & b; }
+  vInt operator|(const vInt b) const { vInt a = *this; return a | b; }
+  vInt operator^(const vInt b) const { vInt a = *this; return a ^ b; }
+};
+// The fixed constant registers (VectorUnit.md; sfpi CREG_IDX_*): no instruction.
 constexpr __vConstFloat vConst0p8373 = {3, 8}, vConst0 = {3, 9}, vConst1 = {3, 10}, vConstNeg1 = {3, 11};
+constexpr __vConstInt vConstTileId = {3, 15};
+// reinterpret<T>(x) (sfpi_lib.h; the 7.x spelling): the same register seen as another type.
+template <class T, class S> inline T reinterpret(const S s) { T r; r.v = __sfpi_rvalue(s.k, s.v); return r; }
 inline vFloat __sfpi_mk(const int id) { vFloat r; r.v = id; return r; }
-#define __SFPI_BIN(OP, NAME, TA, TB) \
-  inline vFloat operator OP(const TA a, const TB b) { return __sfpi_mk(__sfpi_op(NAME, a.k, a.v, b.k, b.v)); }
-#define __SFPI_BINF(OP, NAME, T) \
-  inline vFloat operator OP(const T a, const float b) { vFloat c = b; return __sfpi_mk(__sfpi_op(NAME, a.k, a.v, c.k, c.v)); } \
-  inline vFloat operator OP(const float a, const T b) { vFloat c = a; return __sfpi_mk(__sfpi_op(NAME, c.k, c.v, b.k, b.v)); }
-#define __SFPI_OPS(OP, NAME) \
-  __SFPI_BIN(OP, NAME, vFloat, vFloat) __SFPI_BIN(OP, NAME, vFloat, __vDReg) __SFPI_BIN(OP, NAME, __vDReg, vFloat) \
-  __SFPI_BIN(OP, NAME, __vDReg, __vDReg) __SFPI_BIN(OP, NAME, vFloat, __vConstFloat) \
-  __SFPI_BIN(OP, NAME, __vConstFloat, vFloat) __SFPI_BIN(OP, NAME, __vDReg, __vConstFloat) \
-  __SFPI_BIN(OP, NAME, __vConstFloat, __vDReg) __SFPI_BINF(OP, NAME, vFloat) __SFPI_BINF(OP, NAME, __vDReg)
-__SFPI_OPS(+, "add")
-__SFPI_OPS(-, "sub")
-__SFPI_OPS(*, "mul")
-#define __SFPI_CMP(OP, NAME) \
-  inline __vCond operator OP(const vFloat a, const vFloat b) { return __vCond{1, __sfpi_cmp(NAME, a.k, a.v, b.k, b.v)}; } \
-  inline __vCond operator OP(const vFloat a, const float b) { return __vCond{1, __sfpi_cmpf(NAME, a.k, a.v, b)}; }
-__SFPI_CMP(<, "lt")
-__SFPI_CMP(<=, "le")
-__SFPI_CMP(>, "gt")
-__SFPI_CMP(>=, "ge")
-__SFPI_CMP(==, "eq")
-__SFPI_CMP(!=, "ne")
+inline void __sfpi_cond(const __vCond c) { __sfpi_cc_cond(c.k, c.v); }
 // Library (sfpi_lib.h): the functions compiled so far; the others are reported at their call.
 inline vFloat abs(const vFloat a) { return __sfpi_mk(__sfpi_op("fabs", a.k, a.v, 0, -1)); }
 inline vFloat setsgn(const vFloat a, const int sgn) { return __sfpi_mk(__sfpi_opi("setsgn", a.k, a.v, sgn)); }
@@ -101,11 +206,12 @@ inline vInt exexp(const vFloat a) { vInt r; r.v = __sfpi_op("exexp", a.k, a.v, 0
 inline vInt exexp_nodebias(const vFloat a) { vInt r; r.v = __sfpi_op("exexp_nodebias", a.k, a.v, 0, -1); return r; }
 }
 // Predication (sfpi.h v_if family): control passes through every block; the tracer keeps the CC stack.
-#define v_if(cond) { __sfpi_cc_if(); const sfpi::__vCond __sfpi_c = (cond); {
-#define v_elseif(cond) } __sfpi_cc_elseif(); __sfpi_cc_cond(cond); {
+#define v_if(cond) { __sfpi_cc_if(); sfpi::__sfpi_cond((cond)); {
+#define v_elseif(cond) } __sfpi_cc_elseif(); sfpi::__sfpi_cond((cond)); {
 #define v_else } __sfpi_cc_else(); {
 #define v_endif } __sfpi_cc_endif(); }
-#define v_block { __sfpi_unsupported("v_block"); {
-#define v_endblock } }
-#define v_and(cond) __sfpi_unsupported("v_and")
+// v_block opens a CC level without a condition; each v_and narrows it; v_endblock pops it.
+#define v_block { __sfpi_cc_if(); {
+#define v_and(cond) sfpi::__sfpi_cond((cond))
+#define v_endblock } __sfpi_cc_endif(); }
 `;

@@ -9,7 +9,7 @@ import { compileTrace } from './passes.ts';
 import { installTracer, Trace } from './trace.ts';
 
 export { SFPI_VECTOR_H } from './header.ts';
-export { combine, compileTrace, lower, nops, regalloc, resolve } from './passes.ts';
+export { combine, compileTrace, copies, immediates, lower, nops, regalloc, resolve } from './passes.ts';
 export { Trace, type TraceOp } from './trace.ts';
 
 /** The SFPI part of one Tensix emitter: its trace and the flush into the word stream. */

@@ -45,7 +45,7 @@ describe('sfpi combine', () => {
       { k: 'load', id: 0, addr: 0, at },
       { k: 'op', id: 1, op: 'mul', a: 0, b: 0, at },
       { k: 'if', depth: 0, at },
-      { k: 'cmpz', cmp: 'lt', a: 0, at },
+      { k: 'cond', cond: { k: 'fcmp', cmp: 'lt', a: 0, b: -1, at }, at },
       { k: 'op', id: 2, op: 'add', a: 1, b: 0, at },
       { k: 'cmov', id: 3, old: 0, src: 2, at },
       { k: 'endif', depth: 0, pops: 0, at },
@@ -68,7 +68,7 @@ describe('sfpi combine', () => {
 });
 
 describe('sfpi lower', () => {
-  it('SFPLOADI: one FLOATB load when the low half is zero, else USHORT + UPPER; SHORT for small ints', () => {
+  it('SFPLOADI: one FLOATB load when the low half is zero, else UPPER + LOWER; SHORT for small ints', () => {
     const { insns } = lower(
       [
         { k: 'fimm', id: 0, bits: 0x3fc00000, at }, // 1.5f
@@ -82,8 +82,8 @@ describe('sfpi lower', () => {
       insns.map((i) => [i.name, ...i.args(r)]),
       [
         ['SFPLOADI', 0, 0, 0x3fc0],
-        ['SFPLOADI', 1, 2, 0xcccd],
-        ['SFPLOADI', 1, 8, 0x3dcc],
+        ['SFPLOADI', 1, 8, 0x3dcc], // UPPER then LOWER (gold coverage.S test_loadi: 3.1f = 16454, 8; 26214, 10)
+        ['SFPLOADI', 1, 10, 0xcccd],
         ['SFPLOADI', 2, 4, 0xfffb],
       ],
     );
@@ -92,10 +92,10 @@ describe('sfpi lower', () => {
     const ops: TraceOp[] = [
       { k: 'load', id: 0, addr: 0, at },
       { k: 'if', depth: 0, at },
-      { k: 'cmpz', cmp: 'lt', a: 0, at },
+      { k: 'cond', cond: { k: 'fcmp', cmp: 'lt', a: 0, b: -1, at }, at },
       { k: 'else', depth: 0, at },
       { k: 'if', depth: 1, at },
-      { k: 'cmpz', cmp: 'gt', a: 0, at },
+      { k: 'cond', cond: { k: 'fcmp', cmp: 'gt', a: 0, b: -1, at }, at },
       { k: 'endif', depth: 1, pops: 0, at },
       { k: 'endif', depth: 0, pops: 0, at },
       { k: 'store', addr: 0, src: 0, at },
@@ -117,7 +117,7 @@ describe('sfpi lower', () => {
       { k: 'load', id: 0, addr: 0, at },
       { k: 'load', id: 1, addr: 2, at },
       { k: 'if', depth: 0, at },
-      { k: 'cmp', cmp: 'ge', a: 0, b: 1, at },
+      { k: 'cond', cond: { k: 'fcmp', cmp: 'ge', a: 0, b: 1, at }, at },
       { k: 'endif', depth: 0, pops: 0, at },
     ];
     assert.deepEqual(listing(ops, 'wormhole'), [
@@ -128,13 +128,17 @@ describe('sfpi lower', () => {
       'SFPSETCC 0,0,0,4',
       'SFPENCC 3,0,0,10',
     ]);
-    const le = ops.map((o) => (o.k === 'cmp' ? { ...o, cmp: 'le' } : o));
+    const le = ops.map((o) =>
+      o.k === 'cond' && o.cond.k === 'fcmp' ? { ...o, cond: { ...o.cond, cmp: 'le' } } : o,
+    );
     assert.deepEqual(listing(le, 'wormhole'), [
       'SFPLOAD 0,0,3,0',
       'SFPLOAD 1,0,3,2',
-      'SFPMAD 0,11,1,0,0', // a <= b as (b - a) >= 0: a * -1 + b
+      'SFPMAD 1,11,0,0,0', // a <= b as !((a - b) >= 0 && (a - b) != 0) (gold test_vhalf_conditional)
       'SFPNOP',
       'SFPSETCC 0,0,0,4',
+      'SFPSETCC 0,0,0,2',
+      'SFPCOMPC 0,0,0,0',
       'SFPENCC 3,0,0,10',
     ]);
   });
@@ -142,17 +146,18 @@ describe('sfpi lower', () => {
     const ops: TraceOp[] = [
       { k: 'load', id: 0, addr: 0, at },
       { k: 'if', depth: 0, at },
-      { k: 'cmpz', cmp: 'le', a: 0, at },
+      { k: 'cond', cond: { k: 'fcmp', cmp: 'le', a: 0, b: -1, at }, at },
       { k: 'elseif', depth: 0, at },
-      { k: 'cmpz', cmp: 'eq', a: 0, at },
+      { k: 'cond', cond: { k: 'fcmp', cmp: 'eq', a: 0, b: -1, at }, at },
       { k: 'else', depth: 0, at },
       { k: 'endif', depth: 0, pops: 1, at },
       { k: 'store', addr: 0, src: 0, at },
     ];
     assert.deepEqual(listing(ops, 'blackhole'), [
       'SFPLOAD 0,0,7,0',
-      'SFPMAD 0,11,9,1,0', // x <= 0 as (0 - x) >= 0: x * -1 + 0.0 into a temporary (x is still live)
-      'SFPSETCC 0,1,0,4',
+      'SFPSETCC 0,0,0,4', // x <= 0 as !(x >= 0 && x != 0), at the top of the level
+      'SFPSETCC 0,0,0,2',
+      'SFPCOMPC 0,0,0,0',
       'SFPCOMPC 0,0,0,0',
       'SFPPUSHC 0,0,0,0',
       'SFPSETCC 0,0,0,6',
@@ -176,9 +181,9 @@ describe('sfpi lower', () => {
     assert.deepEqual(listing(ops, 'blackhole'), [
       'SFPLOAD 0,0,7,0',
       'SFPLOAD 1,0,7,2',
-      'SFPMAD 0,10,1,0,0', // a * 1.0 + b
-      'SFPMAD 1,11,0,0,0', // b * -1.0 + a
-      'SFPMAD 0,1,9,0,0', // a * b + 0.0 (b's last use: L1 is free after)
+      'SFPADD 10,0,1,0,0', // 1.0 * a + b (gold: SFPADD L0, L10, L0, L1)
+      'SFPMAD 11,1,0,0,0', // -1.0 * b + a (gold test_sub: SFPMAD L0, L11, L0, L1)
+      'SFPMUL 0,1,9,0,0', // a * b + 0.0 (b's last use: L1 is free after)
       'SFPMOV 0,0,0,1', // SFPMOV_MOD1_COMPSIGN
       'SFPABS 0,0,0,1', // SFPABS_MOD1_FLOAT
       'SFPSTORE 0,0,7,0',
@@ -191,7 +196,7 @@ describe('sfpi regalloc and nops', () => {
     const ops: TraceOp[] = [
       { k: 'load', id: 0, addr: 0, at },
       { k: 'if', depth: 0, at },
-      { k: 'cmpz', cmp: 'lt', a: 0, at },
+      { k: 'cond', cond: { k: 'fcmp', cmp: 'lt', a: 0, b: -1, at }, at },
       { k: 'fimm', id: 1, bits: 0, at },
       { k: 'cmov', id: 2, old: 0, src: 1, at },
       { k: 'endif', depth: 0, pops: 0, at },
@@ -206,21 +211,27 @@ describe('sfpi regalloc and nops', () => {
       'SFPSTORE 0,0,3,0',
     ]);
   });
-  it('a conditional write to a value still read later is reported, never miscompiled', () => {
+  it('a conditional write to a value still read later writes a copy made before the v_if', () => {
     const ops: TraceOp[] = [
       { k: 'load', id: 0, addr: 0, at },
       { k: 'if', depth: 0, at },
-      { k: 'cmpz', cmp: 'lt', a: 0, at },
+      { k: 'cond', cond: { k: 'fcmp', cmp: 'lt', a: 0, b: -1, at }, at },
       { k: 'fimm', id: 1, bits: 0, at },
       { k: 'cmov', id: 2, old: 0, src: 1, at: L(9) },
       { k: 'endif', depth: 0, pops: 0, at },
       { k: 'store', addr: 0, src: 2, at },
       { k: 'store', addr: 2, src: 0, at },
     ];
-    assert.throws(
-      () => listing(ops, 'wormhole'),
-      (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported' && e.location?.line === 9,
-    );
+    assert.deepEqual(listing(ops, 'wormhole'), [
+      'SFPLOAD 0,0,3,0',
+      'SFPMOV 0,0,1,0', // the variable's own copy, all lanes enabled
+      'SFPSETCC 0,0,0,0',
+      'SFPLOADI 2,0,0',
+      'SFPMOV 0,2,1,0', // the conditional write goes into the copy
+      'SFPENCC 3,0,0,10',
+      'SFPSTORE 1,0,3,0',
+      'SFPSTORE 0,0,3,2', // the old value, unchanged in every lane
+    ]);
   });
   it('8 live values fit, the 9th is the register-spill error at its line', () => {
     const loads = (n: number): TraceOp[] =>
@@ -236,7 +247,7 @@ describe('sfpi regalloc and nops', () => {
       return ops;
     };
     const { insns, fixed } = lower(combine(sum(8)), 'blackhole');
-    const phys = regalloc(insns, fixed);
+    const { phys } = regalloc(insns, fixed);
     assert.deepEqual(
       [0, 1, 2, 3, 4, 5, 6, 7].map((v) => phys.get(v)),
       [0, 1, 2, 3, 4, 5, 6, 7],
@@ -254,13 +265,13 @@ describe('sfpi regalloc and nops', () => {
     ];
     assert.deepEqual(listing(dependent, 'wormhole'), [
       'SFPLOAD 0,0,3,0',
-      'SFPMAD 0,0,9,0,0',
+      'SFPMUL 0,0,9,0,0',
       'SFPNOP',
       'SFPSTORE 0,0,3,0',
     ]);
     assert.deepEqual(listing(dependent, 'blackhole'), [
       'SFPLOAD 0,0,7,0',
-      'SFPMAD 0,0,9,0,0',
+      'SFPMUL 0,0,9,0,0',
       'SFPSTORE 0,0,7,0',
     ]);
     const independent: TraceOp[] = [
@@ -270,11 +281,11 @@ describe('sfpi regalloc and nops', () => {
       { k: 'store', addr: 2, src: 2, at },
       { k: 'store', addr: 0, src: 1, at },
     ];
-    const { insns, fixed } = lower(combine(independent), 'wormhole');
-    const phys = regalloc(insns, fixed);
+    const lowered = lower(combine(independent), 'wormhole');
+    const { phys, insns } = regalloc(lowered.insns, lowered.fixed);
     assert.deepEqual(
       nops(insns, phys, 'wormhole').map((i) => i.name),
-      ['SFPLOAD', 'SFPMAD', 'SFPLOAD', 'SFPSTORE', 'SFPSTORE'],
+      ['SFPLOAD', 'SFPMUL', 'SFPLOAD', 'SFPSTORE', 'SFPSTORE'],
     );
   });
 });

@@ -14,7 +14,7 @@
  */
 import { badInput } from '../../errors.ts';
 import type { Arch } from '../encoding.ts';
-import { type Loc, notYet, type TraceOp } from './trace.ts';
+import { type Cond, condUses, type Loc, notYet, type TraceOp } from './trace.ts';
 
 /** A machine instruction on virtual registers; `args` builds the macro arguments (tt-llk order). */
 export interface MInsn {
@@ -25,7 +25,12 @@ export interface MInsn {
   uses: number[];
   /** `def` must be placed in the register of this (dying) value: conditional writes. */
   tied?: number;
-  /** Read-modify-write of `def`'s own register (the UPPER half of an SFPLOADI pair). */
+  /**
+   * With `tied`: the instruction overwrites that operand (SFPIADD, SFPAND, SFPADDI, …); when the
+   * operand is still read later, or is a constant register, regalloc copies it first (SFPMOV).
+   */
+  copy?: boolean;
+  /** Read-modify-write of `def`'s own register (the LOWER half of an SFPLOADI pair). */
   rw?: boolean;
   args: (reg: (v: number) => number) => number[];
   at: Loc;
@@ -44,19 +49,18 @@ function usesOf(op: TraceOp): number[] {
     case 'op':
       return [op.a, ...(op.b >= 0 ? [op.b] : []), ...(op.c !== undefined ? [op.c] : [])];
     case 'opi':
-    case 'cmpz':
       return [op.a];
     case 'cmov':
       return op.old >= 0 ? [op.old, op.src] : [op.src];
-    case 'cmp':
-      return [op.a, op.b];
+    case 'cond':
+      return condUses(op.cond);
     default:
       return [];
   }
 }
 const defOf = (op: TraceOp): number | undefined => ('id' in op ? op.id : undefined);
 const isCc = (op: TraceOp) =>
-  op.k === 'if' || op.k === 'else' || op.k === 'endif' || op.k === 'cmp' || op.k === 'cmpz';
+  op.k === 'if' || op.k === 'else' || op.k === 'elseif' || op.k === 'endif' || op.k === 'cond';
 
 /** combine: a*b+c / c+a*b -> mad when the product has one use and no CC change lies between; then DCE. */
 export function combine(input: readonly TraceOp[]): TraceOp[] {
@@ -106,77 +110,309 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
 }
 
 const SETCC_MOD: Record<string, number> = { lt: 0, ne: 2, ge: 4, eq: 6 };
+const NEGATE: Record<string, string> = { lt: 'ge', ge: 'lt', eq: 'ne', ne: 'eq', gt: 'le', le: 'gt' };
+
+/**
+ * copies: a conditional assignment (`cmov`) writes into its old value's register, so when that old
+ * value is still read after the assignment, or is a constant register, the variable first gets its
+ * own copy — placed before the outermost `v_if` around the assignment, where every lane is enabled.
+ */
+export function copies(input: readonly TraceOp[]): TraceOp[] {
+  const ops = [...input];
+  let next = 1_000_000_000; // fresh ids for the copies, apart from the tracer's
+  for (let i = 0; i < ops.length; i++) {
+    const o = ops[i]!;
+    if (o.k !== 'cmov' || o.old < 0) continue;
+    const old = o.old;
+    const defAt = ops.findIndex((x) => defOf(x) === old);
+    const def = ops[defAt];
+    const fixedOld = def?.k === 'creg';
+    const readLater = ops.slice(i + 1).some((x) => usesOf(x).includes(old));
+    if (!fixedOld && !readLater) continue;
+    // the outermost v_if (depth 0 -> 1) that is still open at i
+    let depth = 0;
+    let outer = -1;
+    for (let j = 0; j < i; j++) {
+      const x = ops[j]!;
+      if (x.k === 'if') {
+        if (depth === 0) outer = j;
+        depth++;
+      } else if (x.k === 'endif') depth--;
+    }
+    const at = Math.max(outer, defAt + 1);
+    const id = next++;
+    ops.splice(at, 0, { k: 'op', id, op: 'copy', a: old, b: -1, at: o.at });
+    ops[i + 1] = { ...o, old: id };
+    i++;
+  }
+  return ops;
+}
+
+/** bf16 (fp16b) bits of a float when its low half is zero (SFPADDI/SFPMULI/SFPLOADI FLOATB take it). */
+const fp16b = (bits: number) => ((bits & 0xffff) === 0 ? (bits >>> 16) & 0xffff : undefined);
+
+/**
+ * immediates: `x + c` / `x * c` with c a float literal that fits fp16b and x's last use becomes
+ * SFPADDI/SFPMULI in x's register (sfpi-gcc gimple-rvtt-combine.cc); when x is still read later the
+ * compiler keeps SFPLOADI + SFPADD/SFPMUL, and so does axsim.
+ */
+export function immediates(input: readonly TraceOp[]): TraceOp[] {
+  const ops = [...input];
+  const defAt = new Map<number, number>();
+  ops.forEach((o, i) => {
+    const d = defOf(o);
+    if (d !== undefined) defAt.set(d, i);
+  });
+  const useCount = new Map<number, number>();
+  for (const o of ops) for (const u of usesOf(o)) useCount.set(u, (useCount.get(u) ?? 0) + 1);
+  const dead = new Set<number>();
+  for (let i = 0; i < ops.length; i++) {
+    const o = ops[i]!;
+    if (o.k !== 'op' || (o.op !== 'add' && o.op !== 'mul')) continue;
+    for (const [x, c] of [
+      [o.a, o.b],
+      [o.b, o.a],
+    ] as const) {
+      const ci = defAt.get(c);
+      const cd = ci === undefined ? undefined : ops[ci];
+      if (cd?.k !== 'fimm' || fp16b(cd.bits) === undefined || useCount.get(c) !== 1) continue;
+      const xd = ops[defAt.get(x) ?? -1];
+      if (!xd || xd.k === 'creg' || x === c) continue;
+      if (ops.slice(i + 1).some((y) => usesOf(y).includes(x))) continue;
+      ops[i] = {
+        k: 'opi',
+        id: o.id,
+        op: o.op === 'add' ? 'addi' : 'muli',
+        a: x,
+        imm: fp16b(cd.bits)!,
+        at: o.at,
+      };
+      dead.add(ci!);
+      break;
+    }
+  }
+  return ops.filter((_, i) => !dead.has(i));
+}
 
 /** lower: trace nodes -> instructions on virtual registers (value id = virtual register). */
 export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fixed: Map<number, number> } {
-  const noinc = arch === 'wormhole' ? 3 : 7; // SFPLOAD/SFPSTORE_ADDR_MODE_NOINC (sfpi_constants.h)
+  const noinc = arch === 'wormhole' ? 3 : 7; // SFPLOAD/SFPSTORE_ADDR_MODE_NOINC (sfpi_hw.h)
+  const addrMask = arch === 'wormhole' ? 0x3fff : 0x1fff; // the Dst address field's width
   const insns: MInsn[] = [];
   const fixed = new Map<number, number>();
   let temp = -1; // virtual registers for temporaries (negative ids)
-  const loadi = (dst: number, bits: number, at: Loc, isInt: boolean) => {
+  const ins = (name: string, m: Partial<MInsn> & { args: MInsn['args']; at: Loc }) =>
+    insns.push({ name, uses: [], ...m });
+  const loadi = (dst: number, bits: number, at: Loc, kind: 'f' | 's' | 'u') => {
     const lo = bits & 0xffff;
     const hi = (bits >>> 16) & 0xffff;
-    if (!isInt && lo === 0) {
-      insns.push({ name: 'SFPLOADI', def: dst, uses: [], args: (r) => [r(dst), 0, hi], at }); // FLOATB
-    } else if (isInt && (bits | 0) >= -32768 && (bits | 0) <= 32767) {
-      insns.push({ name: 'SFPLOADI', def: dst, uses: [], args: (r) => [r(dst), 4, lo], at }); // SHORT
-    } else if (isInt && bits >>> 0 <= 0xffff) {
-      insns.push({ name: 'SFPLOADI', def: dst, uses: [], args: (r) => [r(dst), 2, lo], at }); // USHORT
-    } else {
-      insns.push({ name: 'SFPLOADI', def: dst, uses: [], args: (r) => [r(dst), 2, lo], at }); // USHORT
-      insns.push({ name: 'SFPLOADI', def: dst, rw: true, uses: [], args: (r) => [r(dst), 8, hi], at }); // UPPER
+    const fp16a = kind === 'f' ? toFp16a(bits) : undefined;
+    if (kind === 'f' && lo === 0)
+      ins('SFPLOADI', { def: dst, args: (r) => [r(dst), 0, hi], at }); // FLOATB
+    else if (fp16a !== undefined)
+      ins('SFPLOADI', { def: dst, args: (r) => [r(dst), 1, fp16a], at }); // FLOATA
+    else if (kind === 's' && (bits | 0) >= -32768 && (bits | 0) <= 32767)
+      ins('SFPLOADI', { def: dst, args: (r) => [r(dst), 4, lo], at }); // SHORT
+    else if (kind === 'u' && bits >>> 0 <= 0xffff)
+      ins('SFPLOADI', { def: dst, args: (r) => [r(dst), 2, lo], at }); // USHORT
+    else {
+      // a 32-bit value: UPPER then LOWER (sfpi-gcc's order in the gold listings)
+      ins('SFPLOADI', { def: dst, args: (r) => [r(dst), 8, hi], at });
+      ins('SFPLOADI', { def: dst, rw: true, args: (r) => [r(dst), 10, lo], at });
     }
   };
-  const setcc = (v: number, cmp: string, at: Loc) => {
-    const mods = cmp === 'gt' ? [4, 2] : [SETCC_MOD[cmp]!];
-    for (const m of mods) insns.push({ name: 'SFPSETCC', uses: [v], args: (r) => [0, r(v), 0, m], at });
+  /** An instruction that writes its result over the operand `x` (copied first when x lives on). */
+  const inPlace = (name: string, id: number, x: number, uses: number[], args: MInsn['args'], at: Loc) =>
+    ins(name, { def: id, uses: [x, ...uses], tied: x, copy: true, args, at });
+
+  // ---- conditions: a tree of compares lowered to CC narrowing (sfpi-gcc gimple-rvtt-expand.cc) ----
+  /** Whether the CC equals the top of the CC stack (nothing narrowed it since the level opened). */
+  let atTop = true;
+  type Prim = { k: 'set'; v: number; mod: number } | { k: 'and'; a: Prim; b: Prim } | { k: 'not'; a: Prim };
+  const setcc = (v: number, mod: number, at: Loc) =>
+    ins('SFPSETCC', { uses: [v], args: (r) => [0, r(v), 0, mod], at });
+  const emitPrim = (p: Prim, top: boolean, at: Loc): void => {
+    if (p.k === 'set') setcc(p.v, p.mod, at);
+    else if (p.k === 'and') {
+      emitPrim(p.a, top, at);
+      emitPrim(p.b, false, at);
+    } else notOf(() => emitPrim(p.a, true, at), top, at);
   };
+  /** !X for X that is not a single compare: SFPCOMPC at the top of a level, else through a flag. */
+  const notOf = (emit: () => void, top: boolean, at: Loc) => {
+    if (top) {
+      emit();
+      ins('SFPCOMPC', { args: () => [0, 0, 0, 0], at });
+      return;
+    }
+    // flag = 1; push; X; complement; flag = 0; pop; CC &= flag == 0 (the gold listings' sequence)
+    const t = temp--;
+    ins('SFPLOADI', { def: t, args: (r) => [r(t), 4, 1], at });
+    ins('SFPPUSHC', { args: () => [0, 0, 0, 0], at });
+    emit();
+    ins('SFPCOMPC', { args: () => [0, 0, 0, 0], at });
+    ins('SFPLOADI', { def: t, rw: true, args: (r) => [r(t), 4, 0], at });
+    ins('SFPPOPC', { args: () => [0, 0, 0, 0], at });
+    setcc(t, SETCC_MOD.eq!, at);
+  };
+  /** The CC test of `d OP 0` as primitives: > is (>= and != 0), <= is !(>). */
+  const primOf = (d: number, cmp: string): Prim => {
+    if (cmp === 'gt') return { k: 'and', a: { k: 'set', v: d, mod: 4 }, b: { k: 'set', v: d, mod: 2 } };
+    if (cmp === 'le') return { k: 'not', a: primOf(d, 'gt') };
+    return { k: 'set', v: d, mod: SETCC_MOD[cmp]! };
+  };
+  const emitLeaf = (c: Cond & { k: 'fcmp' | 'icmp' }, cmp: string, top: boolean) => {
+    const at = c.at;
+    if (c.k === 'fcmp') {
+      let d = c.a;
+      if (c.b >= 0) {
+        // a OP b as (a - b) OP 0: MAD b * -1.0 + a into a temporary (sfpi-gcc's float compare)
+        d = temp--;
+        const [x, y] = [c.a, c.b];
+        ins('SFPMAD', { def: d, uses: [x, y], args: (r) => [r(y), L_NEG1, r(x), r(d), 0], at });
+      }
+      emitPrim(primOf(d, cmp), top, at);
+      return;
+    }
+    if (c.b < 0 && c.imm === 0) {
+      emitPrim(primOf(c.a, cmp), top, at);
+      return;
+    }
+    // integer: the difference by SFPIADD, whose CC mode does the first LT0/GTE0 test itself
+    const d = temp--;
+    const p = primOf(d, cmp);
+    const first = p.k === 'set' ? p : p.k === 'and' ? p.a : p.a.k === 'and' ? p.a.a : undefined;
+    const fold = first?.k === 'set' && (first.mod === 0 || first.mod === 4) ? first : undefined;
+    const ccMode = fold ? (fold.mod === 0 ? 0 : 8) : 4; // SFPIADD_MOD1_CC_LT0 / GTE0 / NONE
+    if (c.b < 0) {
+      const imm = -c.imm & 0xfff;
+      if (-c.imm < -2048 || -c.imm > 2047)
+        throw notYet('integer compare with an immediate beyond 12 bits', at);
+      ins('SFPIADD', { def: d, uses: [c.a], args: (r) => [imm, r(c.a), r(d), 1 | ccMode], at });
+    } else {
+      // a - b: copy b, then SFPIADD with the 2's complement of the destination
+      const [a, b] = [c.a, c.b];
+      ins('SFPIADD', {
+        def: d,
+        uses: [a, b],
+        tied: b,
+        copy: true,
+        args: (r) => [0, r(a), r(d), 2 | ccMode],
+        at,
+      });
+    }
+    const rest = (q: Prim): Prim | undefined => {
+      if (q === fold) return undefined;
+      if (q.k === 'and') {
+        const a = rest(q.a);
+        return a ? { k: 'and', a, b: q.b } : q.b;
+      }
+      if (q.k === 'not') {
+        const a = rest(q.a);
+        return a ? { k: 'not', a } : undefined;
+      }
+      return q;
+    };
+    if (p.k === 'not' && fold) {
+      // !(x >= 0 && x != 0) with the >= in the SFPIADD: the remaining test, then the complement
+      const inner = rest(p.a);
+      notOf(() => inner && emitPrim(inner, false, at), top, at);
+      return;
+    }
+    const r = rest(p);
+    if (r) emitPrim(r, false, at);
+  };
+  const emitCond = (c: Cond, top: boolean): void => {
+    if (c.k === 'fcmp' || c.k === 'icmp') emitLeaf(c, c.cmp, top);
+    else if (c.k === 'and') {
+      emitCond(c.a, top);
+      emitCond(c.b, false);
+    } else if (c.k === 'or')
+      emitCond({ k: 'not', a: { k: 'and', a: { k: 'not', a: c.a }, b: { k: 'not', a: c.b } } }, top);
+    else {
+      const x = c.a;
+      if (x.k === 'fcmp' || x.k === 'icmp') emitLeaf(x, NEGATE[x.cmp]!, top);
+      else if (x.k === 'not') emitCond(x.a, top);
+      else notOf(() => emitCond(x, true), top, condAt(x));
+    }
+  };
+
   for (const o of ops) {
     const at = o.at;
     switch (o.k) {
-      case 'load':
-        insns.push({ name: 'SFPLOAD', def: o.id, uses: [], args: (r) => [r(o.id), 0, noinc, o.addr], at });
+      case 'load': {
+        const addr = o.addr & addrMask;
+        ins('SFPLOAD', { def: o.id, args: (r) => [r(o.id), o.fmt ?? 0, noinc, addr], at });
         break;
-      case 'store':
-        insns.push({ name: 'SFPSTORE', uses: [o.src], args: (r) => [r(o.src), 0, noinc, o.addr], at });
+      }
+      case 'store': {
+        const addr = o.addr & addrMask;
+        ins('SFPSTORE', { uses: [o.src], args: (r) => [r(o.src), o.fmt ?? 0, noinc, addr], at });
         break;
+      }
       case 'fimm':
-        loadi(o.id, o.bits, at, false);
+        loadi(o.id, o.bits, at, 'f');
         break;
       case 'iimm':
-        loadi(o.id, o.value >>> 0, at, true);
+        loadi(o.id, o.value >>> 0, at, o.signed === false ? 'u' : 's');
         break;
       case 'creg':
         fixed.set(o.id, o.lreg);
         break;
       case 'op': {
         const { id, a, b } = o;
-        const mad = (x: (r: (v: number) => number) => number[], uses: number[]) =>
-          insns.push({ name: 'SFPMAD', def: id, uses, args: (r) => [...x(r), r(id), 0], at });
-        if (o.op === 'add') mad((r) => [r(a), L_1, r(b)], [a, b]);
-        else if (o.op === 'sub') mad((r) => [r(b), L_NEG1, r(a)], [a, b]);
-        else if (o.op === 'mul') mad((r) => [r(a), r(b), L_0], [a, b]);
-        else if (o.op === 'mad') mad((r) => [r(a), r(b), r(o.c!)], [a, b, o.c!]);
+        const madc = (name: string, x: MInsn['args'], uses: number[]) =>
+          ins(name, { def: id, uses, args: (r) => [...x(r), r(id), 0], at });
+        if (o.op === 'add')
+          madc('SFPADD', (r) => [L_1, r(a), r(b)], [a, b]); // 1.0 * a + b
+        else if (o.op === 'sub')
+          madc('SFPMAD', (r) => [L_NEG1, r(b), r(a)], [a, b]); // -1.0 * b + a
+        else if (o.op === 'mul')
+          madc('SFPMUL', (r) => [r(a), r(b), L_0], [a, b]); // a * b + 0.0
+        else if (o.op === 'mad') madc('SFPMAD', (r) => [r(a), r(b), r(o.c!)], [a, b, o.c!]);
         else if (o.op === 'neg')
-          insns.push({ name: 'SFPMOV', def: id, uses: [a], args: (r) => [0, r(a), r(id), 1], at }); // COMPSIGN
+          ins('SFPMOV', { def: id, uses: [a], args: (r) => [0, r(a), r(id), 1], at }); // COMPSIGN
+        else if (o.op === 'copy') ins('SFPMOV', { def: id, uses: [a], args: (r) => [0, r(a), r(id), 0], at });
         else if (o.op === 'fabs')
-          insns.push({ name: 'SFPABS', def: id, uses: [a], args: (r) => [0, r(a), r(id), 1], at }); // FLOAT
+          ins('SFPABS', { def: id, uses: [a], args: (r) => [0, r(a), r(id), 1], at }); // FLOAT
         else if (o.op === 'exexp' || o.op === 'exexp_nodebias') {
           const m = o.op === 'exexp' ? 0 : 1;
-          insns.push({ name: 'SFPEXEXP', def: id, uses: [a], args: (r) => [0, r(a), r(id), m], at });
+          ins('SFPEXEXP', { def: id, uses: [a], args: (r) => [0, r(a), r(id), m], at });
+        } else if (o.op === 'iadd')
+          inPlace('SFPIADD', id, a, [b], (r) => [0, r(b), r(id), 4], at); // a += b
+        else if (o.op === 'isub')
+          inPlace('SFPIADD', id, a, [b], (r) => [0, r(b), r(id), 6], at); // b - a
+        else if (o.op === 'and' || o.op === 'or' || o.op === 'xor') {
+          const name = o.op === 'and' ? 'SFPAND' : o.op === 'or' ? 'SFPOR' : 'SFPXOR';
+          inPlace(name, id, a, [b], (r) => [0, r(b), r(id), 0], at);
+        } else if (o.op === 'not')
+          ins('SFPNOT', { def: id, uses: [a], args: (r) => [0, r(a), r(id), 0], at });
+        else if (o.op === 'shl' || o.op === 'sar') {
+          if (o.op === 'sar' && arch === 'wormhole')
+            throw notYet("'>>' of a vInt on Wormhole (sfpi defines it on Blackhole only)", at);
+          inPlace('SFPSHFT', id, a, [b], (r) => [0, r(b), r(id), o.op === 'sar' ? 2 : 0], at);
         } else throw notYet(`operation '${o.op}'`, at);
         break;
       }
       case 'opi': {
-        const name = o.op === 'setsgn' ? 'SFPSETSGN' : o.op === 'setexp' ? 'SFPSETEXP' : undefined;
-        if (!name) throw notYet(`operation '${o.op}'`, at);
-        const imm = o.imm & 0xfff;
-        insns.push({ name, def: o.id, uses: [o.a], args: (r) => [imm, r(o.a), r(o.id), 1], at });
+        const { id, a, imm } = o;
+        if (o.op === 'setsgn' || o.op === 'setexp') {
+          const name = o.op === 'setsgn' ? 'SFPSETSGN' : 'SFPSETEXP';
+          ins(name, { def: id, uses: [a], args: (r) => [imm & 0xfff, r(a), r(id), 1], at });
+        } else if (o.op === 'addi' || o.op === 'muli')
+          inPlace(o.op === 'addi' ? 'SFPADDI' : 'SFPMULI', id, a, [], (r) => [imm, r(id), 0], at);
+        else if (o.op === 'iaddi') {
+          if (imm < -2048 || imm > 2047) throw notYet('integer add of an immediate beyond 12 bits', at);
+          ins('SFPIADD', { def: id, uses: [a], args: (r) => [imm & 0xfff, r(a), r(id), 5], at }); // imm, CC none
+        } else if (o.op === 'shli' || o.op === 'sari') {
+          if (o.op === 'sari' && arch === 'wormhole')
+            throw notYet("'>>' of a vInt on Wormhole (sfpi defines it on Blackhole only)", at);
+          inPlace('SFPSHFT', id, a, [], (r) => [imm & 0xfff, 0, r(id), o.op === 'sari' ? 3 : 1], at);
+        } else throw notYet(`operation '${o.op}'`, at);
         break;
       }
       case 'cmov':
-        insns.push({
-          name: 'SFPMOV',
+        ins('SFPMOV', {
           def: o.id,
           uses: [o.src],
           tied: o.old >= 0 ? o.old : undefined,
@@ -184,77 +420,64 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
           at,
         });
         break;
-      case 'cmpz':
-        if (o.cmp === 'le') {
-          // x <= 0 as (0 - x) >= 0: MAD x * -1.0 + 0.0 (+0 for both zeros, so 0 <= 0 holds), SFPSETCC GTE0
-          const t = temp--;
-          insns.push({
-            name: 'SFPMAD',
-            def: t,
-            uses: [o.a],
-            args: (r) => [r(o.a), L_NEG1, L_0, r(t), 0],
-            at,
-          });
-          setcc(t, 'ge', at);
-        } else setcc(o.a, o.cmp, at);
+      case 'cond':
+        emitCond(o.cond, atTop);
+        atTop = false;
         break;
-      case 'cmp': {
-        if (o.cmp === 'le') {
-          // a <= b as (b - a) >= 0: MAD a * -1.0 + b, SFPSETCC GTE0
-          const t = temp--;
-          insns.push({
-            name: 'SFPMAD',
-            def: t,
-            uses: [o.a, o.b],
-            args: (r) => [r(o.a), L_NEG1, r(o.b), r(t), 0],
-            at,
-          });
-          setcc(t, 'ge', at);
-          break;
-        }
-        // a <op> b as (a - b) <op> 0: MAD b * -1.0 + a, then SFPSETCC on the difference (sfpi-gcc's
-        // float compare; sfpi_imp.h / rvtt.cc)
-        const t = temp--;
-        insns.push({
-          name: 'SFPMAD',
-          def: t,
-          uses: [o.a, o.b],
-          args: (r) => [r(o.b), L_NEG1, r(o.a), r(t), 0],
-          at,
-        });
-        setcc(t, o.cmp, at);
-        break;
-      }
       case 'if':
-        if (o.depth > 0) insns.push({ name: 'SFPPUSHC', uses: [], args: () => [0, 0, 0, 0], at });
+        if (o.depth > 0) ins('SFPPUSHC', { args: () => [0, 0, 0, 0], at });
+        atTop = true;
         break;
       case 'else':
-        insns.push({ name: 'SFPCOMPC', uses: [], args: () => [0, 0, 0, 0], at });
+        ins('SFPCOMPC', { args: () => [0, 0, 0, 0], at });
+        atTop = false;
         break;
       case 'elseif':
         // lanes of no earlier branch: complement, then a new level for this condition (sfpi's gold
         // listings: SFPCOMPC, SFPPUSHC, the compare, …, SFPPOPC before the chain's end)
-        insns.push({ name: 'SFPCOMPC', uses: [], args: () => [0, 0, 0, 0], at });
-        insns.push({ name: 'SFPPUSHC', uses: [], args: () => [0, 0, 0, 0], at });
+        ins('SFPCOMPC', { args: () => [0, 0, 0, 0], at });
+        ins('SFPPUSHC', { args: () => [0, 0, 0, 0], at });
+        atTop = true;
         break;
       case 'endif':
-        for (let k = 0; k < o.pops; k++)
-          insns.push({ name: 'SFPPOPC', uses: [], args: () => [0, 0, 0, 0], at });
-        if (o.depth > 0) insns.push({ name: 'SFPPOPC', uses: [], args: () => [0, 0, 0, 0], at });
-        else insns.push({ name: 'SFPENCC', uses: [], args: () => [3, 0, 0, 10], at });
+        for (let k = 0; k < o.pops; k++) ins('SFPPOPC', { args: () => [0, 0, 0, 0], at });
+        if (o.depth > 0) ins('SFPPOPC', { args: () => [0, 0, 0, 0], at });
+        else ins('SFPENCC', { args: () => [3, 0, 0, 10], at });
+        atTop = false;
         break;
       case 'raw':
-        insns.push({ name: '.word', uses: [], args: () => [o.word], at });
+        ins('.word', { args: () => [o.word], at });
         break;
     }
   }
   return { insns, fixed };
 }
 
-/** regalloc: virtual -> physical LRegs 0..7 (linear scan over the straight-line code). */
-export function regalloc(insns: readonly MInsn[], fixed: ReadonlyMap<number, number>): Map<number, number> {
+function condAt(c: Cond): Loc {
+  return c.k === 'fcmp' || c.k === 'icmp' ? c.at : condAt(c.a);
+}
+
+/** The fp16a (IEEE half) bits of a float when it converts exactly, else undefined. */
+function toFp16a(bits: number): number | undefined {
+  const sign = (bits >>> 16) & 0x8000;
+  const exp = (bits >>> 23) & 0xff;
+  const man = bits & 0x7fffff;
+  if (exp === 0 && man === 0) return undefined; // zero: FLOATB covers it
+  const e = exp - 127 + 15;
+  if (e < 1 || e > 30 || (man & 0x1fff) !== 0) return undefined; // normal halves only
+  return sign | (e << 10) | (man >>> 13);
+}
+
+/**
+ * regalloc: virtual -> physical LRegs 0..7 (linear scan over the straight-line code). Returns the
+ * register of every value and the instructions with the copies in-place instructions need.
+ */
+export function regalloc(
+  input: readonly MInsn[],
+  fixed: ReadonlyMap<number, number>,
+): { phys: Map<number, number>; insns: MInsn[] } {
   const last = new Map<number, number>();
-  insns.forEach((m, i) => {
+  input.forEach((m, i) => {
     for (const u of m.uses) last.set(u, i);
     if (m.tied !== undefined) last.set(m.tied, i);
     if (m.def !== undefined && !last.has(m.def)) last.set(m.def, i);
@@ -262,29 +485,60 @@ export function regalloc(insns: readonly MInsn[], fixed: ReadonlyMap<number, num
   });
   const phys = new Map<number, number>(fixed);
   const busy = new Set<number>();
-  insns.forEach((m, i) => {
-    for (const u of m.uses) if (last.get(u) === i && !fixed.has(u) && phys.has(u)) busy.delete(phys.get(u)!);
-    if (m.def === undefined || m.rw) return;
-    if (m.tied !== undefined) {
-      if (fixed.has(m.tied))
-        throw notYet('conditional assignment to a variable that holds a constant register (vConst*)', m.at);
-      if (last.get(m.tied) !== i)
-        throw notYet('conditional assignment to a variable whose earlier value is still used (a copy)', m.at);
-      phys.set(m.def, phys.get(m.tied)!);
-      return;
-    }
+  const out: MInsn[] = [];
+  const take = (at: Loc) => {
     let r = 0;
     while (r < 8 && busy.has(r)) r++;
     if (r === 8)
       throw badInput('cannot store sfpu register (register spill): more than 8 SFPI values are live here', {
-        location: m.at,
+        location: at,
         hint: 'the SFPU has 8 general LRegs and SFPI does not spill; reload or recompute a value later instead of keeping it live',
       });
     busy.add(r);
+    return r;
+  };
+  input.forEach((m, i) => {
+    const dying = (v: number) => last.get(v) === i && !fixed.has(v) && phys.has(v);
+    if (m.def !== undefined && !m.rw && m.tied !== undefined) {
+      const t = m.tied;
+      if (fixed.has(t) || last.get(t) !== i) {
+        if (!m.copy) {
+          if (fixed.has(t))
+            throw notYet(
+              'conditional assignment to a variable that holds a constant register (vConst*)',
+              m.at,
+            );
+          throw notYet(
+            'conditional assignment to a variable whose earlier value is still used (a copy)',
+            m.at,
+          );
+        }
+        // the operand lives on: the result goes into a fresh register holding a copy of it (taken
+        // before the other operands' registers are freed: the copy is written before they are read)
+        const r = take(m.at);
+        for (const u of m.uses) if (u !== t && dying(u)) busy.delete(phys.get(u)!);
+        phys.set(m.def, r);
+        const src = t;
+        const d = m.def;
+        out.push({ name: 'SFPMOV', def: d, uses: [src], args: (rg) => [0, rg(src), rg(d), 0], at: m.at });
+        out.push({ ...m, tied: undefined });
+        if (last.get(m.def) === i) busy.delete(r);
+        return;
+      }
+      for (const u of m.uses) if (dying(u) && u !== t) busy.delete(phys.get(u)!);
+      phys.set(m.def, phys.get(t)!);
+      out.push(m);
+      if (last.get(m.def) === i) busy.delete(phys.get(t)!);
+      return;
+    }
+    for (const u of m.uses) if (dying(u)) busy.delete(phys.get(u)!);
+    out.push(m);
+    if (m.def === undefined || m.rw) return;
+    const r = take(m.at);
     phys.set(m.def, r);
     if (last.get(m.def) === i) busy.delete(r);
   });
-  return phys;
+  return { phys, insns: out };
 }
 
 /** nops: Wormhole needs an independent instruction after a MAD-class one before its result is read. */
@@ -322,8 +576,8 @@ export function resolve(
 
 /** All passes: trace -> resolved instructions. */
 export function compileTrace(ops: readonly TraceOp[], arch: Arch) {
-  const combined = combine(ops);
-  const { insns, fixed } = lower(combined, arch);
-  const phys = regalloc(insns, fixed);
+  const combined = immediates(copies(combine(ops)));
+  const lowered = lower(combined, arch);
+  const { phys, insns } = regalloc(lowered.insns, lowered.fixed);
   return resolve(nops(insns, phys, arch), phys);
 }

@@ -39,6 +39,18 @@ const cases: [string, (x: number) => number][] = [
   ['axsim_sfpi::calculate_square_minus_one<8>', (x) => x * x - 1],
   ['axsim_sfpi::calculate_bands<8>', (x) => (x <= -3 ? -1 : x < 2 ? 0 : 1)],
   ['axsim_sfpi::calculate_clamp_m2_3<8>', (x) => (x < -2 ? -2 : Math.min(x, 3))],
+  ['axsim_sfpi::calculate_and_block<8>', (x) => (x < 0 && x >= -1 ? 0 : x)],
+];
+/** Cases whose expected output is computed on the input's bits (u32 in, u32 out). */
+const bitCases: [string, (b: number) => number][] = [
+  [
+    'axsim_sfpi::calculate_int_halve<8>',
+    (b) => {
+      const m = b & 0x7fffffff;
+      return m >= 0x800000 ? m - 0x800000 : m;
+    },
+  ],
+  ['axsim_sfpi::calculate_top_byte<8>', (b) => (b & 0xff000000) >>> 0],
 ];
 
 for (const arch of ['wormhole', 'blackhole'] as const) {
@@ -48,6 +60,14 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
         const { out, r } = await run(arch, entry);
         for (let i = 0; i < out.length; i++)
           assert.equal(out[i], f32ToBits(f(input(i))), `element ${i} (x = ${input(i)})`);
+        assert.deepEqual(r.hazards, []);
+      });
+    }
+    for (const [entry, f] of bitCases) {
+      it(`${entry}: every element of the tile (bits)`, async () => {
+        const { out, r } = await run(arch, entry);
+        for (let i = 0; i < out.length; i++)
+          assert.equal(out[i], f(f32ToBits(input(i)) >>> 0), `element ${i} (x = ${input(i)})`);
         assert.deepEqual(r.hazards, []);
       });
     }
@@ -78,14 +98,12 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
       assert.equal(r.lines[0], line('vFloat x = dst_reg[0];'));
       assert.equal(r.lines.at(-1), line('dst_reg[3] = x;'));
     });
-    it('v_and (not compiled yet) is Unsupported at its line', () => {
-      assert.throws(
-        () => compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::uses_v_and' }),
-        (e: unknown) =>
-          e instanceof AxsimError &&
-          e.category === 'Unsupported' &&
-          /SFPI v_and is not compiled yet \(issue 12\)/.test(e.message) &&
-          e.location?.line === SOURCE.split('\n').findIndex((l) => l.includes('v_and(v < -1.0f)')) + 1,
+    it('v_and inside a v_if narrows the same CC level: SFPSETCC twice, no push', () => {
+      const r = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::uses_v_and' });
+      const names = disassemble(r.words, arch, { style: 'macro' }).map((l) => l.replace(/\(.*$/, ''));
+      assert.deepEqual(
+        names.filter((n) => /SETCC|PUSHC|POPC|ENCC|COMPC/.test(n)),
+        ['TTI_SFPSETCC', 'TTI_SFPSETCC', 'TTI_SFPENCC'], // v < 0 on v; v < -1 on the difference; the end
       );
     });
     it('8 live values compile; 9 are the register-spill error at the line that needs the 9th', () => {

@@ -16,19 +16,30 @@ export interface Loc {
   col: number;
 }
 
+/** A condition tree (v_if / v_elseif / v_and argument): compares combined with && || !. */
+export type Cond =
+  /** Float compare `a OP b` (b = -1: against 0.0). */
+  | { k: 'fcmp'; cmp: string; a: number; b: number; at: Loc }
+  /** Integer compare `a OP b` (b = -1: against the immediate `imm`). */
+  | { k: 'icmp'; cmp: string; a: number; b: number; imm: number; at: Loc }
+  | { k: 'and' | 'or'; a: Cond; b: Cond }
+  | { k: 'not'; a: Cond };
+
 /** One traced operation. `id` is the SSA value it defines (if any). */
 export type TraceOp =
-  | { k: 'load'; id: number; addr: number; at: Loc }
-  | { k: 'store'; addr: number; src: number; at: Loc }
+  /** `fmt`: the SFPLOAD/SFPSTORE format field (0 = the default, 12 = integer, sfpi_imp.h). */
+  | { k: 'load'; id: number; addr: number; fmt?: number; at: Loc }
+  | { k: 'store'; addr: number; src: number; fmt?: number; at: Loc }
   | { k: 'fimm'; id: number; bits: number; at: Loc }
-  | { k: 'iimm'; id: number; value: number; at: Loc }
+  /** Integer immediate; `signed`: loaded as SHORT when it fits, else USHORT (sfpi loadsi/loadui). */
+  | { k: 'iimm'; id: number; value: number; signed?: boolean; at: Loc }
   | { k: 'creg'; id: number; lreg: number; at: Loc }
   | { k: 'op'; id: number; op: string; a: number; b: number; c?: number; at: Loc }
   | { k: 'opi'; id: number; op: string; a: number; imm: number; at: Loc }
   /** Conditional assignment: the new value of a variable written while the CC stack is not empty. */
   | { k: 'cmov'; id: number; old: number; src: number; at: Loc }
-  | { k: 'cmp'; cmp: string; a: number; b: number; at: Loc }
-  | { k: 'cmpz'; cmp: string; a: number; at: Loc }
+  /** A condition narrowing the current CC level (v_if, v_elseif, v_and). */
+  | { k: 'cond'; cond: Cond; at: Loc }
   | { k: 'if'; depth: number; at: Loc }
   | { k: 'else'; depth: number; at: Loc }
   /** v_elseif: complement, then a new CC level the condition narrows (popped at the v_endif). */
@@ -38,8 +49,25 @@ export type TraceOp =
   /** A word that is not SFPI (the Dst counter step dst_reg++), kept in order. */
   | { k: 'raw'; word: number; at: Loc };
 
+/** The values a condition reads. */
+export function condUses(c: Cond, out: number[] = []): number[] {
+  if (c.k === 'fcmp' || c.k === 'icmp') {
+    out.push(c.a);
+    if (c.b >= 0) out.push(c.b);
+  } else if (c.k === 'not') condUses(c.a, out);
+  else {
+    condUses(c.a, out);
+    condUses(c.b, out);
+  }
+  return out;
+}
+
 export const CMPS = new Set(['lt', 'le', 'gt', 'ge', 'eq', 'ne']);
 export const OPS = new Set(['add', 'sub', 'mul', 'mad', 'neg', 'fabs', 'exexp', 'exexp_nodebias']);
+/** Integer operations (operands from dst_reg[] are loaded in the integer format). */
+export const INT_OPS = new Set(['iadd', 'isub', 'and', 'or', 'xor', 'not', 'shl', 'sar']);
+/** The SFPLOAD/SFPSTORE format of integer values (sfpi_imp.h: SFPLOAD_MOD0_FMT_INT32_TO_SM). */
+export const INT_FMT = 12;
 
 /** The trace of one compilation: nodes in program order, with the CC depth and flush segments. */
 export class Trace {
@@ -51,6 +79,8 @@ export class Trace {
   /** Segment (flush count) each value was defined in. */
   readonly segOf = new Map<number, number>();
   segment = 0;
+  /** Conditions built by compares and && || ! (ids index this list). */
+  conds: Cond[] = [];
 
   newId(): number {
     const id = this.next++;
@@ -101,14 +131,17 @@ export function installTracer(
     if (v?.k === 'ptr' && v.str !== undefined) return v.str;
     throw badInput(`${c.name}: argument ${k + 1} is not a string literal`, { location: loc(c) });
   };
-  /** The value id of the operand (k, v) at arguments k, k+1: traced value, dst_reg element, constant LReg. */
-  const use = (c: BuiltinCtx, k: number): number => {
+  /**
+   * The value id of the operand (k, v) at arguments k, k+1: traced value (1 float, 5 integer),
+   * dst_reg element (loaded in format `fmt`), constant LReg.
+   */
+  const use = (c: BuiltinCtx, k: number, fmt = 0): number => {
     const kind = num(c, k);
     const v = num(c, k + 1);
     const at = loc(c);
     if (kind === 2) {
       const id = trace.newId();
-      trace.push({ k: 'load', id, addr: v * 2, at });
+      trace.push({ k: 'load', id, addr: v * 2, fmt, at });
       return id;
     }
     if (kind === 3) {
@@ -116,11 +149,11 @@ export function installTracer(
       trace.push({ k: 'creg', id, lreg: v, at });
       return id;
     }
-    if (kind !== 1) throw notYet('operand of this type', at);
+    if (kind !== 1 && kind !== 5) throw notYet('operand of this type', at);
     if (v < 0)
       throw badInput('an SFPI vector variable is used before it is given a value', {
         location: at,
-        hint: 'initialise the vFloat (e.g. from dst_reg[i] or a constant) before reading it',
+        hint: 'initialise the vector variable (e.g. from dst_reg[i] or a constant) before reading it',
       });
     if (trace.segOf.get(v) !== trace.segment)
       throw notYet('value used across a TTI_ instruction or a function boundary of the run', at);
@@ -131,13 +164,32 @@ export function installTracer(
     b.setFloat32(0, x, true);
     return b.getUint32(0, true);
   };
+  const cond = (c: BuiltinCtx, k: number): Cond => {
+    const kind = num(c, k);
+    const v = num(c, k + 1);
+    if (kind === 4) {
+      const cc = trace.conds[v];
+      if (!cc) throw badInput('an SFPI condition is used before it is built', { location: loc(c) });
+      return cc;
+    }
+    // an integer vector as a condition: v != 0 (sfpi __vCCCtrl::cc_cond(__vIntBase))
+    return { k: 'icmp', cmp: 'ne', a: use(c, k, INT_FMT), b: -1, imm: 0, at: loc(c) };
+  };
+  const newCond = (cc: Cond) => {
+    trace.conds.push(cc);
+    return int(trace.conds.length - 1);
+  };
   const b = builtins;
   b.set('__sfpi_unsupported', (c) => {
     throw notYet(str(c, 0), loc(c));
   });
   b.set('__sfpi_value', (c) => int(use(c, 0)));
+  b.set('__sfpi_ivalue', (c) => int(use(c, 0, INT_FMT)));
+  b.set('__sfpi_rvalue', (c) => int(use(c, 0)));
   b.set('__sfpi_store', (c) => {
-    trace.push({ k: 'store', addr: num(c, 0) * 2, src: use(c, 1), at: loc(c) });
+    const kind = num(c, 1);
+    const fmt = kind === 5 ? INT_FMT : 0;
+    trace.push({ k: 'store', addr: num(c, 0) * 2, src: use(c, 1, fmt), fmt, at: loc(c) });
     return undefined;
   });
   b.set('__sfpi_fimm', (c) => {
@@ -149,7 +201,7 @@ export function installTracer(
   });
   b.set('__sfpi_iimm', (c) => {
     const id = trace.newId();
-    trace.push({ k: 'iimm', id, value: num(c, 0) | 0, at: loc(c) });
+    trace.push({ k: 'iimm', id, value: num(c, 0) | 0, signed: num(c, 1) !== 0, at: loc(c) });
     return int(id);
   });
   b.set('__sfpi_creg', (c) => {
@@ -159,56 +211,78 @@ export function installTracer(
   });
   b.set('__sfpi_op', (c) => {
     const op = str(c, 0);
-    if (!OPS.has(op)) throw notYet(`operation '${op}'`, loc(c));
-    const a = use(c, 1);
-    const bb = num(c, 4) < 0 && num(c, 3) === 0 ? -1 : use(c, 3);
+    const isInt = INT_OPS.has(op);
+    if (!OPS.has(op) && !isInt) throw notYet(`operation '${op}'`, loc(c));
+    const fmt = isInt ? INT_FMT : 0;
+    const a = use(c, 1, fmt);
+    const bb = num(c, 4) < 0 && num(c, 3) === 0 ? -1 : use(c, 3, fmt);
     const id = trace.newId();
     trace.push({ k: 'op', id, op, a, b: bb, at: loc(c) });
     return int(id);
   });
   b.set('__sfpi_opi', (c) => {
     const op = str(c, 0);
-    const a = use(c, 1);
+    const a = use(c, 1, op === 'iaddi' || op === 'shli' || op === 'sari' ? INT_FMT : 0);
     const id = trace.newId();
     trace.push({ k: 'opi', id, op, a, imm: num(c, 3), at: loc(c) });
     return int(id);
   });
-  b.set('__sfpi_assign', (c) => {
-    const old = num(c, 0) === 1 ? num(c, 1) : -1;
-    const src = use(c, 2);
+  const assign = (c: BuiltinCtx, fmt: number) => {
+    const old = num(c, 0) === 1 || num(c, 0) === 5 ? num(c, 1) : -1;
+    const src = use(c, 2, fmt);
     if (trace.depth === 0) return int(src); // unconditional: the variable now names the new value
     if (old >= 0 && trace.segOf.get(old) !== trace.segment)
       throw notYet('value used across a TTI_ instruction or a function boundary of the run', loc(c));
     const id = trace.newId();
     trace.push({ k: 'cmov', id, old, src, at: loc(c) });
     return int(id);
+  };
+  b.set('__sfpi_assign', (c) => assign(c, 0));
+  b.set('__sfpi_iassign', (c) => assign(c, INT_FMT));
+  const checkCmp = (c: BuiltinCtx) => {
+    const name = str(c, 0);
+    if (!CMPS.has(name)) throw notYet(`comparison '${name}'`, loc(c));
+    return name;
+  };
+  b.set('__sfpi_cmp', (c) => {
+    const cmp = checkCmp(c);
+    return newCond({ k: 'fcmp', cmp, a: use(c, 1), b: use(c, 3), at: loc(c) });
   });
-  const cmp = (c: BuiltinCtx, withImm: boolean) => {
-    const cmpName = str(c, 0);
-    if (!CMPS.has(cmpName)) throw notYet(`comparison '${cmpName}'`, loc(c));
+  b.set('__sfpi_cmpf', (c) => {
+    const cmp = checkCmp(c);
     const a = use(c, 1);
     const at = loc(c);
-    if (withImm) {
-      const x = num(c, 3);
-      if (x === 0 && !Object.is(x, -0)) {
-        trace.push({ k: 'cmpz', cmp: cmpName, a, at });
-      } else {
-        const id = trace.newId();
-        trace.push({ k: 'fimm', id, bits: f32bits(x), at });
-        trace.push({ k: 'cmp', cmp: cmpName, a, b: id, at });
-      }
-    } else trace.push({ k: 'cmp', cmp: cmpName, a, b: use(c, 3), at });
-    return int(0);
-  };
-  b.set('__sfpi_cmp', (c) => cmp(c, false));
-  b.set('__sfpi_cmpf', (c) => cmp(c, true));
+    const x = num(c, 3);
+    if (x === 0 && !Object.is(x, -0)) return newCond({ k: 'fcmp', cmp, a, b: -1, at });
+    const id = trace.newId();
+    trace.push({ k: 'fimm', id, bits: f32bits(x), at });
+    return newCond({ k: 'fcmp', cmp, a, b: id, at });
+  });
+  b.set('__sfpi_icmp', (c) => {
+    const cmp = checkCmp(c);
+    return newCond({ k: 'icmp', cmp, a: use(c, 1, INT_FMT), b: use(c, 3, INT_FMT), imm: 0, at: loc(c) });
+  });
+  b.set('__sfpi_icmpi', (c) => {
+    const cmp = checkCmp(c);
+    return newCond({ k: 'icmp', cmp, a: use(c, 1, INT_FMT), b: -1, imm: num(c, 3) | 0, at: loc(c) });
+  });
+  b.set('__sfpi_cbool', (c) => {
+    const op = num(c, 0);
+    const x = cond(c, 1);
+    if (op === 3) return newCond({ k: 'not', a: x });
+    return newCond({ k: op === 1 ? 'and' : 'or', a: x, b: cond(c, 3) });
+  });
+  b.set('__sfpi_cc_cond', (c) => {
+    if (trace.depth === 0) throw badInput('an SFPI condition outside v_if / v_block', { location: loc(c) });
+    trace.push({ k: 'cond', cond: cond(c, 0), at: loc(c) });
+    return undefined;
+  });
   b.set('__sfpi_cc_if', (c) => {
     trace.push({ k: 'if', depth: trace.depth, at: loc(c) });
     trace.depth++;
     trace.elseifs.push(0);
     return undefined;
   });
-  b.set('__sfpi_cc_cond', () => undefined);
   b.set('__sfpi_cc_else', (c) => {
     trace.push({ k: 'else', depth: trace.depth - 1, at: loc(c) });
     return undefined;
