@@ -1,0 +1,94 @@
+/**
+ * The gold-listing comparison (gold.ts) on listings written here by hand in sfpi-gcc's `-S` syntax
+ * (no sfpi text): replay expansion, NOP dropping, RISC-V detection, register renaming, the decoded
+ * form of axsim's words.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { encode } from '../encoding.ts';
+import { compareListings, demangle, expandReplay, parseGold, wordsAsListing } from './gold.ts';
+
+const LISTING = `	.text
+	.globl	_Z3onev
+_Z3onev:
+	SFPLOAD	L2, 0, 0, 3
+	TTREPLAY	0, 2, 1, 1
+	SFPMUL	L2, L2, L2, L9, 0
+	SFPNOP
+	SFPSTORE	2, L2, 0, 3
+	TTREPLAY	0, 2, 0, 0
+	ret
+	.size	_Z3onev, .-_Z3onev
+_Z3twoi:
+	bne	a0,zero,.L4
+	SFPLOADI	L0, -255, 4
+	ret
+	.size	_Z3twoi, .-_Z3twoi
+`;
+
+describe('sfpi gold listings', () => {
+  it('parses functions, expands TTREPLAY, drops SFPNOP, counts RISC-V code', () => {
+    const fns = parseGold(LISTING);
+    assert.deepEqual(
+      fns.map((f) => [f.name, f.params, f.riscv, f.insns.map((i) => i.name)]),
+      [
+        ['one', 0, 0, ['SFPLOAD', 'SFPMUL', 'SFPSTORE', 'SFPMUL']], // the recording holds MUL and NOP
+        ['two', 1, 1, ['SFPLOADI']],
+      ],
+    );
+    // SHORT immediates print signed; compared as the 16-bit field
+    assert.deepEqual(fns[1]!.insns[0]!.ops, ['L0', 0xff01, 4]);
+  });
+  it('a recording without execution only fills the slots', () => {
+    const i = (name: string, ...ops: number[]) => ({ name, ops });
+    assert.deepEqual(
+      expandReplay([
+        i('TTREPLAY', 4, 1, 0, 1),
+        i('SFPCOMPC'),
+        i('SFPNOP'),
+        i('TTREPLAY', 4, 1, 0, 0),
+        i('SFPNOP'),
+      ]).map((x) => x.name),
+      ['SFPCOMPC'],
+    );
+  });
+  it('demangles plain functions', () => {
+    assert.deepEqual(demangle('_Z10test_loadilm'), { name: 'test_loadi', params: 2 });
+    assert.deepEqual(demangle('_Z3fooPi'), { name: 'foo', params: -1 });
+    assert.deepEqual(demangle('_Z9test_loadim'), { name: 'test_load', params: 2 });
+    assert.deepEqual(demangle('_Z8test_addv'), { name: 'test_add', params: 0 });
+  });
+  it('compares up to a renaming of L0..L7 (constants must match), and says where they differ', () => {
+    const g = parseGold(LISTING)[0]!.insns;
+    const renamed = g.map((i) => ({ ...i, ops: i.ops.map((o) => (o === 'L2' ? 'L5' : o)) }));
+    assert.equal(compareListings(g, renamed).verdict, 'identical');
+    const constChanged = g.map((i) => ({ ...i, ops: i.ops.map((o) => (o === 'L9' ? 'L10' : o)) }));
+    const c = compareListings(g, constChanged);
+    assert.equal(c.verdict, 'differs');
+    assert.match(c.detail!, /^#2: gold 'SFPMUL L2, L2, L2, L9, 0', axsim 'SFPMUL L5|L2/);
+    const swapped = [g[0]!, g[2]!, g[1]!, g[3]!];
+    assert.equal(compareListings(g, swapped).verdict, 'reordered');
+  });
+  it("prints axsim's words in the listing's operand order", () => {
+    const w = [
+      encode('SFPLOAD', { lreg_ind: 2, instr_mod0: 0, sfpu_addr_mode: 3, dest_reg_addr: 4 }, 'wormhole'),
+      encode(
+        'SFPMAD',
+        { lreg_src_a: 1, lreg_src_b: 11, lreg_src_c: 0, lreg_dest: 3, instr_mod1: 0 },
+        'wormhole',
+      ),
+      encode('SFPIADD', { imm12_math: 0xfff, lreg_c: 0, lreg_dest: 1, instr_mod1: 9 }, 'wormhole'),
+      encode('SFPNOP', {}, 'wormhole'),
+      encode('SFPSTORE', { lreg_ind: 3, instr_mod0: 12, sfpu_addr_mode: 3, dest_reg_addr: 6 }, 'wormhole'),
+    ];
+    assert.deepEqual(
+      wordsAsListing(w, 'wormhole').map((i) => `${i.name} ${i.ops.join(', ')}`),
+      [
+        'SFPLOAD L2, 4, 0, 3',
+        'SFPMAD L3, L1, L11, L0, 0',
+        'SFPIADD L1, L0, 4095, 9',
+        'SFPSTORE 6, L3, 12, 3',
+      ],
+    );
+  });
+});

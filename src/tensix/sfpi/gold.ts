@@ -1,0 +1,449 @@
+/**
+ * sfpi's compiler tests as a corpus (issue 12): every function of `tests/{wormhole,blackhole}/sfpi/*.cc`
+ * and `tests/{arch}/gcc/*.cc` is compiled by axsim and its instruction sequence compared with the
+ * gold listing (`gold/*.S`, sfpi-gcc's output) up to register renaming and NOP placement.
+ *
+ * - Gold listings are read as text: per function, its Tensix instructions in order, TTREPLAY
+ *   expanded (a recording `TTREPLAY start, len, exec, 1` keeps the next `len` instructions when
+ *   `exec` is 1 and drops them otherwise; a replay `TTREPLAY start, len, 0, 0` inserts them), SFPNOP
+ *   dropped. RISC-V instructions are counted: a function with RISC-V code besides `ret` (run-time
+ *   operands written through the instruction buffer, branches on run-time arguments) has no
+ *   single instruction sequence to compare with, and is reported as such.
+ * - axsim's words are decoded with the macro table and printed in the listing's operand order.
+ * - Registers L0..L7 are renamed by a bijection built while comparing; L8..L15 (constants) must match.
+ *
+ * Nothing of sfpi is stored here: the runner reads a local checkout (`AXSIM_SFPI`).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { AxsimError } from '../../errors.ts';
+import { archTables } from '../asm/tables.ts';
+import type { Arch } from '../encoding.ts';
+
+/** One instruction in the listing's form: name and operands ('L3' or a number). */
+export interface GoldInsn {
+  name: string;
+  ops: (string | number)[];
+}
+
+export interface GoldFunction {
+  /** The mangled name (`_Z8test_addv`). */
+  symbol: string;
+  /** The C++ name (`test_add`) and its parameter count (from the mangling). */
+  name: string;
+  params: number;
+  /** Tensix instructions after replay expansion, NOPs dropped. */
+  insns: GoldInsn[];
+  /** RISC-V instructions other than `ret` (run-time operands, branches, calls). */
+  riscv: number;
+}
+
+const TENSIX = /^(SFP\w+|TT\w+)$/;
+
+/** Operand positions that are 12-bit / 16-bit immediates, per instruction (listing order). */
+const IMM12: Record<string, number> = {
+  SFPIADD: 2,
+  SFPSHFT: 2,
+  SFPSETEXP: 2,
+  SFPSETMAN: 2,
+  SFPSETSGN: 2,
+  SFPDIVP2: 2,
+  SFPSETCC: 1,
+  SFPENCC: 0,
+};
+const IMM16: Record<string, number> = { SFPLOADI: 1, SFPADDI: 1, SFPMULI: 1 };
+
+function parseOperand(s: string): string | number {
+  const t = s.trim();
+  if (/^L\d+$/.test(t)) return t;
+  if (/^-?\d+$/.test(t)) return Number(t);
+  if (/^0x[0-9a-f]+$/i.test(t)) return Number(t);
+  return t;
+}
+
+function normaliseImm(name: string, ops: (string | number)[]): (string | number)[] {
+  const out = [...ops];
+  const i12 = IMM12[name];
+  if (i12 !== undefined && typeof out[i12] === 'number') out[i12] = (out[i12] as number) & 0xfff;
+  const i16 = IMM16[name];
+  if (i16 !== undefined && typeof out[i16] === 'number') out[i16] = (out[i16] as number) & 0xffff;
+  return out;
+}
+
+/** Expands TTREPLAY (see the module comment); SFPNOP is dropped after expansion. */
+export function expandReplay(insns: readonly GoldInsn[]): GoldInsn[] {
+  const slots = new Map<number, GoldInsn>();
+  const out: GoldInsn[] = [];
+  let rec: { at: number; left: number; exec: boolean } | undefined;
+  for (const i of insns) {
+    if (i.name === 'TTREPLAY' || i.name === 'REPLAY') {
+      const [start, len, exec, load] = i.ops as number[];
+      if (load) rec = { at: start!, left: len!, exec: !!exec };
+      else for (let k = 0; k < len!; k++) if (slots.has(start! + k)) out.push(slots.get(start! + k)!);
+      continue;
+    }
+    if (rec && rec.left > 0) {
+      slots.set(rec.at++, i);
+      rec.left--;
+      if (rec.exec) out.push(i);
+      continue;
+    }
+    out.push(i);
+  }
+  return out.filter((i) => i.name !== 'SFPNOP');
+}
+
+/** `_Z8test_addv` -> test_add, 0 parameters (plain functions only; others keep the symbol). */
+export function demangle(symbol: string): { name: string; params: number } {
+  const m = /^_Z(\d+)(.*)$/.exec(symbol);
+  if (!m) return { name: symbol, params: -1 };
+  const n = Number(m[1]);
+  const name = m[2]!.slice(0, n);
+  const rest = m[2]!.slice(n);
+  if (rest === 'v') return { name, params: 0 };
+  if (/^[ijlmsthabcfd]+$/.test(rest)) return { name, params: rest.length };
+  return { name, params: -1 };
+}
+
+/** The functions of a gold listing (sfpi-gcc `-S` output). */
+export function parseGold(text: string): GoldFunction[] {
+  const out: GoldFunction[] = [];
+  let cur: { symbol: string; raw: GoldInsn[]; riscv: number } | undefined;
+  const finish = () => {
+    if (!cur) return;
+    const { name, params } = demangle(cur.symbol);
+    out.push({ symbol: cur.symbol, name, params, insns: expandReplay(cur.raw), riscv: cur.riscv });
+    cur = undefined;
+  };
+  for (const line of text.split('\n')) {
+    const label = /^([A-Za-z_.$][\w.$]*):\s*$/.exec(line);
+    if (label) {
+      if (label[1]!.startsWith('_Z') && !label[1]!.startsWith('_ZN')) {
+        finish();
+        cur = { symbol: label[1]!, raw: [], riscv: 0 };
+      }
+      continue;
+    }
+    if (!cur) continue;
+    const t = line.replace(/#.*$/, '').trim();
+    if (!t || t.startsWith('.')) {
+      if (t.startsWith('.size')) finish();
+      continue;
+    }
+    const sp = t.search(/\s/);
+    const name = sp < 0 ? t : t.slice(0, sp);
+    const args = sp < 0 ? '' : t.slice(sp).trim();
+    if (TENSIX.test(name)) {
+      const ops = args ? args.split(',').map(parseOperand) : [];
+      cur.raw.push({ name, ops: normaliseImm(name, ops) });
+    } else if (name !== 'ret') cur.riscv++;
+  }
+  finish();
+  return out;
+}
+
+/** The listing's operand order for axsim's instructions, by tt-llk macro argument name ('L' = register). */
+const ORDER: Record<string, string[]> = {
+  SFPLOAD: ['Llreg_ind', 'dest_reg_addr', 'instr_mod0', 'sfpu_addr_mode'],
+  SFPSTORE: ['dest_reg_addr', 'Llreg_ind', 'instr_mod0', 'sfpu_addr_mode'],
+  SFPLOADI: ['Llreg_ind', 'imm16', 'instr_mod0'],
+  SFPMAD: ['Llreg_dest', 'Llreg_src_a', 'Llreg_src_b', 'Llreg_src_c', 'instr_mod1'],
+  SFPADD: ['Llreg_dest', 'Llreg_src_a', 'Llreg_src_b', 'Llreg_src_c', 'instr_mod1'],
+  SFPMUL: ['Llreg_dest', 'Llreg_src_a', 'Llreg_src_b', 'Llreg_src_c', 'instr_mod1'],
+  SFPADDI: ['Llreg_dest', 'imm16_math', 'instr_mod1'],
+  SFPMULI: ['Llreg_dest', 'imm16_math', 'instr_mod1'],
+  SFPSETCC: ['Llreg_c', 'imm12_math', 'instr_mod1'],
+  SFPENCC: ['imm12_math', 'instr_mod1'],
+  SFPPUSHC: ['instr_mod1'],
+  SFPPOPC: ['instr_mod1'],
+  SFPCOMPC: [],
+  SFPNOP: [],
+  SFPAND: ['Llreg_dest', 'Llreg_c'],
+  SFPOR: ['Llreg_dest', 'Llreg_c'],
+  SFPXOR: ['Llreg_dest', 'Llreg_c'],
+  SFPMOV: ['Llreg_dest', 'Llreg_c', 'instr_mod1'],
+  SFPABS: ['Llreg_dest', 'Llreg_c', 'instr_mod1'],
+  SFPEXEXP: ['Llreg_dest', 'Llreg_c', 'instr_mod1'],
+  SFPEXMAN: ['Llreg_dest', 'Llreg_c', 'instr_mod1'],
+  SFPNOT: ['Llreg_dest', 'Llreg_c', 'instr_mod1'],
+  SFPLZ: ['Llreg_dest', 'Llreg_c', 'instr_mod1'],
+  SFPCAST: ['Llreg_dest', 'Llreg_src_c', 'instr_mod1'],
+  SFPIADD: ['Llreg_dest', 'Llreg_c', 'imm12_math', 'instr_mod1'],
+  SFPSHFT: ['Llreg_dest', 'Llreg_c', 'imm12_math', 'instr_mod1'],
+  SFPSETEXP: ['Llreg_dest', 'Llreg_c', 'imm12_math', 'instr_mod1'],
+  SFPSETMAN: ['Llreg_dest', 'Llreg_c', 'imm12_math', 'instr_mod1'],
+  SFPSETSGN: ['Llreg_dest', 'Llreg_c', 'imm12_math', 'instr_mod1'],
+  SFPDIVP2: ['Llreg_dest', 'Llreg_c', 'imm12_math', 'instr_mod1'],
+  SFPSHFT2: ['Llreg_dest', 'Llreg_src_c', 'imm12_math', 'instr_mod1'],
+  SFPLUT: ['Llreg_ind', 'instr_mod0'],
+  SFPCONFIG: ['config_dest', 'imm16_math', 'instr_mod1'],
+  SFPSTOCHRND: ['Llreg_dest', 'Llreg_src_b', 'Llreg_src_c', 'instr_mod1', 'rnd_mode', 'imm8_math'],
+  INCRWC: ['rwc_cr', 'rwc_d', 'rwc_b', 'rwc_a'],
+  REPLAY: ['start_idx', 'len', 'execute_while_loading', 'load_mode'],
+};
+/** axsim's macro name -> the listing's mnemonic where they differ. */
+const MNEMONIC: Record<string, string> = {
+  INCRWC: 'TTINCRWC',
+  REPLAY: 'TTREPLAY',
+  SFP_STOCH_RND: 'SFPSTOCHRND',
+};
+
+/** axsim's words in the listing's form (replays expanded, NOPs dropped). */
+export function wordsAsListing(words: ArrayLike<number>, arch: Arch): GoldInsn[] {
+  const tables = archTables(arch);
+  const out: GoldInsn[] = [];
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]! >>> 0;
+    const def = tables.macroByOpcode.get(w >>> 24);
+    if (!def) {
+      out.push({ name: `?0x${w.toString(16)}`, ops: [] });
+      continue;
+    }
+    const val = new Map(def.args.map((a) => [a.name, (w >>> a.shift) & (2 ** a.width - 1)]));
+    const mnemonic = MNEMONIC[def.name] ?? def.name;
+    const order = ORDER[def.name === 'SFP_STOCH_RND' ? 'SFPSTOCHRND' : def.name];
+    const ops = order
+      ? order.map((f) => (f.startsWith('L') ? `L${val.get(f.slice(1)) ?? 0}` : (val.get(f) ?? 0)))
+      : def.args.map((a) => val.get(a.name)!);
+    out.push({ name: mnemonic, ops: normaliseImm(mnemonic, ops) });
+  }
+  return expandReplay(out);
+}
+
+export type Verdict = 'identical' | 'reordered' | 'differs' | 'not comparable' | 'error';
+
+export interface Comparison {
+  verdict: Verdict;
+  /** First differing position and both instructions, for 'differs'. */
+  detail?: string;
+}
+
+const text = (i: GoldInsn | undefined) => (i ? `${i.name} ${i.ops.join(', ')}`.trim() : '(end)');
+
+/** Compares two sequences up to a renaming of L0..L7 (one bijection for the whole function). */
+export function compareListings(gold: readonly GoldInsn[], ours: readonly GoldInsn[]): Comparison {
+  const g2a = new Map<string, string>();
+  const a2g = new Map<string, string>();
+  const same = (x: GoldInsn, y: GoldInsn): boolean => {
+    if (x.name !== y.name || x.ops.length !== y.ops.length) return false;
+    const added: [string, string][] = [];
+    for (let k = 0; k < x.ops.length; k++) {
+      const p = x.ops[k]!;
+      const q = y.ops[k]!;
+      if (typeof p === 'string' && typeof q === 'string' && /^L[0-7]$/.test(p) && /^L[0-7]$/.test(q)) {
+        const m = g2a.get(p);
+        const n = a2g.get(q);
+        if (m === undefined && n === undefined) {
+          g2a.set(p, q);
+          a2g.set(q, p);
+          added.push([p, q]);
+        } else if (m !== q || n !== p) {
+          for (const [a, b] of added) {
+            g2a.delete(a);
+            a2g.delete(b);
+          }
+          return false;
+        }
+      } else if (p !== q) {
+        for (const [a, b] of added) {
+          g2a.delete(a);
+          a2g.delete(b);
+        }
+        return false;
+      }
+    }
+    return true;
+  };
+  // registers are renamed at every (re)definition by the compiler, so the bijection is per
+  // live range; approximated by resetting it where the listing's register is written next
+  const n = Math.max(gold.length, ours.length);
+  for (let k = 0; k < n; k++) {
+    const x = gold[k];
+    const y = ours[k];
+    if (!x || !y || !sameReset(x, y, g2a, a2g, same))
+      return {
+        verdict: sameMultiset(gold, ours) ? 'reordered' : 'differs',
+        detail: `#${k + 1}: gold '${text(x)}', axsim '${text(y)}'`,
+      };
+  }
+  return { verdict: 'identical' };
+}
+
+/** Written register of an instruction in listing form (its first operand when it is a register and written). */
+const WRITES_FIRST = new Set([
+  'SFPLOAD',
+  'SFPLOADI',
+  'SFPMAD',
+  'SFPADD',
+  'SFPMUL',
+  'SFPADDI',
+  'SFPMULI',
+  'SFPAND',
+  'SFPOR',
+  'SFPXOR',
+  'SFPMOV',
+  'SFPABS',
+  'SFPEXEXP',
+  'SFPEXMAN',
+  'SFPNOT',
+  'SFPLZ',
+  'SFPCAST',
+  'SFPIADD',
+  'SFPSHFT',
+  'SFPSETEXP',
+  'SFPSETMAN',
+  'SFPSETSGN',
+  'SFPDIVP2',
+  'SFPSHFT2',
+  'SFPSTOCHRND',
+]);
+/** Instructions that read their destination too (the old value matters). */
+const READS_DEST = new Set(['SFPADDI', 'SFPMULI', 'SFPAND', 'SFPOR', 'SFPXOR', 'SFPIADD', 'SFPSHFT']);
+
+function sameReset(
+  x: GoldInsn,
+  y: GoldInsn,
+  g2a: Map<string, string>,
+  a2g: Map<string, string>,
+  same: (x: GoldInsn, y: GoldInsn) => boolean,
+): boolean {
+  // a write that does not read the old value starts a new live range: forget that register's pairing
+  // before matching (conditional writes keep old lanes; an SFPLOADI/SFPMOV under CC is still a
+  // new pairing in practice, since both compilers keep the variable in one register there)
+  if (WRITES_FIRST.has(x.name) && !READS_DEST.has(x.name) && x.name === y.name) {
+    const gd = x.ops[0];
+    const ad = y.ops[0];
+    const onlyWrite =
+      typeof gd === 'string' &&
+      typeof ad === 'string' &&
+      !x.ops.slice(1).includes(gd) &&
+      !y.ops.slice(1).includes(ad) &&
+      x.name !== 'SFPMOV' &&
+      x.name !== 'SFPLOADI';
+    if (onlyWrite && /^L[0-7]$/.test(gd) && /^L[0-7]$/.test(ad)) {
+      const pa = g2a.get(gd);
+      if (pa !== undefined) a2g.delete(pa);
+      g2a.delete(gd);
+      const pg = a2g.get(ad);
+      if (pg !== undefined) g2a.delete(pg);
+      a2g.delete(ad);
+    }
+  }
+  return same(x, y);
+}
+
+function sameMultiset(a: readonly GoldInsn[], b: readonly GoldInsn[]): boolean {
+  if (a.length !== b.length) return false;
+  const key = (i: GoldInsn) =>
+    `${i.name} ${i.ops.map((o) => (typeof o === 'string' && /^L[0-7]$/.test(o) ? 'L' : o)).join(',')}`;
+  const m = new Map<string, number>();
+  for (const i of a) m.set(key(i), (m.get(key(i)) ?? 0) + 1);
+  for (const i of b) {
+    const c = m.get(key(i));
+    if (!c) return false;
+    m.set(key(i), c - 1);
+  }
+  return true;
+}
+
+/** One row of the corpus table. */
+export interface GoldRow {
+  arch: Arch;
+  file: string;
+  fn: string;
+  verdict: Verdict;
+  gold: number;
+  axsim?: number;
+  detail?: string;
+}
+
+/** Compiles one function of a test file to words (injected: the runner passes compileSfpi). */
+export type CompileFn = (
+  source: string,
+  arch: Arch,
+  file: string,
+  entry: string,
+  includeDirs: string[],
+) => number[];
+
+/** The test files and their gold listings under a checkout of tenstorrent/sfpi. */
+export function goldFiles(root: string, arch: Arch): { cc: string; gold: string }[] {
+  const out: { cc: string; gold: string }[] = [];
+  for (const sub of ['sfpi', 'gcc']) {
+    const dir = join(root, 'tests', arch, sub);
+    if (!existsSync(join(dir, 'gold'))) continue;
+    for (const g of readdirSync(join(dir, 'gold')).sort()) {
+      if (!g.endsWith('.S')) continue;
+      const cc = join(dir, g.replace(/\.S$/, '.cc'));
+      if (existsSync(cc)) out.push({ cc, gold: join(dir, 'gold', g) });
+    }
+  }
+  return out;
+}
+
+export function runGoldCorpus(
+  root: string,
+  arches: readonly Arch[],
+  compile: CompileFn,
+  only?: string[],
+): GoldRow[] {
+  const rows: GoldRow[] = [];
+  for (const arch of arches) {
+    for (const { cc, gold } of goldFiles(root, arch)) {
+      const file = `${basename(dirname(cc))}/${basename(cc)}`;
+      if (only && !only.some((o) => file.includes(o))) continue;
+      const source = readFileSync(cc, 'utf8');
+      const includeDirs = [dirname(cc), join(root, 'tests', 'common', 'include')];
+      for (const fn of parseGold(readFileSync(gold, 'utf8'))) {
+        const row: GoldRow = { arch, file, fn: fn.name, verdict: 'error', gold: fn.insns.length };
+        rows.push(row);
+        if (fn.riscv > 0 || fn.params < 0) {
+          row.verdict = 'not comparable';
+          row.detail =
+            fn.params < 0
+              ? 'not a plain function'
+              : 'the gold listing has RISC-V code (run-time operands or branches on run-time arguments)';
+          continue;
+        }
+        const entry = fn.params === 0 ? fn.name : `${fn.name}(${Array(fn.params).fill('0').join(', ')})`;
+        try {
+          const ours = wordsAsListing(compile(source, arch, cc, entry, includeDirs), arch);
+          row.axsim = ours.length;
+          const c = compareListings(fn.insns, ours);
+          row.verdict = c.verdict;
+          row.detail = c.detail;
+        } catch (e) {
+          row.verdict = 'error';
+          row.detail = e instanceof AxsimError ? e.message.split('\n')[0] : `internal: ${String(e)}`;
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+export function goldSummary(rows: readonly GoldRow[]): string {
+  const lines: string[] = [];
+  for (const arch of new Set(rows.map((r) => r.arch))) {
+    const rs = rows.filter((r) => r.arch === arch);
+    const n = (v: Verdict) => rs.filter((r) => r.verdict === v).length;
+    const comparable = rs.length - n('not comparable');
+    lines.push(
+      `${arch}: ${rs.length} functions; ${comparable} comparable: ${n('identical')} identical, ${n('reordered')} same instructions in another order, ${n('differs')} differ, ${n('error')} not compiled; ${n('not comparable')} not comparable`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export function goldTable(rows: readonly GoldRow[]): string {
+  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  const out = [
+    '| arch | file | function | verdict | gold / axsim insns | first difference or reason |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of rows)
+    out.push(
+      `| ${r.arch} | ${r.file} | ${r.fn} | ${r.verdict} | ${r.gold} / ${r.axsim ?? '-'} | ${esc(r.detail ?? '')} |`,
+    );
+  return out.join('\n');
+}
