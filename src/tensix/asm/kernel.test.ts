@@ -206,4 +206,30 @@ describe('compileKernel', () => {
     );
     assert.equal(r.warnings[0]!.location?.line, 2);
   });
+  it('clears bits no field of the instruction has, with a warning at the argument (tt-llk reduce_custom.h shape)', () => {
+    // WH SFPSTORE(lreg 0, mod0 2, addr_mode 3, -128 & 0x3fff): the C sum is 0x72000000 + 2 << 16 +
+    // 3 << 14 + 0x3f80 = 0x7202ff80; bits 13:10 belong to no field (Imm10 is 9:0): 0x7202c380
+    const r = compileKernel('void k() {\n  TTI_SFPSTORE(0, 2, ADDR_MOD_3,\n    -128 & 0x3fff);\n}', {
+      arch: 'wormhole',
+      file: 'k.h',
+      entry: 'k',
+    });
+    assert.deepEqual(hexes(r.words), ['0x7202c380']);
+    assert.equal(r.warnings.length, 1);
+    assert.equal(r.warnings[0]!.category, 'NonContractual');
+    assert.match(r.warnings[0]!.message, /bits 0x00003c00 .* no field of SFPSTORE .*argument 4/);
+    assert.equal(r.warnings[0]!.location?.line, 3);
+    // Blackhole's AddrMod field is 3 bits at 15:13: 3 << 13 + 0x3f80 = 0x9f80 carries into it (ADDR_MOD 4),
+    // and bits 12:10 are cleared: 0x72028380
+    const b = compileKernel('void k() {\n  TTI_SFPSTORE(0, 2, ADDR_MOD_3, -128 & 0x3fff);\n}', {
+      arch: 'blackhole',
+      file: 'k.h',
+      entry: 'k',
+    });
+    assert.deepEqual(hexes(b.words), ['0x72028380']);
+    assert.deepEqual(
+      b.warnings.map((w) => /carries into sfpu_addr_mode|bits 0x00001c00/.test(w.message)),
+      [true, true],
+    );
+  });
 });

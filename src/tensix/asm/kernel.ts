@@ -347,7 +347,29 @@ export class TensixEmitter {
       }
       word += v << BigInt(a.shift);
     });
-    return Number(BigInt.asUintN(32, word));
+    const w = Number(BigInt.asUintN(32, word));
+    if (!this.opts.carry) return w;
+    // C++ kernel files: a macro argument wider than its field in the ISA (tt-llk's macros give
+    // SFPLOAD/SFPSTORE's address 14 bits where the instruction has a 10-bit Imm10) can set bits no
+    // field of the instruction has. The documented functional models read only the fields, so the
+    // word keeps them cleared, and the author is told (docs/cfront.md, "unused bits").
+    const d = byOpcode(w >>> 24, this.arch);
+    const stray = d ? w & d.reservedMask : 0;
+    if (!stray) return w;
+    const k = def.args.findIndex((a, i) => (values[i]!.v << BigInt(a.shift)) & BigInt(stray));
+    const at = values[k >= 0 ? k : 0]?.at;
+    const u = at && this.ev ? this.ev.userLoc(at) : at;
+    this.warnings.push(
+      new AxsimError(
+        'NonContractual',
+        `${form}: the arguments set bits ${hex32(stray)} of the word, which no field of ${d!.name} has${k >= 0 ? ` (argument ${k + 1}, ${def.args[k]!.name} = ${values[k]!.v}, is wider than the instruction's field)` : ''}; they are cleared`,
+        {
+          location: u ? { file: u.file, line: u.line, col: u.col } : undefined,
+          hint: 'the ISA documents give the instruction no use for these bits; the functional model reads only its fields',
+        },
+      ),
+    );
+    return (w & ~stray) >>> 0;
   }
 
   private registerBuiltins(): void {

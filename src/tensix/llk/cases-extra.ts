@@ -175,7 +175,47 @@ function reshuffleExpect(ins: Uint32Array[]): Expected[] {
   return out;
 }
 
+// ---- 4x2 subblock column max ---------------------------------------------------------------------------
+
+const SUBBLOCK_H = 3;
+/** `_calculate_reduce_max_col_subblock_4x2_(h)` on a block of h tile rows x 2 tile columns of BF16 data
+ * (16-bit Dst, tile (i, j) at Dst tile 2i + j): it leaves, in LReg 0 / LReg 1, the maximum (in SFPSWAP's
+ * sign-magnitude order) of each column over the h tiles of tile column 0 / 1 and the value the
+ * prologue left there (-Inf); lane l holds column laneColumn(l). BF16 is compared as its FP32 widening. */
+function subblockMaxCheck(ins: Uint32Array[], _out: Uint32Array, m: { lreg(i: number): Uint32Array }) {
+  for (let tc = 0; tc < 2; tc++) {
+    const got = m.lreg(tc);
+    for (let l = 0; l < 32; l++) {
+      const c = laneColumn(l);
+      let best = 0xff800000;
+      for (let i = 0; i < SUBBLOCK_H; i++)
+        for (let r = 0; r < 32; r++) {
+          const v = (ins[2 * i + tc]![at(r, c)]! << 16) >>> 0;
+          if (smLess(best, v)) best = v;
+        }
+      if (got[l] !== best)
+        return `tile column ${tc}, column ${c} (LReg ${tc} lane ${l}): ${hex(got[l]!)}, expected ${hex(best)}`;
+    }
+  }
+  return null;
+}
+
 export const EXTRA_CASES: CorpusCase[] = [
+  {
+    file: 'reduce_custom',
+    covers: ['_calculate_reduce_max_col_subblock_4x2_', '_init_reduce_max_col_subblock_4x2_'],
+    entry: `_calculate_reduce_max_col_subblock_4x2_<PoolType::MAX, REDUCE_COL, DataFormat::Float16_b>(${SUBBLOCK_H})`,
+    init: [
+      '_init_reduce_max_col_subblock_4x2_<DataFormat::Float16_b>()',
+      '_reduce_max_col_subblock_4x2_prologue_()',
+    ],
+    vectorMode: 'none',
+    fp32Dest: false,
+    inputs: Array.from({ length: 2 * SUBBLOCK_H }, () => 'bf16' as const),
+    out: { tile: 0, view: 'raw32' },
+    tileCheck: subblockMaxCheck,
+    what: `LReg 0/1 = column max over a ${SUBBLOCK_H}x2 block's tile columns 0/1 (BF16 in a 16-bit Dst, sign-magnitude order)`,
+  },
   {
     file: 'ema',
     covers: ['_calculate_ema_tile_'],

@@ -115,7 +115,7 @@ export function discover(root: string, arch: Arch): CorpusFile[] {
 
 // ---- cases ---------------------------------------------------------------------------------------------
 
-type InKind = 'fp32' | 'int32' | 'uint16' | 'uint32' | 'shift';
+type InKind = 'fp32' | 'int32' | 'uint16' | 'uint32' | 'shift' | 'bf16';
 /** raw32: the 32-bit view; hi16: its high half (BF16 results); bf16of32: the 32-bit view with the low half
  * cleared (a BF16 result whose low half the kernel leaves undefined), compared as FP32; raw16: the 16-bit view as stored (LO16
  * stores; with DBG_FEATURE_DISABLE bit 11, the high halves of 32-bit rows); bf16 / fp16: the 16-bit view
@@ -152,6 +152,8 @@ export interface CorpusCase {
   seed?: number;
   /** The unpacked data format `_llk_math_hw_configure_` is given (default from the first input). */
   dataFormat?: string;
+  /** is_fp32_dest_acc_en (default true); false = a 16-bit Dst (tiles of 64 16-bit rows). */
+  fp32Dest?: boolean;
   /** L1 blocks the kernel's RISC-V code reads (e.g. a row map behind a pointer argument). */
   memory?: (ins: Uint32Array[]) => { name: string; base: number; bytes: Uint8Array }[];
   /** Declarations placed before the driver function (e.g. a variable passed by reference). */
@@ -813,6 +815,11 @@ function makeInputs(kind: InKind, rng: K.Rng, cond = false): Uint32Array {
     }
     case 'shift':
       return K.int32Inputs(rng, 1024, -3, 35);
+    case 'bf16': {
+      const v = K.fp32Inputs(rng);
+      for (let i = 0; i < v.length; i++) v[i] = v[i]! >>> 16;
+      return v;
+    }
   }
 }
 
@@ -860,17 +867,23 @@ export function runCase(
   const m = new TensixMachine(arch);
   const fmt =
     c.dataFormat ??
-    { fp32: 'Float32', int32: 'Int32', uint16: 'UInt16', uint32: 'UInt32', shift: 'Int32' }[
-      c.inputs[0] ?? 'fp32'
-    ];
-  applyHwConfigure(m, { fp32Dest: true, srcA: fmt });
+    {
+      fp32: 'Float32',
+      int32: 'Int32',
+      uint16: 'UInt16',
+      uint32: 'UInt32',
+      shift: 'Int32',
+      bf16: 'Float16_b',
+    }[c.inputs[0] ?? 'fp32'];
+  applyHwConfigure(m, { fp32Dest: c.fp32Dest ?? true, srcA: fmt });
   const rng = new K.Rng(seed);
   const ins = c.inputs.map((k, i) =>
     c.gen ? c.gen(rng, i) : makeInputs(k, rng, c.file === 'where' && i === 0),
   );
   ins.forEach((v, t) => {
     // 16-bit data in a 32-bit Dst (DBG_FEATURE_DISABLE bit 11): the raw high halves of the rows
-    if (c.inputs[t] === 'uint16')
+    if (c.inputs[t] === 'bf16') m.writeDstTile(t, v, 'bf16');
+    else if (c.inputs[t] === 'uint16')
       m.writeDstTile(
         t,
         Array.from(v, (x) => (x << 16) >>> 0),
@@ -896,9 +909,17 @@ export function runCase(
     });
     // both forms run on the cycle model (the hardware's answer), which also counts hazards
     const r = runCompiled(m, compiled, { timed: true, hazards: 'warn' });
+    const h0 = r.hazards[0];
+    const at = h0?.location ? ` at ${h0.location.file ?? ''}:${h0.location.line}` : '';
+    const w0 = compiled.warnings[0];
+    const hz =
+      (h0 ? `; ${r.hazards.length} hazards (first: ${h0.id}${at})` : '') +
+      (w0
+        ? `; ${compiled.warnings.length} compile warning(s) (first: line ${w0.location?.line ?? '?'}: ${w0.message})`
+        : '');
     if (c.stateCheck) {
       const f = c.stateCheck(m);
-      return f ? { status: 'wrong', detail: f } : { status: 'ok', detail: c.what };
+      return f ? { status: 'wrong', detail: `${f}${hz}` } : { status: 'ok', detail: `${c.what}${hz}` };
     }
     const out =
       c.out.lreg !== undefined
@@ -912,7 +933,7 @@ export function runCase(
             : m.readDstTile(c.out.tile, 'int32');
     if (c.tileCheck) {
       const f = c.tileCheck(ins, out, m);
-      return f ? { status: 'wrong', detail: f } : { status: 'ok', detail: c.what };
+      return f ? { status: 'wrong', detail: `${f}${hz}` } : { status: 'ok', detail: `${c.what}${hz}` };
     }
     const want: Expected[] = c.expectTile
       ? c.expectTile(ins)
@@ -931,9 +952,6 @@ export function runCase(
         bad++;
       }
     }
-    const h0 = r.hazards[0];
-    const at = h0?.location ? ` at ${h0.location.file ?? ''}:${h0.location.line}` : '';
-    const hz = h0 ? `; ${r.hazards.length} hazards (first: ${h0.id}${at})` : '';
     if (bad)
       return {
         status: 'wrong',
