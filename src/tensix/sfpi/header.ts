@@ -143,6 +143,7 @@ struct __vDReg {
   // The stored format follows the value's tag: vFloat = the default (SRCB), vInt/vUInt = INT32_TO_SM
   // (sfpi_imp.h of the sfpi release the gold listings come from; docs/sfpi.md).
   void operator=(const __vAny o) const { __sfpi_store(v, o.k, o.v); }
+  void operator=(const __vDReg o) const { __sfpi_store(v, o.k, o.v); }
   void operator=(const float f) const { vFloat o = f; __sfpi_store(v, o.k, o.v); }
   void operator=(const double f) const { vFloat o = f; __sfpi_store(v, o.k, o.v); }
   void operator=(const int i) const { vInt o = i; __sfpi_store(v, o.k, o.v); }

@@ -53,7 +53,7 @@ describe('sfpi combine', () => {
     ];
     assert.ok(combine(cc).some((o) => o.k === 'op' && o.op === 'mul'));
   });
-  it('values nobody reads are dropped (and then their inputs)', () => {
+  it('values nobody reads are dropped (and then their inputs); Dst reads stay, as in sfpi-gcc', () => {
     const ops: TraceOp[] = [
       { k: 'load', id: 0, addr: 0, at },
       { k: 'op', id: 1, op: 'fabs', a: 0, b: -1, at },
@@ -62,7 +62,7 @@ describe('sfpi combine', () => {
     ];
     assert.deepEqual(
       combine(ops).map((o) => o.k),
-      ['load', 'store'],
+      ['load', 'load', 'store'], // gold coverage.S test_load_store keeps unused SFPLOADs
     );
   });
 });
@@ -104,10 +104,10 @@ describe('sfpi lower', () => {
       'SFPLOAD 0,0,7,0',
       'SFPSETCC 0,0,0,0',
       'SFPCOMPC 0,0,0,0',
-      'SFPPUSHC 0,0,0,0',
+      // the inner level's PUSHC/POPC go: its pop would be followed at once by the outer end
+      // (gold pushpop.S else_yes)
       'SFPSETCC 0,0,0,4', // x > 0: x >= 0 and then x != 0
       'SFPSETCC 0,0,0,2',
-      'SFPPOPC 0,0,0,0',
       'SFPENCC 3,0,0,10',
       'SFPSTORE 0,0,7,0',
     ]);
@@ -123,9 +123,9 @@ describe('sfpi lower', () => {
     assert.deepEqual(listing(ops, 'wormhole'), [
       'SFPLOAD 0,0,3,0',
       'SFPLOAD 1,0,3,2',
-      'SFPMAD 1,11,0,0,0', // b * -1 + a, into the first free LReg
+      'SFPMAD 1,11,0,1,0', // b * -1 + a, into b's register (its last use; gold: SFPMAD L1, L1, L11, L2)
       'SFPNOP', // WH: the next instruction reads the MAD's result
-      'SFPSETCC 0,0,0,4',
+      'SFPSETCC 0,1,0,4',
       'SFPENCC 3,0,0,10',
     ]);
     const le = ops.map((o) =>
@@ -134,10 +134,10 @@ describe('sfpi lower', () => {
     assert.deepEqual(listing(le, 'wormhole'), [
       'SFPLOAD 0,0,3,0',
       'SFPLOAD 1,0,3,2',
-      'SFPMAD 1,11,0,0,0', // a <= b as !((a - b) >= 0 && (a - b) != 0) (gold test_vhalf_conditional)
+      'SFPMAD 1,11,0,1,0', // a <= b as !((a - b) >= 0 && (a - b) != 0) (gold test_vhalf_conditional)
       'SFPNOP',
-      'SFPSETCC 0,0,0,4',
-      'SFPSETCC 0,0,0,2',
+      'SFPSETCC 0,1,0,4',
+      'SFPSETCC 0,1,0,2',
       'SFPCOMPC 0,0,0,0',
       'SFPENCC 3,0,0,10',
     ]);
@@ -205,8 +205,7 @@ describe('sfpi regalloc and nops', () => {
     assert.deepEqual(listing(ops, 'wormhole'), [
       'SFPLOAD 0,0,3,0',
       'SFPSETCC 0,0,0,0',
-      'SFPLOADI 1,0,0',
-      'SFPMOV 0,1,0,0',
+      'SFPLOADI 0,0,0', // the value is loaded straight into the variable's register, under the CC
       'SFPENCC 3,0,0,10',
       'SFPSTORE 0,0,3,0',
     ]);
@@ -226,8 +225,7 @@ describe('sfpi regalloc and nops', () => {
       'SFPLOAD 0,0,3,0',
       'SFPMOV 0,0,1,0', // the variable's own copy, all lanes enabled
       'SFPSETCC 0,0,0,0',
-      'SFPLOADI 2,0,0',
-      'SFPMOV 0,2,1,0', // the conditional write goes into the copy
+      'SFPLOADI 1,0,0', // the conditional write goes into the copy
       'SFPENCC 3,0,0,10',
       'SFPSTORE 1,0,3,0',
       'SFPSTORE 0,0,3,2', // the old value, unchanged in every lane

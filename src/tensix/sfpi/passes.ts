@@ -32,6 +32,8 @@ export interface MInsn {
   copy?: boolean;
   /** Read-modify-write of `def`'s own register (the LOWER half of an SFPLOADI pair). */
   rw?: boolean;
+  /** The SFPMOV of a conditional assignment (fuseCmov may let the value's definition write in place). */
+  cmov?: boolean;
   args: (reg: (v: number) => number) => number[];
   at: Loc;
 }
@@ -101,7 +103,8 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
     for (const o of out) for (const u of usesOf(o)) n.set(u, (n.get(u) ?? 0) + 1);
     const keep = out.filter((o) => {
       const d = defOf(o);
-      return d === undefined || o.k === 'cmov' || (n.get(d) ?? 0) > 0;
+      // SFPLOAD stays (sfpi-gcc keeps every Dst read, used or not; gold coverage.S test_load_store)
+      return d === undefined || o.k === 'cmov' || o.k === 'load' || (n.get(d) ?? 0) > 0;
     });
     if (keep.length === out.length) break;
     out = keep;
@@ -170,8 +173,8 @@ export function immediates(input: readonly TraceOp[]): TraceOp[] {
     const o = ops[i]!;
     if (o.k !== 'op' || (o.op !== 'add' && o.op !== 'mul')) continue;
     for (const [x, c] of [
-      [o.a, o.b],
       [o.b, o.a],
+      [o.a, o.b],
     ] as const) {
       const ci = defAt.get(c);
       const cd = ci === undefined ? undefined : ops[ci];
@@ -269,13 +272,37 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         // a OP b as (a - b) OP 0: MAD b * -1.0 + a into a temporary (sfpi-gcc's float compare)
         d = temp--;
         const [x, y] = [c.a, c.b];
-        ins('SFPMAD', { def: d, uses: [x, y], args: (r) => [r(y), L_NEG1, r(x), r(d), 0], at });
+        ins('SFPMAD', { def: d, uses: [y, x], args: (r) => [r(y), L_NEG1, r(x), r(d), 0], at });
       }
       emitPrim(primOf(d, cmp), top, at);
       return;
     }
     if (c.b < 0 && c.imm === 0) {
-      emitPrim(primOf(c.a, cmp), top, at);
+      // x OP 0 right after the SFPIADD that computed x: its CC mode does the LT0/GTE0 test
+      // (sfpi-gcc gimple-rvtt-combine.cc; gold combine.S iadd_*_yes*)
+      const p = primOf(c.a, cmp);
+      const last = insns[insns.length - 1];
+      const first = p.k === 'set' ? p : p.k === 'and' ? p.a : p.a.k === 'and' ? p.a.a : undefined;
+      if (
+        last?.name === 'SFPIADD' &&
+        last.def === c.a &&
+        first?.k === 'set' &&
+        (first.mod === 0 || first.mod === 4) &&
+        (last.args((v) => v)[3]! & 0xc) === 4
+      ) {
+        const cc = first.mod === 0 ? 0 : 8;
+        const orig = last.args;
+        last.args = (r) => {
+          const a = orig(r);
+          a[3] = (a[3]! & 3) | cc;
+          return a;
+        };
+        const rest = p.k === 'set' ? undefined : p.k === 'and' ? p.b : p.a.k === 'and' ? p.a.b : undefined;
+        if (p.k === 'not') notOf(() => rest && emitPrim(rest, false, at), top, at);
+        else if (rest) emitPrim(rest, false, at);
+        return;
+      }
+      emitPrim(p, top, at);
       return;
     }
     // integer: the difference by SFPIADD, whose CC mode does the first LT0/GTE0 test itself
@@ -415,6 +442,7 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         ins('SFPMOV', {
           def: o.id,
           uses: [o.src],
+          cmov: true,
           tied: o.old >= 0 ? o.old : undefined,
           args: (r) => [0, r(o.src), r(o.id), 0],
           at,
@@ -466,6 +494,85 @@ function toFp16a(bits: number): number | undefined {
   const e = exp - 127 + 15;
   if (e < 1 || e > 30 || (man & 0x1fff) !== 0) return undefined; // normal halves only
   return sign | (e << 10) | (man >>> 13);
+}
+
+const CC_INSNS = new Set(['SFPSETCC', 'SFPPUSHC', 'SFPPOPC', 'SFPCOMPC', 'SFPENCC']);
+const changesCc = (m: MInsn) =>
+  CC_INSNS.has(m.name) || (m.name === 'SFPIADD' && (m.args((v) => v)[3]! & 0xc) !== 4);
+
+/**
+ * fuseCmov: a conditional assignment whose value is computed just for it, under the same CC, is
+ * computed straight into the variable's register (the SFPMOV goes): sfpi-gcc writes in place
+ * (gold pushpop.S: `SFPLOADI L0, 2, 4` inside the v_if, no move).
+ */
+export function fuseCmov(input: readonly MInsn[]): MInsn[] {
+  const insns = [...input];
+  for (let i = 0; i < insns.length; i++) {
+    const m = insns[i]!;
+    if (!m.cmov || m.tied === undefined) continue;
+    const src = m.uses[0]!;
+    const old = m.tied;
+    const defs: number[] = [];
+    insns.forEach((x, j) => {
+      if (x.def === src) defs.push(j);
+    });
+    if (!defs.length) continue;
+    const first = defs[0]!;
+    const between = insns.slice(first, i);
+    const usedElsewhere = insns.some((x, j) => j !== i && (x.uses.includes(src) || x.tied === src));
+    const dm = insns[first]!;
+    if (
+      usedElsewhere ||
+      between.some(changesCc) ||
+      between.some((x, j) => first + j !== first && (x.uses.includes(old) || x.tied === old)) ||
+      (dm.tied !== undefined && dm.tied !== old) ||
+      dm.name === '.word'
+    )
+      continue;
+    const id = m.def!;
+    const at0 = first;
+    for (const j of defs) {
+      const x = insns[j]!;
+      const origArgs = x.args;
+      const remap = (r: (v: number) => number) => (v: number) => r(v === src ? id : v);
+      insns[j] = { ...x, def: id, args: (r) => origArgs(remap(r)) };
+      if (j === at0 && !x.rw) insns[j] = { ...insns[j]!, tied: old, copy: false };
+    }
+    insns.splice(i, 1);
+    i--;
+  }
+  return insns;
+}
+
+/**
+ * elidePushPop: a SFPPUSHC whose SFPPOPC is followed at once by another SFPPOPC or the closing
+ * SFPENCC, with no SFPCOMPC of its own level between, is not needed (the outer restore covers it):
+ * sfpi-gcc drops such pairs (gold coverage.S test_icmp_i: the last v_elseif has no push).
+ */
+export function elidePushPop(input: readonly MInsn[]): MInsn[] {
+  const insns = [...input];
+  let changed = true;
+  while (changed) {
+    changed = false;
+    const stack: number[] = [];
+    const compc = new Set<number>(); // push indices with a COMPC at their own level
+    for (let i = 0; i < insns.length; i++) {
+      const n = insns[i]!.name;
+      if (n === 'SFPPUSHC') stack.push(i);
+      else if (n === 'SFPCOMPC' && stack.length) compc.add(stack[stack.length - 1]!);
+      else if (n === 'SFPPOPC') {
+        const p = stack.pop();
+        const next = insns[i + 1]?.name;
+        if (p !== undefined && !compc.has(p) && (next === 'SFPPOPC' || next === 'SFPENCC')) {
+          insns.splice(i, 1);
+          insns.splice(p, 1);
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+  return insns;
 }
 
 /**
@@ -531,10 +638,14 @@ export function regalloc(
       if (last.get(m.def) === i) busy.delete(phys.get(t)!);
       return;
     }
+    // the result reuses the register of the first operand (in the instruction's operand order)
+    // whose last use this is, as sfpi-gcc's allocator does in the gold listings
+    const reuse = m.uses.find((u) => dying(u));
     for (const u of m.uses) if (dying(u)) busy.delete(phys.get(u)!);
     out.push(m);
     if (m.def === undefined || m.rw) return;
-    const r = take(m.at);
+    const r = reuse !== undefined && m.def !== undefined ? phys.get(reuse)! : take(m.at);
+    busy.add(r);
     phys.set(m.def, r);
     if (last.get(m.def) === i) busy.delete(r);
   });
@@ -578,6 +689,6 @@ export function resolve(
 export function compileTrace(ops: readonly TraceOp[], arch: Arch) {
   const combined = immediates(copies(combine(ops)));
   const lowered = lower(combined, arch);
-  const { phys, insns } = regalloc(lowered.insns, lowered.fixed);
+  const { phys, insns } = regalloc(elidePushPop(fuseCmov(lowered.insns)), lowered.fixed);
   return resolve(nops(insns, phys, arch), phys);
 }

@@ -87,9 +87,7 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
         `TTI_SFPSETCC(0, ${L(3)}, ${L(0)}, 4);`, // >= 0
         `TTI_SFPMOV(0, ${L(1)}, ${L(2)}, 0);`, // r = c
         `TTI_SFPCOMPC(0, ${L(0)}, ${L(0)}, 0);`,
-        `TTI_SFPMAD(${L(0)}, ${L(1)}, p_sfpu::LCONST_1, ${L(1)}, 0);`, // x * c + 1 (c's last use)
-        ...nop,
-        `TTI_SFPMOV(0, ${L(1)}, ${L(2)}, 0);`, // r = …
+        `TTI_SFPMAD(${L(0)}, ${L(1)}, p_sfpu::LCONST_1, ${L(2)}, 0);`, // r = x * c + 1 straight into r's LReg, under the CC
         `TTI_SFPENCC(3, ${L(0)}, ${L(0)}, 0xa);`,
         `TTI_SFPSTORE(${L(2)}, 0, ${am}, 2);`,
         `TTI_SFPSTORE(${L(0)}, 0, ${am}, 6);`,
