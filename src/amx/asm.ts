@@ -613,9 +613,16 @@ export function disassemble(prog: AmxProgram, opts: { verbose?: boolean } = {}):
 }
 
 /** Places the program's data in memory and executes its operations in order. */
-export function runProgram(prog: AmxProgram, s: AmxState): void {
-  for (const blk of prog.data) s.mem.writeBytes(blk.addr, blk.bytes);
-  prog.ops.forEach((o, index) => {
+export function runProgram(prog: AmxProgram, s: AmxState, range?: { from: number; to: number }): void {
+  const from = range?.from ?? 0;
+  const to = range?.to ?? prog.ops.length;
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to > prog.ops.length || from > to) {
+    throw badInput(`operations ${from}..${to} are not a range of the program's ${prog.ops.length}`);
+  }
+  // the .data blocks are part of the program's start
+  if (from === 0) for (const blk of prog.data) s.mem.writeBytes(blk.addr, blk.bytes);
+  for (let index = from; index < to; index++) {
+    const o = prog.ops[index]!;
     const v = BigInt.asUintN(64, o.operand);
     try {
       executeRaw(s, o.op, Number(v & 0xffffffffn), Number(v >> 32n));
@@ -623,7 +630,7 @@ export function runProgram(prog: AmxProgram, s: AmxState): void {
       if (e instanceof AxsimError) throw e.at({ index, line: o.line });
       throw e;
     }
-  });
+  }
 }
 
 /** Field names of an instruction that exist for a given operand (for tools and tests). */

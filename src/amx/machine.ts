@@ -48,6 +48,15 @@ export class AmxMachine {
     runProgram(typeof program === 'string' ? this.load(program) : program, this.state);
   }
 
+  /**
+   * Runs operations `from` .. `to - 1` of a loaded program (default: the one at `from`), for
+   * steppers: step 0 first writes the `.data` blocks, so from a snapshot taken before the program
+   * `step(p, 0, k)` leaves the state `run` has after k operations.
+   */
+  step(program: AmxProgram, from: number, to = from + 1): void {
+    runProgram(program, this.state, { from, to });
+  }
+
   /** `len` bytes of memory from `addr` (every byte must be mapped: written or `map`ped before). */
   readMemory(addr: bigint | number, len: number): Uint8Array {
     return this.state.mem.readBytes(BigInt(addr), len);

@@ -5,13 +5,15 @@
  * by name to the arrays written under that name; scalar arguments are passed to `run`. It wraps the
  * PTO-AS parser, verifier and runner (./asm); nothing here computes on its own.
  */
+
+import type { Budget } from '../budget.ts';
 import { badInput } from '../errors.ts';
 import type { NpyArray } from '../io/index.ts';
 import { PROFILES, type Profile } from './arith.ts';
 import type { Module } from './asm/ast.ts';
 import { findFunc } from './asm/exec.ts';
 import { type ParseOptions, parsePtoAs } from './asm/parser.ts';
-import { type RunResult, runProgram } from './asm/run.ts';
+import { type RunResult, runProgram, type TraceEvent } from './asm/run.ts';
 import { verifyModule } from './asm/verify.ts';
 import { tileToNpy } from './index.ts';
 
@@ -22,6 +24,10 @@ export interface PtoRunOptions {
   scalars?: Record<string, number>;
   /** Guard against runaway loops (see RunOptions). */
   maxSteps?: number;
+  /** Called after every tile instruction with copies of what it read and wrote (see RunOptions). */
+  trace?: (e: TraceEvent) => void;
+  /** Resource budget (src/budget.ts defaults when absent). */
+  budget?: Budget;
 }
 
 function copyArray(a: NpyArray): NpyArray {
@@ -69,7 +75,13 @@ export class PtoMachine {
     for (const k of Object.keys(opts.scalars ?? {})) {
       if (!(k in args)) throw badInput(`@${f.name} has no argument %${k}`);
     }
-    const r = runProgram(m, args, { func: opts.func, profile: this.profile, maxSteps: opts.maxSteps });
+    const r = runProgram(m, args, {
+      func: opts.func,
+      profile: this.profile,
+      maxSteps: opts.maxSteps,
+      trace: opts.trace,
+      budget: opts.budget,
+    });
     // tile arguments (Level-1 / assembly-form kernels) started from the array of their name
     for (const [name, tile] of Object.entries(r.tiles))
       if (this.memory.has(name)) this.memory.set(name, tileToNpy(tile));

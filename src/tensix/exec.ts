@@ -443,18 +443,40 @@ export function run(st: TensixState, prog: Program, reps = 1): void {
       }
     }
   } catch (e) {
-    if (!(e instanceof AxsimError)) throw e;
-    // Name the instruction and its word in the message, and locate it in the source words.
-    const k = o / STRIDE;
-    const word = prog.words[k] ?? 0;
-    const name = byOpcode(word >>> 24, prog.arch)?.name ?? 'instruction';
-    const msg = e.message.startsWith(name)
-      ? e.message
-      : `${name} 0x${word.toString(16).padStart(8, '0')}: ${e.message}`;
-    throw new AxsimError(e.category, msg, {
-      location: { ...e.location, index: prog.sourceIndex[k] },
-      hint: e.hint,
-      cause: e.cause,
-    });
+    throw locateRecordError(e, prog, o / STRIDE);
+  }
+}
+
+/** An error of record `k`: the instruction and its word named in the message, its source index set. */
+function locateRecordError(e: unknown, prog: Program, k: number): unknown {
+  if (!(e instanceof AxsimError)) return e;
+  // Name the instruction and its word in the message, and locate it in the source words.
+  const word = prog.words[k] ?? 0;
+  const name = byOpcode(word >>> 24, prog.arch)?.name ?? 'instruction';
+  const msg = e.message.startsWith(name)
+    ? e.message
+    : `${name} 0x${word.toString(16).padStart(8, '0')}: ${e.message}`;
+  return new AxsimError(e.category, msg, {
+    location: { ...e.location, index: prog.sourceIndex[k] },
+    hint: e.hint,
+    cause: e.cause,
+  });
+}
+
+/**
+ * Runs records `from` .. `to - 1` of a program one at a time through `execRecord` (the general path
+ * `run` takes whenever a LaneConfig is active), for steppers: the state after k instructions is a
+ * run of records [0, k) from the start. Errors are located as `run` locates them.
+ */
+export function runRange(st: TensixState, prog: Program, from: number, to: number): void {
+  if (prog.arch !== st.arch) throw badInput(`program compiled for ${prog.arch}, machine is ${st.arch}`);
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to > prog.length || from > to) {
+    throw badInput(`records ${from}..${to} are not a range of the program's ${prog.length} instructions`);
+  }
+  let k = from;
+  try {
+    for (; k < to; k++) execRecord(st, prog.code, k * STRIDE);
+  } catch (e) {
+    throw locateRecordError(e, prog, k);
   }
 }

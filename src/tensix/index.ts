@@ -23,7 +23,7 @@ import {
 } from './dst.ts';
 import { type DstView, decodeDstView, dstViewBase, parseDstView } from './dst-views.ts';
 import { type Arch, parseArch } from './encoding.ts';
-import { run } from './exec.ts';
+import { run, runRange } from './exec.ts';
 import { compile, type Program } from './program.ts';
 import { type SourceMap, sourceMapOf, withSource } from './source-map.ts';
 import { type FlagStackPolicy, LANES, type TensixSnapshot, TensixState } from './state.ts';
@@ -48,7 +48,7 @@ export {
   parseDstView,
 } from './dst-views.ts';
 export * from './encoding.ts';
-export { run as runProgram } from './exec.ts';
+export { run as runProgram, runRange } from './exec.ts';
 export { fmaBh, fmaWh } from './fma.ts';
 export { compile, type Program } from './program.ts';
 export {
@@ -163,6 +163,21 @@ export class TensixMachine {
       run(this.state, p, reps);
     } catch (e) {
       throw withSource(e, opts.sources ?? (p && loadedSources.get(p)));
+    }
+  }
+
+  /**
+   * Runs instructions `from` .. `to - 1` of a loaded or compiled program (default: the one at
+   * `from`), for steppers and debuggers: from a snapshot taken before the program, `step(p, 0, k)`
+   * leaves the state a run would have after k instructions. The results are those of `run` (the
+   * same execution core); errors name file:line:col as `run`'s do. Programs that need the cycle
+   * model (SFPLOADMACRO schedules) are refused as by `run`.
+   */
+  step(program: Program, from: number, to = from + 1, opts: { sources?: SourceMap } = {}): void {
+    try {
+      runRange(this.state, program, from, to);
+    } catch (e) {
+      throw withSource(e, opts.sources ?? loadedSources.get(program));
     }
   }
 

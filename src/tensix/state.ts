@@ -188,6 +188,14 @@ export class TensixState {
   extraAddrModBit = 0;
   /** Blackhole's SFPU stack-pointer RWC (`RWCs.Sp`, used by MOD0_FMT_INT32_ALL). */
   rwcSp = 0;
+  /**
+   * For steppers and views (not architectural, not in snapshots): the Dst row address (before the
+   * per-lane row, 0..1023) of the last SFPLOAD/SFPSTORE transfer, -1 for none; set the field to -1
+   * before an instruction to learn which rows it reads or writes (rows `addr & ~3` .. `+ 3` of the
+   * transfer's Dst view). `lastDstStore` is 1 when that transfer was a store.
+   */
+  lastDstAddr = -1;
+  lastDstStore = 0;
   /** ThreadConfig of the issuing thread (written by SETC16). */
   readonly threadCfg: Uint32Array;
   /**

@@ -133,6 +133,8 @@ export function sfpload(
 ): void {
   if (mod0 === MOD0.SRCB) mod0 = resolveSrcB(st);
   const addr = transferAddr(st, imm10, mod0, false);
+  st.lastDstAddr = addr;
+  st.lastDstStore = 0;
   const lc = st.laneConfig;
   if (vd < 8 && mask === -1 && lc === 0 && (mod0 === MOD0.FP32 || mod0 === MOD0.INT32)) {
     transfer32AllLanes(st, vd, addr, LOAD);
@@ -228,6 +230,8 @@ export function sfpstore(
 ): void {
   if (mod0 === MOD0.SRCB) mod0 = resolveSrcB(st);
   const addr = transferAddr(st, imm10, mod0, true);
+  st.lastDstAddr = addr;
+  st.lastDstStore = 1;
   const lc = st.laneConfig;
   if (mask === -1 && lc === 0 && (mod0 === MOD0.FP32 || mod0 === MOD0.INT32)) {
     // FP32 flushes denormals to signed zero, INT32 stores the bits.
