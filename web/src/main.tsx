@@ -1,0 +1,518 @@
+// The axsim playground (docs/playground.md): edit a program, run it in a worker on the library
+// itself, look at lanes, tiles and timelines. This file is the shell: state, layout, keyboard.
+import { render } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { createEditor, type EditorHandle } from './editor.ts';
+import { defaultOptions, EXAMPLES, loadInputs } from './examples.ts';
+import type { ElementType, NumFormat } from './format.ts';
+import type { AmxState, ErrorInfo, Isa, RunResult, StepState, TensixState } from './protocol.ts';
+import { Runner } from './runner.ts';
+import { decodeShared, encodeShared } from './url.ts';
+import { AmxMemoryView, AmxPerfView, AmxRegsView } from './views/amx.tsx';
+import { PtoCostView, PtoTilesView, PtoTraceView } from './views/pto.tsx';
+import { DiffView, DstView, LRegView, TimelineView } from './views/tensix.tsx';
+import './style.css';
+
+const TABS: Record<Isa, { id: string; label: string }[]> = {
+  tensix: [
+    { id: 'lregs', label: 'Lanes' },
+    { id: 'dst', label: 'Dst tile' },
+    { id: 'timeline', label: 'Timeline' },
+    { id: 'diff', label: 'Diff' },
+  ],
+  amx: [
+    { id: 'regs', label: 'Registers' },
+    { id: 'memory', label: 'Memory' },
+    { id: 'perf', label: 'Perf' },
+  ],
+  pto: [
+    { id: 'tiles', label: 'Tiles' },
+    { id: 'trace', label: 'Trace' },
+    { id: 'cost', label: 'Cost' },
+  ],
+};
+
+const FILE_EXT: Record<Isa, string> = { tensix: 'sfpu', amx: 'amx', pto: 'pto' };
+const DEFAULT_EXAMPLE = 'tensix/relu.sfpu';
+const runner = new Runner();
+const inputCache = new Map<Isa, Promise<Record<string, Uint8Array>>>();
+
+function inputsFor(isa: Isa): Promise<Record<string, Uint8Array>> {
+  let p = inputCache.get(isa);
+  if (!p) {
+    p = loadInputs(isa);
+    inputCache.set(isa, p);
+  }
+  return p;
+}
+
+function initialTheme(): 'light' | 'dark' {
+  const saved = localStorage.getItem('axsim-theme');
+  if (saved === 'light' || saved === 'dark') return saved;
+  return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+function App() {
+  const [isa, setIsa] = useState<Isa>('tensix');
+  const [example, setExample] = useState<string | undefined>(undefined);
+  const [options, setOptions] = useState<Record<string, string>>(defaultOptions('tensix', DEFAULT_EXAMPLE));
+  const [result, setResult] = useState<RunResult | null>(null);
+  const [error, setError] = useState<ErrorInfo | null>(null);
+  const [status, setStatus] = useState<'loading' | 'running' | 'ok' | 'error'>('loading');
+  const [stepState, setStepState] = useState<StepState | null>(null);
+  const [tab, setTab] = useState('lregs');
+  const [theme, setTheme] = useState(initialTheme);
+  const [fmt, setFmt] = useState<NumFormat>('float');
+  const [etype, setEtype] = useState<ElementType>('f32');
+  const [diffA, setDiffA] = useState<TensixState | null>(null);
+  const [diffB, setDiffB] = useState<TensixState | null>(null);
+  const [ptoSel, setPtoSel] = useState(0);
+  const [runs, setRuns] = useState(0);
+  const editorDiv = useRef<HTMLDivElement>(null);
+  const editor = useRef<EditorHandle | null>(null);
+  // the latest values, for callbacks created once (editor, timers)
+  const cur = useRef({ isa, example, options, source: '' });
+  cur.current.isa = isa;
+  cur.current.example = example;
+  cur.current.options = options;
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const generation = useRef(0);
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+    localStorage.setItem('axsim-theme', theme);
+  }, [theme]);
+
+  const run = useCallback(async () => {
+    clearTimeout(timer.current);
+    const { isa, example, options, source } = cur.current;
+    const gen = ++generation.current;
+    setStatus('running');
+    const file = example ? example.slice(example.indexOf('/') + 1) : `playground.${FILE_EXT[isa]}`;
+    const inputs = await inputsFor(isa);
+    const reply = await runner.run({ isa, source, file, options }, inputs);
+    if (gen !== generation.current) return; // a newer run was started meanwhile
+    if (reply.ok && reply.result) {
+      setResult(reply.result);
+      setError(null);
+      setStepState(null);
+      setDiffA(null);
+      setDiffB(null);
+      setPtoSel(0);
+      setStatus('ok');
+      editor.current?.showError(null);
+      editor.current?.markLine(0, false);
+    } else if (!reply.ok) {
+      setError(reply.error);
+      setStatus('error');
+      editor.current?.showError(reply.error);
+    }
+    setRuns((n) => n + 1);
+    const hash = await encodeShared({ isa, example, source, options });
+    history.replaceState(null, '', `#${hash}`);
+  }, []);
+
+  const schedule = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(run, 500);
+  }, [run]);
+
+  // start: the run in the URL, else the default example
+  useEffect(() => {
+    const ed = createEditor(editorDiv.current!, {
+      text: '',
+      isa: 'tensix',
+      onChange: (text) => {
+        cur.current.source = text;
+        schedule();
+      },
+      onRun: () => void run(),
+    });
+    editor.current = ed;
+    (async () => {
+      const shared = await decodeShared(location.hash);
+      if (shared) {
+        await load(shared.isa, shared.example, shared.source, shared.options);
+      } else {
+        const ex = EXAMPLES.find((e) => e.path === DEFAULT_EXAMPLE) ?? EXAMPLES[0]!;
+        await load(ex.isa, ex.path, await ex.load(), defaultOptions(ex.isa, ex.path));
+      }
+    })();
+  }, []);
+
+  async function load(nextIsa: Isa, path: string | undefined, text: string, opts: Record<string, string>) {
+    cur.current = { isa: nextIsa, example: path, options: opts, source: text };
+    setIsa(nextIsa);
+    setExample(path);
+    setOptions(opts);
+    setTab(TABS[nextIsa][0]!.id);
+    setResult(null);
+    editor.current?.setIsa(nextIsa);
+    editor.current?.setText(text); // schedules a run through onChange
+    clearTimeout(timer.current);
+    await run();
+  }
+
+  const chooseExample = async (path: string) => {
+    const ex = EXAMPLES.find((e) => e.path === path);
+    if (ex) await load(ex.isa, ex.path, await ex.load(), defaultOptions(ex.isa, ex.path));
+  };
+
+  const setOption = (k: string, v: string) => {
+    const next = { ...cur.current.options, [k]: v };
+    cur.current.options = next;
+    setOptions(next);
+    void run();
+  };
+
+  const steps = result && result.isa !== 'pto' ? result.steps : 0;
+  const shown: StepState | null = result && result.isa !== 'pto' ? (stepState ?? result.final) : null;
+  const step = shown ? shown.step : 0;
+
+  const goStep = async (k: number) => {
+    if (!result || result.isa === 'pto' || steps === 0) return;
+    const target = Math.max(0, Math.min(steps, k));
+    const reply = await runner.step(target);
+    if (reply.ok && reply.state) {
+      setStepState(reply.state);
+      const rec = result.records[target - 1];
+      editor.current?.markLine(rec?.line ?? 0);
+    } else if (!reply.ok) {
+      setError(reply.error);
+      editor.current?.showError(reply.error);
+    }
+  };
+
+  const fetchDiff = async (which: 'a' | 'b', k: number) => {
+    const reply = await runner.step(Math.max(0, Math.min(steps, k)));
+    if (reply.ok && reply.state && reply.state.isa === 'tensix')
+      (which === 'a' ? setDiffA : setDiffB)(reply.state);
+  };
+
+  useEffect(() => {
+    // default diff: the step before the current one and the current one
+    if (tab === 'diff' && result?.isa === 'tensix' && steps > 0 && !diffA && !diffB) {
+      void fetchDiff('a', Math.max(0, step - 1)).then(() => fetchDiff('b', step));
+    }
+  }, [tab, result, diffA, diffB]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey) return;
+      if (e.key === 'ArrowRight') void goStep(step + 1);
+      else if (e.key === 'ArrowLeft') void goStep(step - 1);
+      else return;
+      e.preventDefault();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  });
+
+  const onTabKey = (e: KeyboardEvent) => {
+    const tabs = TABS[isa];
+    const i = tabs.findIndex((t) => t.id === tab);
+    let j = i;
+    if (e.key === 'ArrowRight') j = (i + 1) % tabs.length;
+    else if (e.key === 'ArrowLeft') j = (i + tabs.length - 1) % tabs.length;
+    else if (e.key === 'Home') j = 0;
+    else if (e.key === 'End') j = tabs.length - 1;
+    else return;
+    e.preventDefault();
+    setTab(tabs[j]!.id);
+    document.getElementById(`tab-${tabs[j]!.id}`)?.focus();
+  };
+
+  const onLine = (line: number) => editor.current?.markLine(line);
+  const currentLine = result && result.isa !== 'pto' && step > 0 ? result.records[step - 1] : undefined;
+
+  return (
+    <div class="app">
+      <header class="top">
+        <h1>axsim playground</h1>
+        <label>
+          example{' '}
+          <select
+            value={example ?? ''}
+            onChange={(e) => void chooseExample((e.target as HTMLSelectElement).value)}
+            data-testid="example"
+          >
+            {example === undefined ? <option value="">(your program)</option> : null}
+            {(['tensix', 'amx', 'pto'] as const).map((g) => (
+              <optgroup
+                key={g}
+                label={g === 'tensix' ? 'Tensix SFPU' : g === 'amx' ? 'Apple AMX' : 'Ascend PTO'}
+              >
+                {EXAMPLES.filter((e) => e.isa === g).map((e) => (
+                  <option key={e.path} value={e.path}>
+                    {e.name}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </label>
+        <label>
+          ISA{' '}
+          <select
+            value={isa}
+            data-testid="isa"
+            onChange={async (e) => {
+              const next = (e.target as HTMLSelectElement).value as Isa;
+              const ex = EXAMPLES.find((x) => x.isa === next)!;
+              await load(next, ex.path, await ex.load(), defaultOptions(next, ex.path));
+            }}
+          >
+            <option value="tensix">Tensix SFPU</option>
+            <option value="amx">Apple AMX</option>
+            <option value="pto">Ascend PTO</option>
+          </select>
+        </label>
+        {isa === 'tensix' ? (
+          <>
+            <label>
+              arch{' '}
+              <select
+                value={options.arch}
+                onChange={(e) => setOption('arch', (e.target as HTMLSelectElement).value)}
+                data-testid="arch"
+              >
+                <option value="wormhole">wormhole</option>
+                <option value="blackhole">blackhole</option>
+              </select>
+            </label>
+            <label>
+              Dst input{' '}
+              <select
+                value={options.input}
+                onChange={(e) => setOption('input', (e.target as HTMLSelectElement).value)}
+                data-testid="input"
+              >
+                <option value="tile.npy">tile.npy (fp32)</option>
+                <option value="ramp-fp32">(i − 512) / 8 (fp32)</option>
+                <option value="ramp-int32">i − 512 (int32)</option>
+              </select>
+            </label>
+          </>
+        ) : isa === 'amx' ? (
+          <label>
+            gen{' '}
+            <select
+              value={options.gen}
+              onChange={(e) => setOption('gen', (e.target as HTMLSelectElement).value)}
+              data-testid="gen"
+            >
+              {['m1', 'm2', 'm3', 'm4'].map((g) => (
+                <option key={g} value={g}>
+                  {g}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <>
+            <label>
+              profile{' '}
+              <select
+                value={options.profile}
+                onChange={(e) => setOption('profile', (e.target as HTMLSelectElement).value)}
+                data-testid="profile"
+              >
+                {['cpu', 'a2a3', 'a5'].map((g) => (
+                  <option key={g} value={g}>
+                    {g}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              arguments{' '}
+              <input
+                class="args"
+                value={options.args}
+                onChange={(e) => setOption('args', (e.target as HTMLInputElement).value)}
+                data-testid="args"
+              />
+            </label>
+          </>
+        )}
+        <span class="spacer" />
+        <button
+          type="button"
+          onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+          aria-label={`switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
+          data-testid="theme"
+        >
+          {theme === 'dark' ? '☀ light' : '☾ dark'}
+        </button>
+      </header>
+      <main class="main">
+        <section class="left" aria-label="editor">
+          <div class="toolbar" role="toolbar" aria-label="run and step">
+            <button
+              type="button"
+              class="primary"
+              onClick={() => void run()}
+              data-testid="run"
+              aria-keyshortcuts="Control+Enter"
+            >
+              ▶ Run
+            </button>
+            <button
+              type="button"
+              onClick={() => void goStep(0)}
+              disabled={steps === 0}
+              data-testid="step-first"
+              aria-label="first step"
+            >
+              « first
+            </button>
+            <button
+              type="button"
+              onClick={() => void goStep(step - 1)}
+              disabled={steps === 0 || step === 0}
+              data-testid="step-back"
+              aria-label="step back"
+              aria-keyshortcuts="Alt+ArrowLeft"
+            >
+              ◀ back
+            </button>
+            <button
+              type="button"
+              onClick={() => void goStep(step + 1)}
+              disabled={steps === 0 || step >= steps}
+              data-testid="step-forward"
+              aria-label="step forward"
+              aria-keyshortcuts="Alt+ArrowRight"
+            >
+              forward ▶
+            </button>
+            <button
+              type="button"
+              onClick={() => void goStep(steps)}
+              disabled={steps === 0}
+              data-testid="step-last"
+              aria-label="last step"
+            >
+              last »
+            </button>
+            <label class="stepbox">
+              step{' '}
+              <input
+                type="number"
+                min={0}
+                max={steps}
+                value={step}
+                disabled={steps === 0}
+                onChange={(e) => void goStep(Number((e.target as HTMLInputElement).value))}
+                data-testid="step"
+                aria-label={`step, 0 to ${steps}`}
+              />{' '}
+              / <span data-testid="steps">{steps}</span>
+            </label>
+          </div>
+          <div class="editor" ref={editorDiv} />
+          <div
+            class={`status ${status}`}
+            role="status"
+            aria-live="polite"
+            data-testid="status"
+            data-status={status}
+            data-runs={runs}
+          >
+            {status === 'running' || status === 'loading' ? (
+              'running…'
+            ) : error ? (
+              <>
+                <b data-testid="error-category">{error.category}</b>
+                {error.line !== undefined
+                  ? ` at line ${error.line}${error.col !== undefined ? `:${error.col}` : ''}`
+                  : ''}
+                : <span data-testid="error-message">{error.message}</span>
+                {error.hint ? <div class="hint">hint: {error.hint}</div> : null}
+              </>
+            ) : result ? (
+              <span>
+                ok ·{' '}
+                {result.isa === 'pto'
+                  ? `${result.instructions} tile instructions`
+                  : `${steps || result.records.length} instructions${currentLine ? ` · step ${step}: line ${currentLine.line}: ${currentLine.text}` : ''}`}
+                {result.isa === 'tensix' && result.stepNote ? (
+                  <div class="hint">{result.stepNote}</div>
+                ) : null}
+              </span>
+            ) : null}
+          </div>
+        </section>
+        <section class="right" aria-label="views">
+          <div role="tablist" aria-label="views" class="tabs" onKeyDown={onTabKey}>
+            {TABS[isa].map((t) => (
+              <button
+                key={t.id}
+                type="button"
+                role="tab"
+                id={`tab-${t.id}`}
+                aria-selected={tab === t.id}
+                aria-controls="panel"
+                tabIndex={tab === t.id ? 0 : -1}
+                onClick={() => setTab(t.id)}
+                data-testid={`tab-${t.id}`}
+              >
+                {t.label}
+              </button>
+            ))}
+          </div>
+          <div id="panel" role="tabpanel" aria-labelledby={`tab-${tab}`} class="panel" data-testid="panel">
+            {!result ? (
+              <p class="muted">{status === 'error' ? 'Fix the error to see the views.' : 'Running…'}</p>
+            ) : result.isa === 'tensix' && shown?.isa === 'tensix' ? (
+              tab === 'dst' ? (
+                <DstView state={shown} format={result.format} fmt={fmt} setFmt={setFmt} />
+              ) : tab === 'timeline' ? (
+                <TimelineView result={result} onLine={onLine} />
+              ) : tab === 'diff' ? (
+                <DiffView
+                  a={diffA}
+                  b={diffB}
+                  steps={steps}
+                  setA={(n) => void fetchDiff('a', n)}
+                  setB={(n) => void fetchDiff('b', n)}
+                  fmt={fmt}
+                />
+              ) : (
+                <LRegView state={shown} fmt={fmt} setFmt={setFmt} />
+              )
+            ) : result.isa === 'amx' && shown?.isa === 'amx' ? (
+              tab === 'memory' ? (
+                <AmxMemoryView
+                  state={shown as AmxState}
+                  t={etype}
+                  setT={setEtype}
+                  ranges={options.mem ?? ''}
+                  setRanges={(r) => setOption('mem', r)}
+                />
+              ) : tab === 'perf' ? (
+                <AmxPerfView result={result} />
+              ) : (
+                <AmxRegsView state={shown as AmxState} t={etype} setT={setEtype} />
+              )
+            ) : result.isa === 'pto' ? (
+              tab === 'trace' ? (
+                <PtoTraceView result={result} onLine={onLine} selected={ptoSel} select={setPtoSel} />
+              ) : tab === 'cost' ? (
+                <PtoCostView
+                  result={result}
+                  cost={options.cost ?? 'a2a3'}
+                  setCost={(a) => setOption('cost', a)}
+                />
+              ) : (
+                <PtoTilesView result={result} />
+              )
+            ) : null}
+          </div>
+        </section>
+      </main>
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,179 @@
+// Messages between the page and the simulator worker (worker.ts). Everything here is plain data
+// (structured-clone safe); the numbers are the library's own results, never recomputed by the page.
+
+export type Isa = 'tensix' | 'amx' | 'pto';
+
+export interface RunRequest {
+  isa: Isa;
+  source: string;
+  /** The file name errors are reported under (the example's name, or `playground.<ext>`). */
+  file: string;
+  /** ISA-specific options (arch, input, element type ...), as strings so they fit in the URL. */
+  options: Record<string, string>;
+}
+
+/** An AxsimError (or any other failure) as the editor shows it. */
+export interface ErrorInfo {
+  category: string;
+  message: string;
+  hint?: string;
+  line?: number;
+  col?: number;
+}
+
+export type ToWorker =
+  | { id: number; kind: 'run'; req: RunRequest; inputs: Record<string, Uint8Array> }
+  | { id: number; kind: 'step'; step: number };
+
+export type FromWorker =
+  | { id: number; ok: true; result: RunResult }
+  | { id: number; ok: true; state: StepState }
+  | { id: number; ok: false; error: ErrorInfo };
+
+export type RunResult = TensixResult | AmxResult | PtoResult;
+export type StepState = TensixState | AmxState;
+
+// ---- Tensix -----------------------------------------------------------------------------------
+
+export interface TensixState {
+  isa: 'tensix';
+  /** Instructions executed so far (0 = before the program). */
+  step: number;
+  /** LReg[0..7], 32 lanes each, raw bits (index r * 32 + lane). */
+  lreg: number[];
+  laneFlags: number;
+  useLaneFlags: number;
+  /** The lanes enabled for the next instruction (bit l = lane l). */
+  enabled: number;
+  /** FlagStack entries in use, oldest first. */
+  stack: { flags: number; en: number }[];
+  stackSize: number;
+  /** The shown Dst tile in the input's view: 64 rows x 16 columns, raw bits. */
+  dst: number[];
+  rwcDst: number;
+  /** Dst rows (of the shown view) the last instruction loaded from or stored to. */
+  touched: { rows: number[]; store: boolean } | null;
+}
+
+export interface TensixRecord {
+  text: string;
+  line: number;
+}
+
+export interface TimelineCell {
+  cycle: number;
+  unit: string;
+  text: string;
+  line: number;
+  scheduled: boolean;
+  note?: string;
+  hazard?: string;
+}
+
+export interface HazardInfo {
+  id: string;
+  cycle: number;
+  line: number;
+  message: string;
+  what: string;
+  source: string;
+}
+
+export interface TensixResult {
+  isa: 'tensix';
+  arch: string;
+  /** 'fp32' or 'int32': how the Dst tile and LRegs are read by default. */
+  format: string;
+  /** Instructions the stepper can step through (0 when the program needs the cycle model). */
+  steps: number;
+  /** Why stepping is unavailable, if it is. */
+  stepNote?: string;
+  records: TensixRecord[];
+  final: TensixState;
+  timeline: {
+    cycles: number;
+    units: string[];
+    cells: TimelineCell[];
+    /** Cycles shown (the timeline is cut after this many). */
+    shown: number;
+    hazards: HazardInfo[];
+    hazardCount: number;
+    busy: Record<string, number>;
+    error?: string;
+  };
+}
+
+// ---- AMX ----------------------------------------------------------------------------------------
+
+export interface AmxState {
+  isa: 'amx';
+  step: number;
+  x: number[];
+  y: number[];
+  z: number[];
+  /** Byte offsets the last operation changed, per register file. */
+  written: { x: number[]; y: number[]; z: number[] };
+  memory: { addr: number; bytes: number[]; error?: string }[];
+}
+
+export interface AmxResult {
+  isa: 'amx';
+  gen: string;
+  steps: number;
+  records: TensixRecord[];
+  final: AmxState;
+  perf: {
+    text: string;
+    cycles: number;
+    kinds: { kind: string; count: number; issue: number; stall: number }[];
+  };
+}
+
+// ---- PTO ----------------------------------------------------------------------------------------
+
+export interface TileView {
+  name: string;
+  dtype: string;
+  rows: number;
+  cols: number;
+  validRow: number;
+  validCol: number;
+  /** Row-major, the whole physical tile (numbers; 64-bit integers as decimal strings). */
+  values: (number | string)[];
+}
+
+export interface PtoTraceRow {
+  line: number;
+  col: number;
+  op: string;
+  insn: string;
+  inputs: string[];
+  outputs: TileView[];
+}
+
+export interface PtoCostRow {
+  line: number;
+  col: number;
+  op: string;
+  count: number;
+  cycles: number | null;
+  note?: string;
+}
+
+export interface PtoResult {
+  isa: 'pto';
+  profile: string;
+  instructions: number;
+  tiles: TileView[];
+  trace: PtoTraceRow[];
+  arrays: { name: string; dtype: string; shape: number[]; values: (number | string)[]; written: boolean }[];
+  costs: {
+    model: string;
+    arch: string;
+    total: number;
+    partial: boolean;
+    rows: PtoCostRow[];
+    error?: string;
+  }[];
+  notes: string[];
+}

@@ -1,0 +1,157 @@
+// AMX views: X, Y (8 x 64 bytes) and Z (64 x 64 bytes) in a chosen element type with the cells the
+// current operation wrote highlighted, the memory ranges as arrays, and the cycle model's breakdown.
+
+import { ELEMENT_TYPES, type ElementType, elementSize, fmtElement, readElementLE } from '../format.ts';
+import type { AmxResult, AmxState } from '../protocol.ts';
+import { HeatGrid } from './HeatGrid.tsx';
+
+export function ElementTypeSelect(p: { value: ElementType; onChange: (t: ElementType) => void }) {
+  return (
+    <label>
+      element type{' '}
+      <select
+        value={p.value}
+        onChange={(e) => p.onChange((e.target as HTMLSelectElement).value as ElementType)}
+        data-testid="amx-etype"
+      >
+        {ELEMENT_TYPES.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function RegGrid(p: { name: 'x' | 'y' | 'z'; bytes: number[]; written: number[]; t: ElementType }) {
+  const esize = elementSize(p.t);
+  const rows = p.bytes.length / 64;
+  const cols = 64 / esize;
+  const n = rows * cols;
+  const values = Array.from({ length: n }, (_, i) => readElementLE(p.bytes, i, p.t));
+  const cells = new Set(p.written.map((b) => Math.floor(b / esize)));
+  return (
+    <HeatGrid
+      id={`amx-${p.name}`}
+      label={`${p.name.toUpperCase()} (${rows} x 64 bytes) as ${p.t}${cells.size ? `, ${cells.size} elements written by this step` : ''}`}
+      rows={rows}
+      cols={cols}
+      heat={values}
+      text={(i) => fmtElement(values[i]!, p.t)}
+      cellHighlight={cells}
+      raw={p.bytes.join(' ')}
+      cell={Math.max(8, Math.min(34, Math.floor(560 / cols)))}
+      rowLabel={(r) => `${p.name}${r}`}
+      colLabel={(c) => `element ${c}`}
+    />
+  );
+}
+
+export function AmxRegsView(p: { state: AmxState; t: ElementType; setT: (t: ElementType) => void }) {
+  const s = p.state;
+  return (
+    <section class="view" aria-label="AMX registers" id="view-amx-regs" data-step={s.step}>
+      <div class="view-bar">
+        <ElementTypeSelect value={p.t} onChange={p.setT} />
+        <span class="muted">step {s.step}: highlighted elements are the ones this operation changed</span>
+      </div>
+      <div class="amx-xy">
+        <RegGrid name="x" bytes={s.x} written={s.written.x} t={p.t} />
+        <RegGrid name="y" bytes={s.y} written={s.written.y} t={p.t} />
+      </div>
+      <RegGrid name="z" bytes={s.z} written={s.written.z} t={p.t} />
+    </section>
+  );
+}
+
+export function AmxMemoryView(p: {
+  state: AmxState;
+  t: ElementType;
+  setT: (t: ElementType) => void;
+  ranges: string;
+  setRanges: (r: string) => void;
+}) {
+  const esize = elementSize(p.t);
+  return (
+    <section class="view" aria-label="AMX memory ranges" id="view-amx-mem">
+      <div class="view-bar">
+        <ElementTypeSelect value={p.t} onChange={p.setT} />
+        <label>
+          ranges{' '}
+          <input
+            value={p.ranges}
+            onChange={(e) => p.setRanges((e.target as HTMLInputElement).value)}
+            aria-label="memory ranges, ADDRESS:BYTES separated by spaces"
+            data-testid="amx-ranges"
+          />
+        </label>
+      </div>
+      {p.state.memory.map((m) => {
+        const n = Math.floor(m.bytes.length / esize);
+        const cols = Math.max(1, Math.min(n, 128 / esize));
+        const values = Array.from({ length: n }, (_, i) => readElementLE(m.bytes, i, p.t));
+        return m.error ? (
+          <p key={m.addr} class="error">
+            0x{m.addr.toString(16)}: {m.error}
+          </p>
+        ) : (
+          <HeatGrid
+            key={m.addr}
+            id={`amx-mem-${m.addr.toString(16)}`}
+            label={`memory 0x${m.addr.toString(16)}, ${m.bytes.length} bytes as ${p.t} (${cols} per row)`}
+            rows={Math.ceil(n / cols)}
+            cols={cols}
+            heat={values}
+            text={(i) => (i < n ? fmtElement(values[i]!, p.t) : '')}
+            raw={m.bytes.join(' ')}
+            cell={Math.max(8, Math.floor(560 / cols))}
+            rowLabel={(r) => `0x${(m.addr + r * cols * esize).toString(16)}`}
+          />
+        );
+      })}
+    </section>
+  );
+}
+
+export function AmxPerfView(p: { result: AmxResult }) {
+  const k = p.result.perf.kinds;
+  const max = Math.max(1, ...k.map((x) => x.issue + x.stall));
+  const w = 420;
+  return (
+    <section class="view" aria-label="AMX cycle breakdown" id="view-amx-perf">
+      <p data-testid="amx-cycles">
+        {p.result.perf.cycles} cycles (the cycle model of src/amx/perf, M1 Max figures, one thread)
+      </p>
+      <svg
+        width={140 + w + 80}
+        height={k.length * 24 + 8}
+        role="img"
+        aria-label="issue and stall cycles per kind"
+      >
+        {k.map((x, i) => (
+          <g key={x.kind} data-kind={x.kind} data-issue={x.issue} data-stall={x.stall}>
+            <text x={4} y={i * 24 + 17}>
+              {x.kind} ×{x.count}
+            </text>
+            <rect x={140} y={i * 24 + 4} width={(x.issue / max) * w} height={16} class="bar-issue" />
+            <rect
+              x={140 + (x.issue / max) * w}
+              y={i * 24 + 4}
+              width={(x.stall / max) * w}
+              height={16}
+              class="bar-stall"
+            />
+            <text x={140 + ((x.issue + x.stall) / max) * w + 4} y={i * 24 + 17} class="muted">
+              {(x.issue + x.stall).toFixed(1)}
+            </text>
+          </g>
+        ))}
+      </svg>
+      <p class="legend">
+        <span class="sw bar-issue" /> issue <span class="sw bar-stall" /> waiting for an accumulator
+      </p>
+      <pre class="perf-text">{p.result.perf.text}</pre>
+    </section>
+  );
+}

@@ -1,0 +1,158 @@
+// Shared set-up of the browser tests (`npm run test:web`): a tiny static server for dist-web/ on
+// 127.0.0.1 (node:http) and Debian's Chromium driven by playwright-core (never a downloaded browser).
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DIST = join(ROOT, 'dist-web');
+export const RESULTS = join(ROOT, 'test-results', 'web');
+export const DOC_SHOTS = join(ROOT, 'docs', 'playground');
+export const CHROMIUM = process.env.AXSIM_CHROMIUM ?? '/usr/bin/chromium';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+};
+
+/** Serves dist-web/ (GET only, no directory listings, nothing outside it). */
+export function serve(): Promise<{ server: Server; url: string }> {
+  statSync(join(DIST, 'index.html')); // built first: npm run build:web
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = normalize(join(DIST, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(DIST)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = readFileSync(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ server, url: `http://127.0.0.1:${port}/` });
+    });
+  });
+}
+
+export async function launch(): Promise<Browser> {
+  // playwright gives every launch a fresh, empty user-data-dir of its own
+  return chromium.launch({
+    headless: true,
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface Session {
+  browser: Browser;
+  server: Server;
+  url: string;
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught page errors and console errors: a test fails if any appear. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+export async function open(hash = '', opts: { colorScheme?: 'light' | 'dark' } = {}): Promise<Session> {
+  const { server, url } = await serve();
+  const browser = await launch();
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 900 },
+    colorScheme: opts.colorScheme ?? 'light',
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  await page.goto(url + hash);
+  return {
+    browser,
+    server,
+    url,
+    context,
+    page,
+    problems,
+    async close() {
+      await browser.close();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** Waits until a run finished (the status says ok or error) after at least `runs` runs. */
+export async function settled(page: Page, runs = 1): Promise<string> {
+  await page.waitForFunction(
+    (n) => {
+      const s = document.querySelector('[data-testid=status]');
+      return (
+        s &&
+        Number(s.getAttribute('data-runs')) >= n &&
+        /^(ok|error)$/.test(s.getAttribute('data-status') ?? '')
+      );
+    },
+    runs,
+    { timeout: 60_000 },
+  );
+  return (await page.getAttribute('[data-testid=status]', 'data-status')) ?? '';
+}
+
+export async function runs(page: Page): Promise<number> {
+  return Number(await page.getAttribute('[data-testid=status]', 'data-runs'));
+}
+
+/** Chooses an example and waits for its run. */
+export async function chooseExample(page: Page, path: string): Promise<void> {
+  const before = await runs(page);
+  await page.selectOption('[data-testid=example]', path);
+  await settled(page, before + 1);
+}
+
+/**
+ * A screenshot of the view panel (or the page) into test-results/web/ (a CI artefact, not
+ * committed) and, with AXSIM_DOC_SHOTS=1, into docs/playground/ for docs/playground.md.
+ */
+export async function shot(page: Page, name: string, what: 'panel' | 'page' = 'panel'): Promise<void> {
+  mkdirSync(RESULTS, { recursive: true });
+  const target = what === 'page' ? page : page.locator('[data-testid=panel]');
+  await target.screenshot({ path: join(RESULTS, `${name}.png`) });
+  if (process.env.AXSIM_DOC_SHOTS === '1') {
+    mkdirSync(DOC_SHOTS, { recursive: true });
+    await page.screenshot({ path: join(DOC_SHOTS, `${name}.png`) });
+  }
+}
+
+/** A number list from a data-values attribute (the texts the view shows, one per cell). */
+export function values(attr: string | null): string[] {
+  return (attr ?? '').split(' ').filter((x) => x !== '');
+}
+
+export function readText(path: string): string {
+  return readFileSync(join(ROOT, path), 'utf8');
+}
