@@ -357,7 +357,7 @@ export class TensixEmitter {
     const stray = d ? w & d.reservedMask : 0;
     if (!stray) return w;
     const k = def.args.findIndex((a, i) => (values[i]!.v << BigInt(a.shift)) & BigInt(stray));
-    const at = values[k >= 0 ? k : 0]?.at;
+    const at = values[Math.max(k, 0)]?.at;
     const u = at && this.ev ? this.ev.userLoc(at) : at;
     this.warnings.push(
       new AxsimError(
