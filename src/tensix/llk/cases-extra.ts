@@ -200,7 +200,160 @@ function subblockMaxCheck(ins: Uint32Array[], _out: Uint32Array, m: { lreg(i: nu
   return null;
 }
 
+// ---- bitonic top-k ----------------------------------------------------------------------------------------
+
+/**
+ * tt-metal's topk (ttnn reduction/topk compute kernel) transposes the input, so each of the 32 Dst
+ * columns holds one 64-long sequence: position p is value tile p >> 5 (tiles 0, 1), row p & 31, and its
+ * index word is at the same place of tiles 2, 3. Order is SFPSWAP's (sign-magnitude on the bits);
+ * `ArgMax` (0) puts the larger value first. Index tracking (SFPU control bit 2, set by _init_topk) makes
+ * every index move with its value.
+ */
+const pos = (p: number, c: number) => ({ tile: p >> 5, i: at(p & 31, c) });
+
+/** Distinct normal FP32 values (no ties, nothing a store would flush), both signs, one +0 and one -0. */
+function topkInputs(rng: K.Rng, t: number): Uint32Array {
+  const v = new Uint32Array(1024);
+  for (let i = 0; i < 1024; i++) {
+    if (t >= 2)
+      v[i] = rng.next(); // index words
+    else v[i] = ((rng.next() & 0x807fffff) | ((64 + rng.below(128)) << 23)) >>> 0;
+  }
+  if (t === 0) {
+    v[at(3, 5)] = 0;
+    v[at(9, 5)] = 0x80000000;
+  }
+  return v;
+}
+
+type Pair = { v: number; x: number };
+/** The (value, index) pair at position p of column c, from tiles as given (ins) or read back. */
+const pairAt = (tiles: ArrayLike<number>[], p: number, c: number): Pair => {
+  const { tile, i } = pos(p, c);
+  return { v: tiles[tile]![i]!, x: tiles[tile + 2]![i]! };
+};
+
+/** Compares the machine's value/index tiles with `want(column) -> 64 expected pairs` (undefined: unchanged
+ * positions are checked against the input). */
+function topkCheck(want: (col: Pair[]) => Pair[], what: string) {
+  return (ins: Uint32Array[], _out: Uint32Array, m: { readDstTile(t: number, f: string): Uint32Array }) => {
+    const got = [0, 1, 2, 3].map((t) => m.readDstTile(t, 'int32'));
+    for (let c = 0; c < 32; c++) {
+      const col = Array.from({ length: 64 }, (_, p) => pairAt(ins, p, c));
+      const w = want(col);
+      for (let p = 0; p < 64; p++) {
+        const g = pairAt(got, p, c);
+        if (g.v !== w[p]!.v || g.x !== w[p]!.x)
+          return `column ${c} position ${p} (${what}): value ${hex(g.v)} index ${hex(g.x)}, expected ${hex(w[p]!.v)} index ${hex(w[p]!.x)}`;
+      }
+    }
+    return null;
+  };
+}
+
+/** Sorted copy (SFPSWAP order), descending when `dir` is ArgMax (0). */
+const sortPairs = (xs: Pair[], dir: number) =>
+  [...xs].sort((a, b) => (smLess(a.v, b.v) ? -1 : smLess(b.v, a.v) ? 1 : 0) * (dir === 0 ? -1 : 1));
+
+/** Local sort into groups of k: group g sorted in direction idir, then alternating. */
+const localSorted = (k: number, idir: number) => (col: Pair[]) => {
+  const out: Pair[] = [];
+  for (let g = 0; g < 64 / k; g++) out.push(...sortPairs(col.slice(g * k, (g + 1) * k), idir ^ (g & 1)));
+  return out;
+};
+
+/** Merge step m, k: within blocks of 2 * dist (dist = min(32, k << m)), the first min(k, 32) positions
+ * are compared with the ones dist further on: the larger pair first (top_min false). Blocks are visited
+ * until max(64 >> m, 2 k) values were compared. */
+const merged = (m: number, k: number) => (col: Pair[]) => {
+  const out = [...col];
+  const km = Math.min(k, 32);
+  const dist = Math.min(32, k << m);
+  const blocks = Math.max(64 >> m, 2 * km) / (2 * km);
+  for (let b = 0; b < blocks; b++)
+    for (let p = b * 2 * dist; p < b * 2 * dist + km; p++) {
+      const [a, z] = [out[p]!, out[p + dist]!];
+      if (smLess(a.v, z.v)) [out[p], out[p + dist]] = [z, a];
+    }
+  return out;
+};
+
+/** Rebuild after merge step m (logk = 4, k = 16): the kept groups of 16 (at 0 and 2 * min(32, 16 << (m+1))
+ * ...; for m = 0 at positions 0 and 32) are bitonic; each is sorted, the first in direction idir, the next
+ * in the other; everything else is unchanged. */
+const rebuilt = (idir: number) => (col: Pair[]) => {
+  const out = [...col];
+  [0, 32].forEach((b, g) => out.splice(b, 16, ...sortPairs(col.slice(b, b + 16), idir ^ g)));
+  return out;
+};
+
+/** Inputs whose groups of 16 at positions 0 and 32 are bitonic (ascending then descending). */
+function bitonicInputs(rng: K.Rng, t: number): Uint32Array {
+  const v = topkInputs(rng, t);
+  if (t >= 2) return v;
+  const other = topkInputs(rng, 0);
+  for (let c = 0; c < 32; c++) {
+    for (const b of [0, 32]) {
+      const vals = Array.from({ length: 16 }, (_, j) => pairAt([v, other, v, v], b + j, c).v);
+      vals.sort((x, y) => (smLess(x, y) ? -1 : 1));
+      const bit = [...vals.filter((_, j) => j % 2 === 0), ...vals.filter((_, j) => j % 2 === 1).reverse()];
+      bit.forEach((x, j) => {
+        const { tile, i } = pos(b + j, c);
+        if (tile === t) v[i] = x;
+      });
+    }
+  }
+  return v;
+}
+
+const TOPK = {
+  file: 'topk',
+  init: ['_init_topk()'],
+  sfpuType: 'topk_local_sort',
+  vectorMode: 'none' as const,
+  inputs: ['fp32', 'fp32', 'int32', 'int32'] as ('fp32' | 'int32')[],
+  gen: topkInputs,
+  out: { tile: 0, view: 'raw32' as const },
+};
+
 export const EXTRA_CASES: CorpusCase[] = [
+  ...(
+    [
+      [16, 3, 0],
+      [32, 4, 1],
+      [64, 5, 0],
+    ] as const
+  ).map(
+    ([k, ph, idir]): CorpusCase => ({
+      ...TOPK,
+      covers: ['_bitonic_topk_phases_steps', '_init_topk'],
+      entry: `_bitonic_topk_phases_steps<false, true>(${idir}, ${ph}, 0, 0, 0)`,
+      tileCheck: topkCheck(localSorted(k, idir), `groups of ${k}`),
+      what: `local sort of each 64-long column sequence into groups of ${k}, alternating, first ${idir ? 'ascending' : 'descending'}; indices follow`,
+    }),
+  ),
+  ...(
+    [
+      [0, 16],
+      [1, 16],
+    ] as const
+  ).map(
+    ([mi, k]): CorpusCase => ({
+      ...TOPK,
+      covers: ['_bitonic_topk_merge', '_init_topk'],
+      entry: `_bitonic_topk_merge<false, true, false>(${mi}, ${k})`,
+      tileCheck: topkCheck(merged(mi, k), `merge m=${mi} k=${k}`),
+      what: `merge m_iter ${mi}, k ${k}: pairwise max to the first of each pair ${Math.min(32, k << mi)} apart; indices follow`,
+    }),
+  ),
+  {
+    ...TOPK,
+    covers: ['_bitonic_topk_rebuild', '_init_topk'],
+    entry: '_bitonic_topk_rebuild<false, true>(true, 0, 16, 4, 0)',
+    gen: bitonicInputs,
+    tileCheck: topkCheck(rebuilt(1), 'rebuild m=0 k=16'),
+    what: 'rebuild m_iter 0, k 16: the bitonic groups at 0 and 32 sorted (ascending, then descending), the rest unchanged',
+  },
   {
     file: 'reduce_custom',
     covers: ['_calculate_reduce_max_col_subblock_4x2_', '_init_reduce_max_col_subblock_4x2_'],

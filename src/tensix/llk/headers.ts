@@ -269,11 +269,14 @@ inline void init_prng_seed(const std::uint32_t seed) {
     TTI_SFPNOP;
   }
 }
+// Whether the replay buffer also executes what it records (tt-llk ckernel.h: ckernel::Exec / NoExec,
+// used as load_replay_buf<Exec>(...)).
+enum ExecBool : bool { NoExec, Exec };
 // Loads the replay buffer: record(start, len) then the instructions the callable issues
 // (tt-llk ckernel.h load_replay_buf).
-template <lltt::ExecBool Exec = lltt::NoExec>
+template <ExecBool E = NoExec>
 inline void load_replay_buf(std::uint32_t start, std::uint32_t len, auto callable) {
-  lltt::record<Exec>(start, len);
+  lltt::record<lltt::ExecBool(E)>(start, len);
   callable();
 }
 inline constexpr bool is_valid_instruction_mode(InstrModLoadStore mode) {
