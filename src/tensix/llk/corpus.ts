@@ -120,7 +120,7 @@ type InKind = 'fp32' | 'int32' | 'uint16' | 'uint32' | 'shift' | 'bf16';
  * cleared (a BF16 result whose low half the kernel leaves undefined), compared as FP32; raw16: the 16-bit view as stored (LO16
  * stores; with DBG_FEATURE_DISABLE bit 11, the high halves of 32-bit rows); bf16 / fp16: the 16-bit view
  * unshuffled (SFPSTORE FP16B / FP16A). */
-type OutView = 'raw32' | 'hi16' | 'raw16' | 'bf16' | 'fp16' | 'bf16of32';
+type OutView = 'raw32' | 'hi16' | 'raw16' | 'bf16' | 'fp16' | 'bf16of32' | 'bf16w';
 
 export interface CorpusCase {
   /** Kernel file (`typecast` for ckernel_sfpu_typecast.h). */
@@ -197,7 +197,7 @@ function binaryInt(
   file: string,
   fn: string,
   tmpl: string,
-  expect: (a: number, b: number) => number,
+  expect: (a: number, b: number) => Expected,
   second: InKind = 'int32',
   sfpuType?: string,
   init?: string[],
@@ -233,7 +233,10 @@ export const CASES: CorpusCase[] = [
     ...typecast('uint32_to_fp16b', 'uint32', 'raw32', (x) =>
       withinUlps((K.bf16TiesAway(K.uint32ToFp32(x)) << 16) >>> 0, 1, 7),
     ),
-    note: 'the SFPLOADMACRO form shifts by LReg[12] (SFPSHFT2 SHFT_LREG), which _init_typecast_uint32_to_fp16b_ does not set to -31 as the other integer typecast inits do',
+    note:
+      'the SFPLOADMACRO form takes the sign with SFPSHFT2 SHFT_LREG by LReg[12], which _init_typecast_uint32_to_fp16b_ never sets to -31 ' +
+      '(the uint32/int32_to_fp32 and int32_to_fp16b inits do; its reset value, 1/65536 per SoftReset.md, shifts by 0); with ' +
+      "'(sfpi::vConstIntPrgm0 = -31)' added as an --init the macro form passes on both arches",
   },
   typecast('uint32_to_fp32', 'uint32', 'raw32', (x) => withinUlps(K.uint32ToFp32(x), 1)),
   typecast('uint16_to_uint32', 'uint16', 'raw32', (x) => x & 0xffff),
@@ -264,13 +267,32 @@ export const CASES: CorpusCase[] = [
     K.shl32,
     'shift',
   ),
-  binaryInt(
-    'shift',
-    '_calculate_binary_right_shift_',
-    'false, 8, InstrModLoadStore::INT32, false',
-    K.sar32,
-    'shift',
-  ),
+  // arithmetic right shift: the amounts 0..31 the operation is defined for ...
+  {
+    ...binaryInt(
+      'shift',
+      '_calculate_binary_right_shift_',
+      'false, 8, InstrModLoadStore::INT32, false',
+      (a, b) => ((b | 0) < 0 || (b | 0) > 31 ? undefined : K.sar32(a, b)),
+      'shift',
+    ),
+    what: 'arithmetic right shift, amounts 0..31',
+  },
+  // ... and the rule the kernel's comment gives for the others ("shift_amount < 0 OR >= 32 -> 0")
+  {
+    ...binaryInt(
+      'shift',
+      '_calculate_binary_right_shift_',
+      'false, 8, InstrModLoadStore::INT32, false',
+      (a, b) => ((b | 0) < 0 || (b | 0) > 31 ? 0 : undefined),
+      'shift',
+    ),
+    what: "amounts < 0 or >= 32 give 0 (the kernel's comment)",
+    note:
+      'its SFPSETCC Mod1 4 (LREG_GTE0, SFPSETCC.md) leaves negative amounts out of the zeroing, so they shift left by -amount; ' +
+      'for a negative value and an amount >= 32 the ones-filling block then runs on the zeroed value (0x3fffffff for 34); ' +
+      'the logical and left shifts apply the rule',
+  },
   binaryInt(
     'shift',
     '_calculate_logical_right_shift_',
@@ -572,6 +594,9 @@ CASES.push(
         return { value: K.f32ToBits(Math.fround(e)), tol: 0.065 * e + 2 ** -126 };
       }),
     what: 'e^x, fast approximation: relative error <= 6.5% (Schraudolph: 2^f ~ 1+f is at most 6.14% high), below 2^-126 any value under 2^-126',
+    note:
+      'Wormhole DISABLE_SFPLOADMACRO form: SFP_STOCH_RND reads the SFPMAD result in the next instruction, which SFPMAD.md ' +
+      '("Instruction scheduling") forbids on Wormhole (no SFPNOP); run sequentially, ignoring timing, it equals the macro form bit for bit',
   },
   ...(
     [
@@ -587,12 +612,23 @@ CASES.push(
       entry: `_calculate_reciprocal_fast_${v}_(8)`,
       init: [`_init_reciprocal_fast_${v}_()`],
       sfpuType: 'reciprocal',
-      inputs: ['fp32'],
-      gen: normalInputs,
-      // 8b_3c is a BF16 result (its low half holds the correction term): within 1 BF16 ulp
-      out: { tile: 0, view: v === '8b_3c' ? 'bf16of32' : 'raw32', float: true },
-      expect: recipTol(bits),
-      what: `1/x within 2^-${bits} relative`,
+      // 8b_3c is the BF16 kernel: _calculate_reciprocal_internal_ picks it only for a 16-bit Dst
+      // (is_fp32_dest_acc_en false), and its LO16_ONLY / LO16 reloads of stored BF16 words assume one
+      ...(v === '8b_3c'
+        ? {
+            fp32Dest: false,
+            inputs: ['bf16'],
+            gen: (rng: K.Rng) => normalInputs(rng).map((x) => x >>> 16),
+            out: { tile: 0, view: 'bf16w', float: true },
+            expect: (x: number) => recipTol(bits)((x << 16) >>> 0),
+          }
+        : {
+            inputs: ['fp32'],
+            gen: normalInputs,
+            out: { tile: 0, view: 'raw32', float: true },
+            expect: recipTol(bits),
+          }),
+      what: `1/x within 2^-${bits} relative${v === '8b_3c' ? ' (BF16 in a 16-bit Dst)' : ''}`,
     }),
   ),
   {
@@ -725,6 +761,7 @@ CASES.push(
     [
       ['true, 8, true', 'true, true', 7],
       ['false, 8, true', 'false, true', 22],
+      ['false, 8, false', 'false, false', 7], // 16-bit Dst: the BF16 kernel
     ] as const
   ).map(
     ([ct, it, bits]): CorpusCase => ({
@@ -734,10 +771,20 @@ CASES.push(
       entry: `_calculate_reciprocal_<${ct}>(8)`,
       init: [`_init_reciprocal_<${it}>()`],
       sfpuType: 'reciprocal',
-      inputs: ['fp32'],
-      gen: normalInputs,
-      out: { tile: 0, view: 'raw32', float: true },
-      expect: recipTol(bits),
+      ...(ct.endsWith('false')
+        ? {
+            fp32Dest: false,
+            inputs: ['bf16'],
+            gen: (rng: K.Rng) => normalInputs(rng).map((x) => x >>> 16),
+            out: { tile: 0, view: 'bf16w', float: true },
+            expect: (x: number) => recipTol(bits)((x << 16) >>> 0),
+          }
+        : {
+            inputs: ['fp32'],
+            gen: normalInputs,
+            out: { tile: 0, view: 'raw32', float: true },
+            expect: recipTol(bits),
+          }),
       what: `1/x within 2^-${bits} relative (<${ct}>)`,
     }),
   ),
@@ -862,7 +909,7 @@ export function runCase(
   c: CorpusCase,
   form: { macro: boolean },
   seed = 1,
-): { status: Status; detail: string } {
+): { status: Status; detail: string; out?: Uint32Array } {
   const path = join(root, ARCH_DIRS[arch], 'common/inc/sfpu', `ckernel_sfpu_${c.file}.h`);
   const m = new TensixMachine(arch);
   const fmt =
@@ -930,10 +977,14 @@ export function runCase(
               .map((x) => (m.state.dst16bHigh ? x >>> 16 : x))
           : c.out.view === 'bf16' || c.out.view === 'fp16'
             ? m.readDstTile(c.out.tile, c.out.view)
-            : m.readDstTile(c.out.tile, 'int32');
+            : c.out.view === 'bf16w' // a BF16 result widened to its FP32 bits
+              ? m.readDstTile(c.out.tile, 'bf16').map((x) => (x << 16) >>> 0)
+              : m.readDstTile(c.out.tile, 'int32');
     if (c.tileCheck) {
       const f = c.tileCheck(ins, out, m);
-      return f ? { status: 'wrong', detail: `${f}${hz}` } : { status: 'ok', detail: `${c.what}${hz}` };
+      return f
+        ? { status: 'wrong', detail: `${f}${hz}`, out }
+        : { status: 'ok', detail: `${c.what}${hz}`, out };
     }
     const want: Expected[] = c.expectTile
       ? c.expectTile(ins)
@@ -956,11 +1007,13 @@ export function runCase(
       return {
         status: 'wrong',
         detail: `${bad}/${checked} wrong; ${first}${hz}${c.note ? ` — ${c.note}` : ''}`,
+        out,
       };
     const tol = want.some((e) => typeof e === 'object');
     return {
       status: 'ok',
       detail: `${checked} elements ${tol ? 'within tolerance' : 'exact'} (${c.what})${hz}`,
+      out,
     };
   } catch (err) {
     const e = err as { format?: () => string; message?: string };
@@ -985,12 +1038,23 @@ export function runCorpus(
         if (c.file !== short || (c.arches && !c.arches.includes(arch))) continue;
         const fnMacro = f.functions.some((g) => c.covers.includes(g.name) && g.macro);
         const forms = fnMacro ? [{ macro: true }, { macro: false }] : [{ macro: false }];
+        let macroOut: Uint32Array | undefined;
         for (const form of forms) {
           const r = runCase(compile, root, arch, c, form);
           const tag = fnMacro ? (form.macro ? '[SFPLOADMACRO] ' : '[DISABLE_SFPLOADMACRO] ') : '';
+          if (form.macro) macroOut = r.out;
+          // the two forms compared with each other, bit for bit
+          let agree = '';
+          if (!form.macro && fnMacro && macroOut && r.out) {
+            let n = 0;
+            for (let i = 0; i < r.out.length; i++) if (r.out[i] !== macroOut[i]) n++;
+            agree = n
+              ? `; the forms differ in ${n}/${r.out.length} elements`
+              : '; the forms agree bit for bit';
+          }
           for (const name of c.covers) {
             const list = results.get(name) ?? [];
-            list.push({ status: r.status, detail: `${tag}${r.detail}` });
+            list.push({ status: r.status, detail: `${tag}${r.detail}${agree}` });
             results.set(name, list);
           }
         }
