@@ -283,7 +283,7 @@ const merged = (m: number, k: number) => (col: Pair[]) => {
  * in the other; everything else is unchanged. */
 const rebuilt = (idir: number) => (col: Pair[]) => {
   const out = [...col];
-  [0, 32].forEach((b, g) => out.splice(b, 16, ...sortPairs(col.slice(b, b + 16), idir ^ g)));
+  for (const [g, b] of [0, 32].entries()) out.splice(b, 16, ...sortPairs(col.slice(b, b + 16), idir ^ g));
   return out;
 };
 

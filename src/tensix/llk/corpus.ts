@@ -284,7 +284,7 @@ export const CASES: CorpusCase[] = [
       'shift',
       '_calculate_binary_right_shift_',
       'false, 8, InstrModLoadStore::INT32, false',
-      (a, b) => ((b | 0) < 0 || (b | 0) > 31 ? 0 : undefined),
+      (_a, b) => ((b | 0) < 0 || (b | 0) > 31 ? 0 : undefined),
       'shift',
     ),
     what: "amounts < 0 or >= 32 give 0 (the kernel's comment)",
