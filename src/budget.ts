@@ -190,26 +190,45 @@ export function defaultBudget(): Budget {
 }
 
 /**
- * CLI glue: the `--max-*` options every command that parses or runs a program accepts. Kept free of
- * a commander import so the library does not depend on the CLI; `src/cli/common.ts` applies them.
+ * CLI glue: the `--max-*` options a command accepts. `names` are the limits that apply to what the
+ * command runs (docs/reliability.md lists them per command); `defaults` are the command's own
+ * defaults where they differ from DEFAULT_LIMITS (shown in its help). Kept free of a commander
+ * import so the library does not depend on the CLI; `src/cli/common.ts` applies them.
  */
-export const budgetOptions: readonly { name: LimitName; flags: string; description: string }[] = (
-  Object.keys(DEFAULT_LIMITS) as LimitName[]
-).map((name) => ({
-  name,
-  flags: `--max-${LIMIT_INFO[name].flag} <n>`,
-  description: `limit on ${LIMIT_INFO[name].what} (default ${DEFAULT_LIMITS[name]})`,
-}));
+export function budgetOptionsFor(
+  names: readonly LimitName[] = Object.keys(DEFAULT_LIMITS) as LimitName[],
+  defaults: Partial<BudgetLimits> = {},
+): { name: LimitName; flags: string; description: string }[] {
+  return names.map((name) => ({
+    name,
+    flags: `--max-${LIMIT_INFO[name].flag} <n>`,
+    description: `limit on ${LIMIT_INFO[name].what} (default ${defaults[name] ?? DEFAULT_LIMITS[name]})`,
+  }));
+}
 
-/** Builds a Budget from parsed `--max-*` option values (strings as commander gives them). */
-export function budgetFromOptions(opts: Record<string, unknown>): Budget {
-  const limits: Partial<BudgetLimits> = {};
-  for (const { name } of budgetOptions) {
-    const key = `max${LIMIT_INFO[name].flag
-      .split('-')
-      .map((w) => w[0]!.toUpperCase() + w.slice(1))
-      .join('')}`;
-    const raw = opts[key];
+/** Every limit's option (the `pto run` set). */
+export const budgetOptions: readonly { name: LimitName; flags: string; description: string }[] =
+  budgetOptionsFor();
+
+/** The commander option key of a limit: `--max-element-ops` -> `maxElementOps`. */
+function optionKey(name: LimitName): string {
+  return `max${LIMIT_INFO[name].flag
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')}`;
+}
+
+/**
+ * Builds a Budget from parsed `--max-*` option values (strings as commander gives them); limits not
+ * given take `defaults`, then DEFAULT_LIMITS.
+ */
+export function budgetFromOptions(
+  opts: Record<string, unknown>,
+  defaults: Partial<BudgetLimits> = {},
+): Budget {
+  const limits: Partial<BudgetLimits> = { ...defaults };
+  for (const name of Object.keys(DEFAULT_LIMITS) as LimitName[]) {
+    const raw = opts[optionKey(name)];
     if (raw === undefined) continue;
     const s = String(raw).trim().replace(/_/g, '');
     const v =

@@ -12,6 +12,7 @@
  * errors with line:col. The disassembler prints every active field by name, so that
  * assemble(disassemble(op)) reproduces the operand exactly (ignored bits go in `ignored=`).
  */
+import { type Budget, defaultBudget } from '../budget.ts';
 import { AxsimError, badInput, nearestName } from '../errors.ts';
 import {
   activeFields,
@@ -81,6 +82,17 @@ function stripComment(line: string): string {
 /** Nesting limit of `.rept` and the most operations one program may expand to. */
 const MAX_REPT_DEPTH = 16;
 const MAX_OPS = 1 << 24;
+/** Heap bytes one assembled operation costs (measured: about 115), charged to the live-bytes limit. */
+const OP_BYTES = 128;
+
+export interface AmxAssembleOptions {
+  /**
+   * Resource limits (src/budget.ts; the defaults when absent): `.rept` iterations are charged to
+   * `loops`, operations to `steps` (each runs once) and to `liveBytes` (128 bytes each), `.data` and
+   * `.space` bytes to `liveBytes`; the wall clock is sampled with the steps.
+   */
+  budget?: Budget;
+}
 
 interface SrcLine {
   /** Text without its comment. */
@@ -94,11 +106,17 @@ interface SrcLine {
  * address it names), `.rept COUNT[, VAR]` … `.endr` (the body COUNT times, VAR = 0 … COUNT-1) and
  * integer expressions (expr.ts) wherever a number goes.
  */
-export function assemble(text: string, file?: string): AmxProgram {
+export function assemble(text: string, file?: string, opts: AmxAssembleOptions = {}): AmxProgram {
   const prog: AmxProgram = { ops: [], data: [] };
   const lines = text.includes('\n') ? text.split(/\r?\n/) : [text];
   const src: SrcLine[] = lines.map((l, i) => ({ raw: stripComment(l), line: i + 1 }));
-  const ctx: AsmCtx = { file, symbols: new Map(), label: undefined, nextFree: 0x10000n };
+  const ctx: AsmCtx = {
+    file,
+    symbols: new Map(),
+    label: undefined,
+    nextFree: 0x10000n,
+    budget: opts.budget ?? defaultBudget(),
+  };
   assembleLines(src, 0, src.length, prog, ctx, 0);
   if (ctx.label) {
     throw locErr(
@@ -119,6 +137,7 @@ interface AsmCtx {
   label: { name: string; line: number; col: number } | undefined;
   /** Where `.data`/`.space` without an address go: after every block so far, 128-byte aligned. */
   nextFree: bigint;
+  budget: Budget;
 }
 
 const LABEL_RE = /^([A-Za-z_][A-Za-z0-9_]*)\s*:(?!\S*=)\s*/;
@@ -182,6 +201,7 @@ function assembleLines(
           if (count < 0n || count > BigInt(MAX_OPS))
             throw locErr(file, line, `.rept count ${count} is outside 0-${MAX_OPS}`, argCol);
           for (let r = 0n; r < count; r++) {
+            ctx.budget.loop(1, { file, line, col: col0 });
             if (rm[2]) ctx.symbols.set(rm[2], r);
             assembleLines(src, i + 1, end, prog, ctx, depth + 1);
           }
@@ -190,6 +210,7 @@ function assembleLines(
         }
         if (dir === '.endr') throw locErr(file, line, '.endr without .rept', col0);
         const blk = parseDirective(body, line, col0, ctx);
+        ctx.budget.alloc(blk.bytes.length, { file, line, col: col0 });
         prog.data.push(blk);
         continue;
       }
@@ -201,7 +222,10 @@ function assembleLines(
           ctx.label.col,
           'labels give data addresses; use .set for numbers',
         );
-      prog.ops.push(parseOp(body, line, col0, file, ctx.symbols));
+      const op = parseOp(body, line, col0, file, ctx.symbols);
+      ctx.budget.step(1, { file, line, col: col0 });
+      ctx.budget.alloc(OP_BYTES, { file, line, col: col0 });
+      prog.ops.push(op);
       if (prog.ops.length > MAX_OPS)
         throw locErr(file, line, `the program expands to more than ${MAX_OPS} operations`, col0);
     } catch (e) {

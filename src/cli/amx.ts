@@ -18,6 +18,7 @@ import {
   perfTableReport,
   predictGflops,
 } from '../amx/perf/index.ts';
+import type { Budget, LimitName } from '../budget.ts';
 import { badInput } from '../errors.ts';
 import { dtypeSize, encodeNpy, type NpyDtype, npyDataOf, readNpy } from '../io/index.ts';
 import { action, addBudgetOptions, addConformanceCommand, budgetOf, printJson } from './common.ts';
@@ -123,6 +124,16 @@ export function saveSpec(
 
 const C_SOURCE = /\.(c|h|cc|cpp)$/i;
 
+/**
+ * The resource limits of `amx run` / `amx asm` (docs/reliability.md): a C kernel's evaluation
+ * (nesting, macro expansion, loops, statements, memory, wall clock); an .amx program's `.rept`
+ * iterations (loops), operations (steps, and 128 bytes each of live bytes) and `.data`/`.space`/`--mem`
+ * bytes (live bytes).
+ */
+const AMX_LIMITS: readonly LimitName[] = ['depth', 'exprSize', 'loops', 'steps', 'liveBytes', 'wallMs'];
+const AMX_ASM_LIMITS: readonly LimitName[] = ['loops', 'steps', 'liveBytes', 'wallMs'];
+const amxBudget = (opts: object): Budget => budgetOf(opts as Record<string, unknown>);
+
 /** `--arg NAME=FILE.npy` or `--arg NAME=DTYPE:SHAPE` (zeros, e.g. C=f4:32x32). */
 function argSpec(spec: string): [string, AmxCArray] {
   const eq = spec.indexOf('=');
@@ -172,7 +183,7 @@ function runC(path: string, opts: CRunOpts & { mem?: string[]; dump?: string[] }
     const k = d.indexOf('=');
     defines[k < 0 ? d : d.slice(0, k)] = k < 0 ? '1' : d.slice(k + 1);
   }
-  const budget = () => budgetOf(opts as unknown as Record<string, unknown>);
+  const budget = () => amxBudget(opts);
   const common = { file: path, gen, includeDirs: opts.include, defines };
   const r = runAmxC(source, { ...common, entry, args, trace: opts.cycles, budget: budget() });
   const result: Record<string, unknown> = { gen, entry, issued: r.issued };
@@ -304,7 +315,8 @@ export function registerAmx(program: Command): Command {
               if (opts[o] !== undefined)
                 throw badInput(`--${o} applies to C kernels (.c files), not ${prog}`);
             const gen = parseGen(opts.gen);
-            const p = assemble(readText(prog), prog);
+            const budget = amxBudget(opts);
+            const p = assemble(readText(prog), prog, { budget });
             const s = new AmxState({ gen });
             s.requireEnabled = true;
             for (const spec of opts.mem ?? []) {
@@ -312,6 +324,7 @@ export function registerAmx(program: Command): Command {
               if (at < 0) throw badInput(`--mem ${spec}: use FILE.npy@ADDR`);
               const arr = readNpy(spec.slice(0, at));
               const d = arr.data;
+              budget.alloc(d.byteLength, { file: spec.slice(0, at) });
               s.mem.writeBytes(
                 parseAddr(spec.slice(at + 1), '--mem'),
                 new Uint8Array(d.buffer, d.byteOffset, d.byteLength),
@@ -342,16 +355,16 @@ export function registerAmx(program: Command): Command {
           },
         ),
       ),
+    AMX_LIMITS,
   );
 
-  group
-    .command('asm')
+  addBudgetOptions(group.command('asm'), AMX_ASM_LIMITS)
     .description('assemble a program and print each operation as opcode, A64 word and 64-bit operand')
     .argument('<prog>', 'program file')
     .option('--json', 'print JSON')
     .action(
       action((prog: string, opts: { json?: boolean }) => {
-        const p = assemble(readText(prog), prog);
+        const p = assemble(readText(prog), prog, { budget: amxBudget(opts) });
         const rows = p.ops.map((o) => ({
           line: o.line,
           name: o.name,

@@ -1,5 +1,11 @@
 import { type Command, CommanderError } from 'commander';
-import { type Budget, budgetFromOptions, budgetOptions } from '../budget.ts';
+import {
+  type Budget,
+  type BudgetLimits,
+  budgetFromOptions,
+  budgetOptionsFor,
+  type LimitName,
+} from '../budget.ts';
 import { type CaseRunner, formatReport, reportJson, runConformance } from '../conformance/index.ts';
 import { AxsimError } from '../errors.ts';
 import { fsReason } from './files.ts';
@@ -82,15 +88,23 @@ export function addConformanceCommand(
   return cmd;
 }
 
-/** Adds the `--max-*` resource-limit options (src/budget.ts) to a command that parses or runs programs. */
-export function addBudgetOptions(cmd: Command): Command {
-  for (const o of budgetOptions) cmd.option(o.flags, o.description);
+/**
+ * Adds the `--max-*` resource-limit options (src/budget.ts) to a command that parses or runs
+ * programs: `names` are the limits that apply to it (all when omitted), `defaults` its own defaults
+ * where they differ from src/budget.ts's (pass the same to `budgetOf`).
+ */
+export function addBudgetOptions(
+  cmd: Command,
+  names?: readonly LimitName[],
+  defaults: Partial<BudgetLimits> = {},
+): Command {
+  for (const o of budgetOptionsFor(names, defaults)) cmd.option(o.flags, o.description);
   return cmd;
 }
 
-/** The Budget the `--max-*` options of a command describe (defaults where not given). */
-export function budgetOf(opts: Record<string, unknown>): Budget {
-  return budgetFromOptions(opts);
+/** The Budget the `--max-*` options of a command describe (`defaults`, then src/budget.ts's, where not given). */
+export function budgetOf(opts: Record<string, unknown>, defaults: Partial<BudgetLimits> = {}): Budget {
+  return budgetFromOptions(opts, defaults);
 }
 
 let guarded = false;

@@ -3,13 +3,14 @@
  * Parses the environment options and compiles the kernel with runLlk's pieces; running stays in
  * the `run` command so that the Dst loading, timing and printing are shared with word programs.
  */
-import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Budget } from '../budget.ts';
 import { badInput } from '../errors.ts';
 import type { Arch } from '../tensix/encoding.ts';
 import { TensixMachine } from '../tensix/index.ts';
 import { inferLlkApi, type LlkApiKind, type LlkVectorMode } from '../tensix/llk/driver.ts';
 import { type CompiledKernel, compileLlk, loadKernelCompiler } from '../tensix/llk/run.ts';
+import { readInputText } from './files.ts';
 
 export interface LlkCliOptions {
   entry?: string;
@@ -42,6 +43,7 @@ export async function compileLlkFromCli(
   file: string,
   arch: Arch,
   o: LlkCliOptions,
+  budget?: Budget,
 ): Promise<{ compiled: CompiledKernel; note: string }> {
   const api = o.api as LlkApiKind | undefined;
   if (api !== undefined && !['unary', 'binary', 'ternary'].includes(api))
@@ -60,7 +62,7 @@ export async function compileLlkFromCli(
   const dir = dirname(file);
   const compile = await loadKernelCompiler();
   const { compiled } = compileLlk(compile, new TensixMachine(arch), {
-    source: readFileSync(file, 'utf8'),
+    source: readInputText(file),
     file,
     entry: o.entry!,
     init: o.init,
@@ -73,6 +75,7 @@ export async function compileLlkFromCli(
     dstTile: int(o.dstTile, '--dst-tile'),
     seed: int(o.seed, '--seed'),
     bare: o.bare,
+    budget,
   });
   const note = o.bare
     ? 'LLK set-up: none (--bare)'

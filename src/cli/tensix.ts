@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { badInput } from '../errors.ts';
+import type { Budget, BudgetLimits, LimitName } from '../budget.ts';
+import { AxsimError, badInput } from '../errors.ts';
 import { encodeNpy, type NpyArray, readNpy } from '../io/index.ts';
 import { bf16ToF32Bits, f32BitsToBf16 } from '../numeric/index.ts';
 import { assemble, compileKernel, describeWord, describeWordAs } from '../tensix/asm/index.ts';
@@ -26,7 +27,7 @@ import {
   timelineText,
 } from '../tensix/timing/index.ts';
 import { ambiguityWarning, recordedArch, resolveArch, wordsHeader } from '../tensix/wordfile.ts';
-import { action, addConformanceCommand, printJson } from './common.ts';
+import { action, addBudgetOptions, addConformanceCommand, budgetOf, printJson } from './common.ts';
 import { readInputFile, writeOutputFile } from './files.ts';
 import { collect, compileLlkFromCli, type LlkCliOptions } from './tensix-llk.ts';
 
@@ -43,6 +44,16 @@ export function registerTensix(program: Command): Command {
 }
 
 // ---- tensix asm / tensix disasm (docs/tensix-asm.md) ----
+
+/**
+ * The resource limits of the commands that assemble or compile kernel source and run words
+ * (docs/reliability.md): the C++ evaluation (nesting, macro expansion, loops, statements, memory,
+ * wall clock) and the compiled program (REPLAY expansion to `loops`, its records to `liveBytes`, its
+ * length to `steps`). Loops default to the assembler's 2^20.
+ */
+const TENSIX_LIMITS: readonly LimitName[] = ['depth', 'exprSize', 'loops', 'steps', 'liveBytes', 'wallMs'];
+const TENSIX_DEFAULTS: Partial<BudgetLimits> = { loops: 1 << 20 };
+const tensixBudget = (opts: object): Budget => budgetOf(opts as Record<string, unknown>, TENSIX_DEFAULTS);
 
 const hex32 = (w: number) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
 
@@ -68,8 +79,7 @@ function collectList(v: string, prev: string[]): string[] {
 }
 
 function addAsmCommand(group: Command): void {
-  group
-    .command('asm')
+  addBudgetOptions(group.command('asm'), TENSIX_LIMITS, TENSIX_DEFAULTS)
     .description(
       'assemble SFPU kernel source (tt-llk TTI_/TT_/TT_OP_ macro calls, canonical NAME field=value lines, .word) into instruction words',
     )
@@ -109,6 +119,7 @@ function addAsmCommand(group: Command): void {
           },
         ) => {
           const arch = parseArch(opts.arch);
+          const budget = tensixBudget(opts);
           const src = readInput(file).toString('utf8');
           // Kernel header files (tt-llk .h) compile as C++ kernels: -D are preprocessor
           // definitions; .sfpu sources keep the assembler form (-D are named values).
@@ -119,11 +130,13 @@ function addAsmCommand(group: Command): void {
                 defines: opts.define,
                 entry: opts.entry,
                 includeDirs: opts.include,
+                budget,
               })
             : assemble(src, arch, {
                 file: file === '-' ? '<stdin>' : file,
                 defines: opts.define,
                 entry: opts.entry,
+                budget,
               });
           if (opts.output) {
             const buf = Buffer.alloc(r.words.length * 4);
@@ -160,15 +173,18 @@ function addAsmCommand(group: Command): void {
  * Words from text (`0x…` tokens, or bare 8-digit hex, separated by spaces, commas or newlines;
  * `//`, `#` and `;` start comments), or undefined when the text is not of that shape.
  */
-export function parseWordList(text: string): number[] | undefined {
+export function parseWordList(text: string, lines?: number[]): number[] | undefined {
   const words: number[] = [];
+  let n = 0;
   for (const line of text.split(/\r?\n/)) {
+    n++;
     const body = line.replace(/(\/\/|#|;).*$/, '');
     for (const tok of body.split(/[\s,]+/)) {
       if (tok === '') continue;
       const m = /^0[xX]([0-9a-fA-F]{1,8})$/.exec(tok) ?? /^([0-9a-fA-F]{8})$/.exec(tok);
       if (!m) return undefined;
       words.push(Number.parseInt(m[1]!, 16));
+      lines?.push(n);
     }
   }
   return words.length > 0 ? words : undefined;
@@ -220,8 +236,9 @@ function readWords(file: string, mode: 'auto' | 'text' | 'binary'): WordFile {
     const text = isText ? buf.toString('utf8') : '';
     const json = isText ? parseAsmJson(text, file) : undefined;
     if (json) return json;
-    const words = isText ? parseWordList(text) : undefined;
-    if (words) return { words, arch: recordedArch(text) };
+    const lines: number[] = [];
+    const words = isText ? parseWordList(text, lines) : undefined;
+    if (words) return { words, arch: recordedArch(text), sources: lines.map((line) => ({ file, line })) };
     if (mode === 'text') {
       throw badInput('expected hex words (0x… separated by spaces, commas or newlines)', {
         location: { file },
@@ -313,18 +330,27 @@ function addDisasmCommand(group: Command): void {
 // ---- tensix run (docs/tensix.md "CLI") ----
 
 /** Reads a PROGRAM file: hex words (text or binary) when it looks like that, else assembly text. */
-function readProgram(file: string, explicitArch: string | undefined): WordFile & { arch: Arch } {
+function readProgram(
+  file: string,
+  explicitArch: string | undefined,
+  budget: Budget,
+): WordFile & { arch: Arch } {
   const buf = readInput(file);
   if (!buf.includes(0)) {
     const text = buf.toString('utf8');
     const json = parseAsmJson(text, file);
-    const words = json ? undefined : parseWordList(text);
+    const lines: number[] = [];
+    const words = json ? undefined : parseWordList(text, lines);
     if (json || words) {
-      const wf: WordFile = json ?? { words: words!, arch: recordedArch(text) };
+      const wf: WordFile = json ?? {
+        words: words!,
+        arch: recordedArch(text),
+        sources: lines.map((line) => ({ file, line })),
+      };
       return { ...wf, arch: archForWords(wf, explicitArch, file) };
     }
     const arch = explicitArch !== undefined ? parseArch(explicitArch) : 'wormhole';
-    const r = assemble(text, arch, { file });
+    const r = assemble(text, arch, { file, budget });
     return { words: [...r.words], arch, sources: sourceMapOf(r, file) };
   }
   const wf = readWords(file, 'binary');
@@ -414,8 +440,7 @@ function hazardLine(h: Hazard, sources: SourceMap | undefined): string {
 }
 
 function addRunCommand(group: Command): void {
-  group
-    .command('run')
+  addBudgetOptions(group.command('run'), TENSIX_LIMITS, TENSIX_DEFAULTS)
     .description(
       'run an SFPU program on Dst data from a .npy file and write Dst back (sequential, bit-exact; the documented timing rules are checked on the cycle model and reported as warnings)',
     )
@@ -495,19 +520,21 @@ function addRunCommand(group: Command): void {
         ) => {
           // A C++ kernel file with --entry compiles with the LLK environment (docs/tensix-llk.md);
           // anything else is assembly or words.
+          const budget = tensixBudget(opts);
           const llkArch = opts.entry === undefined ? undefined : parseArch(opts.arch ?? 'wormhole');
-          const llk = llkArch ? await compileLlkFromCli(file, llkArch, opts) : undefined;
+          const llk = llkArch ? await compileLlkFromCli(file, llkArch, opts, budget) : undefined;
           const prog = llk
             ? {
                 arch: llkArch!,
                 words: Array.from(llk.compiled.words),
                 sources: sourceMapOf({ sources: llk.compiled.sources }, file),
               }
-            : readProgram(file, opts.arch);
+            : readProgram(file, opts.arch, budget);
           const { arch, words, sources } = prog;
           // RISC-V config-register writes between words (init_prng_seed): run in chunks around them
           const chunked = (llk?.compiled.events?.length ?? 0) > 0;
           const m = new TensixMachine(arch);
+          m.budget = budget;
           m.state.useLaneFlags = 0;
           let region:
             | { fmt: DstFormat; tiles: boolean; shape: number[]; count: number; like: NpyArray }
@@ -608,7 +635,11 @@ function addRunCommand(group: Command): void {
               } else runSequential();
             }
           } catch (e) {
-            throw withSource(e, sources);
+            // words without a source map (a binary file) still name the file
+            const located = withSource(e, sources);
+            throw located instanceof AxsimError && located.location?.file === undefined
+              ? located.at({ file })
+              : located;
           }
           if (llk) {
             for (const w of llk.compiled.warnings) process.stderr.write(`${w.format()}\n`);

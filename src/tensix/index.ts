@@ -10,6 +10,7 @@
  * Everything is raw bit patterns in unsigned integers. Execution is sequential (each instruction
  * completes before the next), as in ttsim and the conformance vectors. Errors are AxsimError.
  */
+import type { Budget } from '../budget.ts';
 import { badInput } from '../errors.ts';
 import type { NpyData } from '../io/npy.ts';
 import { type AssembleOptions, assemble } from './asm/index.ts';
@@ -127,9 +128,16 @@ export class TensixMachine {
     this.replayBuffer.fill(0);
   }
 
+  /**
+   * Resource limits for compiling programs on this machine (REPLAY expansion, compiled size, the
+   * instructions one run executes; src/budget.ts). Each compile is charged to a fresh child, so a
+   * program compiled twice (the CLI's timing check) is not counted twice. Defaults when absent.
+   */
+  budget?: Budget;
+
   /** Pre-decodes instruction words (REPLAY expanded against this machine's replay buffer). */
   compile(words: ArrayLike<number>): Program {
-    return compile(words, this.arch, { replayBuffer: this.replayBuffer });
+    return compile(words, this.arch, { replayBuffer: this.replayBuffer, budget: this.budget?.child() });
   }
 
   /**

@@ -11,7 +11,7 @@
  * whether they execute or write LoadMacroConfig depends on LaneConfig at run time.
  */
 
-import { type Budget, defaultBudget } from '../budget.ts';
+import { type Budget, defaultBudget, limitError } from '../budget.ts';
 import { AxsimError, nonContractual, undefinedBehaviour, unsupported } from '../errors.ts';
 import { type Arch, byOpcode, type DecodedInsn, decode, templateLoadSlot } from './encoding.ts';
 import { Op, S, STRIDE } from './ops.ts';
@@ -34,7 +34,8 @@ export interface CompileOptions {
   /**
    * Resource budget (src/budget.ts; defaults when absent): REPLAY expansion is charged to `loops`
    * and the compiled program's memory (about 56 bytes per executed instruction) to `liveBytes`,
-   * so a small program that REPLAYs itself 64-fold is refused instead of exhausting memory.
+   * so a small program that REPLAYs itself 64-fold is refused instead of exhausting memory. The
+   * compiled length (the instructions one run executes) is charged to `steps`.
    */
   budget?: Budget;
 }
@@ -379,6 +380,13 @@ export function compile(words: ArrayLike<number>, arch: Arch, opts: CompileOptio
   }
   // the lists are garbage once the program is built; the program itself stays with the caller
   budget.free(charged);
+  // one run executes every record once: refused here, naming the word that crosses the limit
+  const room = budget.limits.steps - budget.steps;
+  if (flat.length > room)
+    throw limitError('steps', budget.steps + flat.length, budget.limits.steps, {
+      index: src[Math.max(0, Math.floor(room))] ?? 0,
+    });
+  budget.steps += flat.length;
   const code = new Int32Array(flat.length * STRIDE);
   for (let k = 0; k < flat.length; k++) {
     try {

@@ -122,9 +122,8 @@ async function runTensixWords(
   const { describeWord } = await import('../../src/tensix/asm/index.ts');
   for (const w of words.slice(0, 4096)) describeWord(w, arch);
   const m = new TensixMachine(arch);
-  const p = compile(words, arch, { replayBuffer: m.replayBuffer, budget });
-  budget.step(p.length);
-  m.run(p);
+  // compile charges REPLAY expansion (loops), the records (live bytes) and the length (steps)
+  m.run(compile(words, arch, { replayBuffer: m.replayBuffer, budget }));
 }
 
 const tensixAsm = textFront(
@@ -205,11 +204,8 @@ const amxText = textFront(
   [['AMX_LDX(', ')']],
   async (text, budget) => {
     const { assemble, AmxState, runProgram } = await import('../../src/amx/index.ts');
-    const p = assemble(text, 'fuzz.amx');
-    let bytes = 0;
-    for (const d of p.data) bytes += d.bytes.length;
-    budget.alloc(bytes);
-    budget.step(p.ops.length);
+    // the assembler charges .rept iterations, operations and .data/.space bytes to the budget
+    const p = assemble(text, 'fuzz.amx', { budget });
     const s = new AmxState();
     runProgram(p, s);
   },

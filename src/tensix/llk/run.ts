@@ -5,6 +5,7 @@
  * (init_prng_seed's store through get_cfg_pointer) arrive from the front end as events between words
  * and are applied here at their place in the stream (docs/tensix-llk.md).
  */
+import type { Budget } from '../../budget.ts';
 import { AxsimError, badInput, unsupported } from '../../errors.ts';
 import type { Arch } from '../encoding.ts';
 import type { TensixMachine } from '../index.ts';
@@ -43,6 +44,8 @@ export interface CompileKernelOptions {
   virtualFiles?: Record<string, string>;
   /** Plain memory the kernel's RISC-V code reads (an L1 buffer), mapped at `base`. */
   memory?: { name: string; base: number; bytes: Uint8Array }[];
+  /** Resource limits of the C++ evaluation (src/budget.ts); the defaults when absent. */
+  budget?: Budget;
 }
 
 export type KernelCompiler = (source: string, opts: CompileKernelOptions) => CompiledKernel;
@@ -61,6 +64,8 @@ export interface LlkRunOptions extends Omit<LlkDriverOptions, 'arch'> {
   /** `_llk_math_hw_configure_` arguments; applied before the run unless `bare`. */
   hw?: HwConfig;
   hazards?: HazardMode;
+  /** Resource limits of the compile (src/budget.ts); the defaults when absent. */
+  budget?: Budget;
 }
 
 export interface LlkRunResult {
@@ -159,6 +164,7 @@ export function compileLlk(compile: KernelCompiler, m: TensixMachine, o: LlkRunO
     includeDirs: o.includeDirs,
     virtualFiles: { ...llkHeaders(m.arch), [DRIVER_FILE]: driver },
     memory: o.memory,
+    ...(o.budget ? { budget: o.budget } : {}),
   });
   return { driver, compiled };
 }
