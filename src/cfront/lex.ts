@@ -71,6 +71,12 @@ const PUNCTS = [
   '.*',
   '%:',
 ];
+/** PUNCTS by their first character code, longest first as in PUNCTS. */
+const PUNCTS_BY_FIRST = new Map<number, string[]>();
+for (const p of PUNCTS) {
+  const c = p.charCodeAt(0);
+  PUNCTS_BY_FIRST.set(c, [...(PUNCTS_BY_FIRST.get(c) ?? []), p]);
+}
 const SINGLE = new Set('{}[]()<>;:,.?!~+-*/%^&|=#@$\\`'.split(''));
 
 const isIdStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128;
@@ -83,50 +89,73 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
  */
 export function lex(text: string, file: string): Token[] {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // Physical positions of every character after splicing continuations.
-  const chars: string[] = [];
-  const lines: number[] = [];
-  const cols: number[] = [];
-  {
+  // Physical positions of every character after splicing continuations (typed arrays: one pass,
+  // linear, no per-character allocation).
+  const n0 = text.length;
+  const lines = new Int32Array(n0);
+  const cols = new Int32Array(n0);
+  let s: string;
+  if (text.indexOf('\\') < 0 && text.indexOf('\r') < 0) {
+    // nothing to splice or translate: the text is the character stream
+    s = text;
     let line = 1;
     let col = 1;
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i]!;
-      if (c === '\\') {
+    for (let i = 0; i < n0; i++) {
+      lines[i] = line;
+      cols[i] = col;
+      if (text.charCodeAt(i) === 10) {
+        line++;
+        col = 1;
+      } else col++;
+    }
+  } else {
+    const buf = new Uint16Array(n0);
+    let m = 0;
+    let line = 1;
+    let col = 1;
+    for (let i = 0; i < n0; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 92 /* \\ */) {
         let j = i + 1;
-        while (j < text.length && (text[j] === ' ' || text[j] === '\t')) j++;
-        if (text[j] === '\n' || (text[j] === '\r' && text[j + 1] === '\n')) {
-          i = text[j] === '\r' ? j + 1 : j;
+        while (j < n0 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
+        const d = text.charCodeAt(j);
+        if (d === 10 || (d === 13 && text.charCodeAt(j + 1) === 10)) {
+          i = d === 13 ? j + 1 : j;
           line++;
           col = 1;
           continue;
         }
       }
-      if (c === '\r') {
-        if (text[i + 1] === '\n') continue;
-        chars.push('\n');
-        lines.push(line);
-        cols.push(col);
+      if (c === 13 /* \r */) {
+        if (text.charCodeAt(i + 1) === 10) continue;
+        buf[m] = 10;
+        lines[m] = line;
+        cols[m++] = col;
         line++;
         col = 1;
         continue;
       }
-      chars.push(c);
-      lines.push(line);
-      cols.push(col);
-      if (c === '\n') {
+      buf[m] = c;
+      lines[m] = line;
+      cols[m++] = col;
+      if (c === 10) {
         line++;
         col = 1;
       } else col++;
     }
+    // String.fromCharCode keeps lone surrogates as they are (a UTF-16 decoder would replace them)
+    const parts: string[] = [];
+    for (let k = 0; k < m; k += 8192)
+      parts.push(String.fromCharCode.apply(null, buf.subarray(k, Math.min(m, k + 8192)) as unknown as number[]));
+    s = parts.join('');
   }
-  const s = chars.join('');
   const out: Token[] = [];
   let bol = true;
   let space = false;
   let i = 0;
   const n = s.length;
-  const at = (k: number) => ({ line: lines[k] ?? (lines[n - 1] ?? 0) + 1, col: cols[k] ?? 1 });
+  const at = (k: number) =>
+    k < n ? { line: lines[k]!, col: cols[k]! } : { line: (n > 0 ? lines[n - 1]! : 0) + 1, col: 1 };
   while (i < n) {
     const c = s.charCodeAt(i);
     if (c === 10) {
@@ -185,7 +214,7 @@ export function lex(text: string, file: string): Token[] {
       i = quoted(s, i, file, at);
       kind = c === 34 ? 'string' : 'char';
     } else {
-      const p = PUNCTS.find((q) => s.startsWith(q, i));
+      const p = PUNCTS_BY_FIRST.get(c)?.find((q) => s.startsWith(q, i));
       if (p) i += p.length;
       else if (SINGLE.has(s[i]!)) i++;
       else
@@ -199,7 +228,7 @@ export function lex(text: string, file: string): Token[] {
       if (txt === '%:') txt = '#';
       else if (txt === '%:%:') txt = '##';
     }
-    out.push({ kind, text: txt, file, ...at(start), bol, space });
+    out.push({ kind, text: txt, file, line: lines[start]!, col: cols[start]!, bol, space });
     bol = false;
     space = false;
   }

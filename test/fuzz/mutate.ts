@@ -123,6 +123,18 @@ export function tokenize(text: string): string[] {
   return text.match(/[A-Za-z_][\w.$]*|0[xX][0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\s+|[\s\S]/g) ?? [];
 }
 
+const seedTokenCache = new Map<string, readonly string[]>();
+
+/** tokenize(seed) as a fresh array, memoised (seeds are few and reused by every input). */
+export function seedTokens(seed: string): string[] {
+  let toks = seedTokenCache.get(seed);
+  if (!toks) {
+    toks = tokenize(seed);
+    if (seedTokenCache.size < 4096) seedTokenCache.set(seed, toks);
+  }
+  return toks.slice();
+}
+
 /** A dictionary of tokens drawn from the seeds (identifiers, numbers, punctuation). */
 export function dictionaryOf(seeds: readonly string[]): string[] {
   const set = new Set<string>();
@@ -139,8 +151,24 @@ export function mutateText(
   seed: string,
   dict: readonly string[],
   nesting: readonly [string, string][],
+  /** `seed` is one of the front end's seeds: its tokens are memoised. */
+  isSeed = false,
 ): string {
-  let toks = tokenize(seed);
+  const toks = isSeed ? seedTokens(seed) : tokenize(seed);
+  mutateTokens(r, toks, dict, nesting);
+  return toks.join('');
+}
+
+/**
+ * mutateText on a token list, in place: several rounds of edits work on one list and join once
+ * (re-tokenising a 150 KB text between rounds cost more than running most inputs).
+ */
+export function mutateTokens(
+  r: Rng,
+  toks: string[],
+  dict: readonly string[],
+  nesting: readonly [string, string][],
+): void {
   const edits = 1 + int(r, 8);
   for (let e = 0; e < edits; e++) {
     const at = int(r, toks.length + 1);
@@ -185,10 +213,13 @@ export function mutateText(
         toks.splice(at, 0, unit.repeat(Math.ceil(len / unit.length)));
         break;
       }
-      case 9:
+      case 9: {
         // line endings and encodings
-        toks = tokenize(toks.join('').replace(/\n/g, pick(r, ['\r\n', '\r', '\n\n', '\u2028'])));
+        const nl = pick(r, ['\r\n', '\r', '\n\n', '\u2028']);
+        for (let k = 0; k < toks.length; k++)
+          if (toks[k]!.includes('\n')) toks[k] = toks[k]!.replace(/\n/g, nl);
         break;
+      }
       case 10:
         toks.unshift('\ufeff');
         break;
@@ -214,7 +245,6 @@ export function mutateText(
       }
     }
   }
-  return toks.join('');
 }
 
 /** Byte-level mutation: flips, random runs, truncation, splices. */
