@@ -146,7 +146,9 @@ export function lex(text: string, file: string): Token[] {
     // String.fromCharCode keeps lone surrogates as they are (a UTF-16 decoder would replace them)
     const parts: string[] = [];
     for (let k = 0; k < m; k += 8192)
-      parts.push(String.fromCharCode.apply(null, buf.subarray(k, Math.min(m, k + 8192)) as unknown as number[]));
+      parts.push(
+        String.fromCharCode.apply(null, buf.subarray(k, Math.min(m, k + 8192)) as unknown as number[]),
+      );
     s = parts.join('');
   }
   const out: Token[] = [];
