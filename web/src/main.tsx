@@ -77,6 +77,7 @@ function App() {
   cur.current.options = options;
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const generation = useRef(0);
+  const isaNow = useRef<Isa>('tensix');
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -146,7 +147,9 @@ function App() {
     setExample(path);
     setOptions(opts);
     setTab(TABS[nextIsa][0]!.id);
-    setResult(null);
+    // the old views stay until the new run is in (no layout jump), unless they are another ISA's
+    if (nextIsa !== isaNow.current) setResult(null);
+    isaNow.current = nextIsa;
     editor.current?.setIsa(nextIsa);
     editor.current?.setText(text); // schedules a run through onChange
     clearTimeout(timer.current);
@@ -363,8 +366,9 @@ function App() {
               disabled={steps === 0}
               data-testid="step-first"
               aria-label="first step"
+              title="first step"
             >
-              « first
+              «
             </button>
             <button
               type="button"
@@ -372,9 +376,10 @@ function App() {
               disabled={steps === 0 || step === 0}
               data-testid="step-back"
               aria-label="step back"
+              title="step back (Alt+←)"
               aria-keyshortcuts="Alt+ArrowLeft"
             >
-              ◀ back
+              ◀
             </button>
             <button
               type="button"
@@ -382,9 +387,10 @@ function App() {
               disabled={steps === 0 || step >= steps}
               data-testid="step-forward"
               aria-label="step forward"
+              title="step forward (Alt+→)"
               aria-keyshortcuts="Alt+ArrowRight"
             >
-              forward ▶
+              ▶
             </button>
             <button
               type="button"
@@ -392,8 +398,9 @@ function App() {
               disabled={steps === 0}
               data-testid="step-last"
               aria-label="last step"
+              title="last step"
             >
-              last »
+              »
             </button>
             <label class="stepbox">
               step{' '}

@@ -173,6 +173,8 @@ export interface PtoResult {
     total: number;
     partial: boolean;
     rows: PtoCostRow[];
+    /** Known defects of the reference model the figures reproduce (ProgramCost.warnings). */
+    warnings: string[];
     error?: string;
   }[];
   notes: string[];

@@ -109,6 +109,7 @@ export function ptoRun(req: RunRequest, inputs: Record<string, Uint8Array>): Pto
         arch,
         total: c.total,
         partial: c.partial,
+        warnings: [...c.warnings],
         rows: c.instructions.map((i) => ({
           line: i.line,
           col: i.col,
@@ -125,6 +126,7 @@ export function ptoRun(req: RunRequest, inputs: Record<string, Uint8Array>): Pto
         total: 0,
         partial: true,
         rows: [],
+        warnings: [],
         error: e instanceof Error ? e.message : String(e),
       };
     }

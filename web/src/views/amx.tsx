@@ -24,7 +24,13 @@ export function ElementTypeSelect(p: { value: ElementType; onChange: (t: Element
   );
 }
 
-function RegGrid(p: { name: 'x' | 'y' | 'z'; bytes: number[]; written: number[]; t: ElementType }) {
+function RegGrid(p: {
+  name: 'x' | 'y' | 'z';
+  bytes: number[];
+  written: number[];
+  t: ElementType;
+  width: number;
+}) {
   const esize = elementSize(p.t);
   const rows = p.bytes.length / 64;
   const cols = 64 / esize;
@@ -41,7 +47,7 @@ function RegGrid(p: { name: 'x' | 'y' | 'z'; bytes: number[]; written: number[];
       text={(i) => fmtElement(values[i]!, p.t)}
       cellHighlight={cells}
       raw={p.bytes.join(' ')}
-      cell={Math.max(8, Math.min(34, Math.floor(560 / cols)))}
+      cell={Math.max(6, Math.min(34, Math.floor(p.width / cols)))}
       rowLabel={(r) => `${p.name}${r}`}
       colLabel={(c) => `element ${c}`}
     />
@@ -57,10 +63,10 @@ export function AmxRegsView(p: { state: AmxState; t: ElementType; setT: (t: Elem
         <span class="muted">step {s.step}: highlighted elements are the ones this operation changed</span>
       </div>
       <div class="amx-xy">
-        <RegGrid name="x" bytes={s.x} written={s.written.x} t={p.t} />
-        <RegGrid name="y" bytes={s.y} written={s.written.y} t={p.t} />
+        <RegGrid name="x" bytes={s.x} written={s.written.x} t={p.t} width={380} />
+        <RegGrid name="y" bytes={s.y} written={s.written.y} t={p.t} width={380} />
       </div>
-      <RegGrid name="z" bytes={s.z} written={s.written.z} t={p.t} />
+      <RegGrid name="z" bytes={s.z} written={s.written.z} t={p.t} width={560} />
     </section>
   );
 }

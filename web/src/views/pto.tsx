@@ -149,6 +149,10 @@ export function PtoCostView(p: { result: PtoResult; cost: string; setCost: (a: s
   let max = 1;
   for (const c of costs) for (const r of c.rows) if (r.cycles !== null) max = Math.max(max, r.cycles);
   const w = 360;
+  // logarithmic: the models differ by orders of magnitude (the formula model's transfers ~1000x)
+  const len = (x: number) => (x <= 0 ? 1 : Math.max(2, (Math.log10(1 + x) / Math.log10(1 + max)) * w));
+  const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+  const warnings = [...new Set(costs.flatMap((c) => c.warnings))];
   const bh = 12;
   const group = costs.length * bh + 10;
   return (
@@ -181,11 +185,17 @@ export function PtoCostView(p: { result: PtoResult; cost: string; setCost: (a: s
             {c.error ? (
               <span class="muted">{c.error}</span>
             ) : (
-              `${c.total} cycles${c.partial ? ' (PARTIAL: some ops not modelled)' : ''}`
+              `${fmt(c.total)} cycles${c.partial ? ' (PARTIAL: some ops not modelled)' : ''}`
             )}
           </li>
         ))}
       </ul>
+      {warnings.map((x) => (
+        <p key={x} class="warning">
+          {x}
+        </p>
+      ))}
+      <p class="muted">bar length: log scale</p>
       <svg
         width={200 + w + 90}
         height={ops.length * group + 8}
@@ -206,7 +216,7 @@ export function PtoCostView(p: { result: PtoResult; cost: string; setCost: (a: s
                   <g key={c.model} data-model={c.model} data-cycles="">
                     <rect x={200} y={y} width={60} height={bh - 2} class="uncovered" />
                     <text x={264} y={y + bh - 3} class="muted">
-                      {r?.note ? 'not modelled' : 'not modelled'}
+                      not modelled
                       <title>{r?.note ?? `${c.model}: this op is not covered`}</title>
                     </text>
                   </g>
@@ -214,15 +224,9 @@ export function PtoCostView(p: { result: PtoResult; cost: string; setCost: (a: s
               }
               return (
                 <g key={c.model} data-model={c.model} data-cycles={r.cycles}>
-                  <rect
-                    x={200}
-                    y={y}
-                    width={Math.max(1, (r.cycles / max) * w)}
-                    height={bh - 2}
-                    class={MODEL_CLASS[c.model]}
-                  />
-                  <text x={204 + (r.cycles / max) * w} y={y + bh - 3} class="muted">
-                    {r.cycles}
+                  <rect x={200} y={y} width={len(r.cycles)} height={bh - 2} class={MODEL_CLASS[c.model]} />
+                  <text x={204 + len(r.cycles)} y={y + bh - 3} class="muted">
+                    {fmt(r.cycles)}
                   </text>
                 </g>
               );

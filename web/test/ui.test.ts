@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { f32ToBits } from '../../src/numeric/index.ts';
+import { TensixMachine } from '../../src/tensix/index.ts';
+import { chooseExample, open, readText, type Session, settled, shot } from './harness.ts';
+
+// The page as a whole: a shared link reproduces a run, everything works from the keyboard, the dark
+// theme, and a runaway program ends with the library's budget error while the page stays usable.
+
+let s: Session;
+before(async () => {
+  s = await open();
+  await settled(s.page);
+});
+after(async () => {
+  assert.deepEqual(s.problems, []);
+  await s.close();
+});
+
+async function lregs(page: Page): Promise<number[]> {
+  return page.$$eval('[data-lreg]', (els) =>
+    els
+      .map((e) => [
+        Number(e.getAttribute('data-lreg')),
+        Number(e.getAttribute('data-lane')),
+        Number(e.getAttribute('data-bits')),
+      ])
+      .sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!)
+      .map((x) => x[2]!),
+  );
+}
+
+test('a shared link reproduces the run: program, arch, input and the values shown', async () => {
+  await chooseExample(s.page, 'tensix/abs.sfpu');
+  const src = `${readText('examples/tensix/abs.sfpu')}\nTTI_SFPMOV(0, p_sfpu::LREG0, p_sfpu::LREG3, 1); // -x into L3\n`;
+  let n = Number(await s.page.getAttribute('[data-testid=status]', 'data-runs'));
+  await s.page.selectOption('[data-testid=arch]', 'blackhole');
+  await settled(s.page, ++n);
+  await s.page.selectOption('[data-testid=input]', 'ramp-fp32');
+  await settled(s.page, ++n);
+  await s.page.click('.cm-content');
+  await s.page.keyboard.press('Control+A');
+  await s.page.keyboard.insertText(src);
+  await settled(s.page, n + 1);
+  assert.equal(await s.page.getAttribute('[data-testid=status]', 'data-status'), 'ok');
+  const url = s.page.url();
+  assert.match(url, /#r=[A-Za-z0-9_-]+$/);
+  const shown = await lregs(s.page);
+  // the library on the same program and input (the ramp (i - 512) / 8, Blackhole)
+  const m = new TensixMachine('blackhole');
+  m.writeDstTile(
+    0,
+    Uint32Array.from({ length: 1024 }, (_, i) => f32ToBits((i - 512) / 8)),
+    'fp32',
+  );
+  m.configure({ sfpuFp32: true, srcBFormat: 5 });
+  m.run(m.load(src));
+  assert.deepEqual(shown, Array.from({ length: 8 }, (_, r) => Array.from(m.lreg(r))).flat());
+  // a fresh page (new context: nothing in memory or storage) opened at the link
+  const ctx = await s.browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await ctx.newPage();
+  await page.goto(url);
+  await settled(page);
+  assert.equal(await page.inputValue('[data-testid=arch]'), 'blackhole');
+  assert.equal(await page.inputValue('[data-testid=input]'), 'ramp-fp32');
+  assert.equal(await page.inputValue('[data-testid=example]'), 'tensix/abs.sfpu');
+  assert.equal(
+    await page.evaluate(() => document.querySelector('.cm-content')?.textContent),
+    src.replace(/\n/g, ''),
+  );
+  assert.deepEqual(await lregs(page), shown);
+  await ctx.close();
+});
+
+/** Presses Tab until the focused element matches, up to `max` times; returns the stops passed. */
+async function tabTo(page: Page, selector: string, max = 40): Promise<string[]> {
+  const stops: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const here = await page.evaluate((sel) => {
+      const a = document.activeElement;
+      if (!a) return { match: false, name: '' };
+      return {
+        match: a.matches(sel),
+        name: a.getAttribute('data-testid') ?? a.getAttribute('role') ?? a.id ?? a.tagName,
+      };
+    }, selector);
+    stops.push(here.name);
+    if (here.match) return stops;
+  }
+  throw new Error(`${selector} not reached with Tab: ${stops.join(', ')}`);
+}
+
+test('keyboard only: Tab reaches run, step and the views; Enter runs and steps; arrows switch views and move cursors', async () => {
+  const ctx = await s.browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await ctx.newPage();
+  await page.goto(s.url);
+  await settled(page);
+  const runs = Number(await page.getAttribute('[data-testid=status]', 'data-runs'));
+  await page.focus('body');
+  const toRun = await tabTo(page, '[data-testid=run]');
+  assert.ok(toRun.includes('example'), toRun.join());
+  await page.keyboard.press('Enter');
+  await settled(page, runs + 1);
+  // back one step: Tab to the enabled step-back button, Enter
+  await tabTo(page, '[data-testid=step-back]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#view-lregs table[data-step="193"]');
+  // forward again
+  await tabTo(page, '[data-testid=step-forward]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#view-lregs table[data-step="194"]');
+  // and Alt+arrow from anywhere
+  await page.keyboard.press('Alt+ArrowLeft');
+  await page.waitForSelector('#view-lregs table[data-step="193"]');
+  // the editor is a Tab stop that does not trap Tab, then the selected view tab
+  const toTabs = await tabTo(page, '[role=tab][aria-selected=true]');
+  assert.ok(toTabs.includes('textbox'), toTabs.join());
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('[data-testid=tab-dst]', 'aria-selected'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'tab-dst');
+  // into the Dst view: the heat map's cursor moves with the arrows and reads its value out
+  await tabTo(page, '#dst-grid canvas');
+  const before = await page.textContent('#dst-grid-readout');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  const after = await page.textContent('#dst-grid-readout');
+  assert.notEqual(after, before);
+  assert.match(after ?? '', /^Dst row 1, col 1: /);
+  // the timeline and the Lanes view by keyboard too
+  // back: the format radios (one stop), then the selected view tab
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'tab-dst');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('[data-testid=tab-timeline]', 'aria-selected'), 'true');
+  await tabTo(page, '#tl-scroll');
+  await page.keyboard.press('ArrowDown');
+  assert.match((await page.textContent('#tl-readout')) ?? '', /^cycle 1,/);
+  await ctx.close();
+});
+
+test('the dark theme: toggled from the keyboard, remembered, every view readable', async () => {
+  const ctx = await s.browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'dark' });
+  const page = await ctx.newPage();
+  await page.goto(s.url);
+  await settled(page);
+  // the system's preference is followed on a first visit
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const fg = await page.evaluate(() => getComputedStyle(document.body).color);
+  assert.notEqual(bg, fg);
+  await shot(page, 'dark-lanes', 'page');
+  await page.click('[data-testid=tab-timeline]');
+  await shot(page, 'dark-timeline');
+  await page.focus('[data-testid=theme]');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  await page.reload();
+  await settled(page);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  await ctx.close();
+});
+
+test('a runaway program ends with the library’s budget error and the page stays usable', async () => {
+  await chooseExample(s.page, 'tensix/relu.sfpu');
+  const n = Number(await s.page.getAttribute('[data-testid=status]', 'data-runs'));
+  await s.page.click('.cm-content');
+  await s.page.keyboard.press('Control+A');
+  await s.page.keyboard.insertText('.rept 60000\n.rept 60000\nSFPNOP\n.endr\n.endr\n');
+  await settled(s.page, n + 1);
+  assert.equal(await s.page.textContent('[data-testid=error-category]'), 'ResourceLimit');
+  // still responsive: another example runs
+  await chooseExample(s.page, 'tensix/abs.sfpu');
+  assert.equal(await s.page.getAttribute('[data-testid=status]', 'data-status'), 'ok');
+});
+
+test('views keep their place while a program runs (no layout shift)', async () => {
+  const box = async () => s.page.locator('[data-testid=panel]').boundingBox();
+  const editor = async () => s.page.locator('.editor').boundingBox();
+  const b0 = await box();
+  const e0 = await editor();
+  const n = Number(await s.page.getAttribute('[data-testid=status]', 'data-runs'));
+  await s.page.click('[data-testid=run]');
+  await settled(s.page, n + 1);
+  assert.deepEqual(await box(), b0);
+  assert.deepEqual(await editor(), e0);
+});
