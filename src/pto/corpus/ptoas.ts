@@ -17,6 +17,7 @@ import { AxsimError } from '../../errors.ts';
 import type { NpyArray } from '../../io/index.ts';
 import type { Func, Module } from '../asm/ast.ts';
 import { parsePtoAs } from '../asm/parser.ts';
+import { execFunc, type RtValue, type ViewValue } from '../asm/exec.ts';
 import { runProgram } from '../asm/run.ts';
 import { type Profile, verifyDiagnostics } from '../asm/verify.ts';
 
@@ -114,49 +115,141 @@ function rng(seed: number): () => number {
   };
 }
 
-/** Elements given to every pointer argument (views past them are the program's BadInput). */
-const GM_ELEMS = 1 << 22;
+/** Elements of a pointer argument no view of the walk reaches (still gets a few, never 0). */
+const GM_MIN_ELEMS = 1024;
+/**
+ * Pointer arrays are capped at this many elements (the Qwen3 decode weights reach 2^27.6 bf16
+ * elements: 8192 x 25600); a view past the cap is the run's BadInput.
+ */
+const GM_MAX_ELEMS = 1 << 28;
+/** Random elements generated per argument; longer arrays repeat them (filling 2^28 is slow). */
+const GM_RANDOM_ELEMS = 1 << 20;
+/** Integer scalar values tried, in order, until the program's scalar glue walks without BadInput. */
+const INT_CANDIDATES = [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] as const;
+
+/** What a dry walk of a function learnt: the elements each pointer argument's views reach. */
+export interface InputShape {
+  /** Integer / index scalar value every integer argument gets. */
+  intValue: number;
+  /** Pointer argument -> elements its views span (origin offset + extent), at least 1. */
+  extents: Record<string, number>;
+  /** The walk's own error, when no candidate walked cleanly. */
+  error?: string;
+  /** Tile instructions the walk reached. */
+  reached: number;
+}
+
+/** Elements a view reaches from its pointer's start: offset + Σ (size - 1) * stride + 1. */
+function viewReach(v: ViewValue): number {
+  if (v.shape.some((d) => d <= 0)) return 0;
+  return v.offset + v.shape.reduce((a, d, i) => a + (d - 1) * (v.strides[i] ?? 0), 0) + 1;
+}
 
 /**
- * Inputs for a run: each pointer / gm memref argument an array of random values in [-1, 1)
- * (integers in [-8, 8)), scalars 0 (index/integers: offsets 0, loops over arguments skipped) or
- * 0.5 (floats). The values exercise the
- * program; they are not a reference computation (that is the Qwen3 check's job).
+ * Walks `f` without executing tile instructions (the scalar glue, views and control flow only) to
+ * learn what inputs fit it: integer scalars take the first of INT_CANDIDATES for which the walk
+ * raises no BadInput (a view outside its tensor, a loop over a zero count that a later view
+ * needs, …), and each pointer argument is sized to the furthest element any tile instruction's view
+ * of it reaches. Programs whose walk needs something the dry walk cannot give (pipes, calls into
+ * unsupported ops) keep what was learnt up to that point.
  */
-export function corpusInputs(f: Func, seed = 1): Record<string, NpyArray | number> | undefined {
+export function inputShape(m: Module, f: Func): InputShape {
+  let best: InputShape | undefined;
+  for (const iv of INT_CANDIDATES) {
+    const extents: Record<string, number> = {};
+    const scalars: Record<string, number> = {};
+    for (const a of f.args) if (a.type.kind === 'scalar') scalars[a.use.name] = isFloatName(a.type.name) ? 0.5 : iv;
+    const note = (v: RtValue) => {
+      if (v.kind !== 'view') return;
+      extents[v.arg] = Math.max(extents[v.arg] ?? 0, viewReach(v));
+    };
+    let error: string | undefined;
+    let clean = true;
+    let reached = 0;
+    try {
+      execFunc(
+        f,
+        {
+          tile(_call, ins, out, _ctx, extra) {
+            reached++;
+            for (const v of [...ins, out, ...extra]) note(v);
+          },
+        },
+        { scalars, module: m, maxSteps: 200_000 },
+      );
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+      // BadInput: these scalars do not fit the program; anything else: the dry walk's own limit
+      clean = !(e instanceof AxsimError && e.category === 'BadInput');
+    }
+    const shape: InputShape = { intValue: iv, extents, reached, ...(error === undefined ? {} : { error }) };
+    if (clean) return shape;
+    // none walks cleanly: the one that gets furthest (the first such)
+    if (!best || reached > best.reached) best = shape;
+  }
+  return best!;
+}
+
+/** Repeats the first `k` elements of `d` through the whole array. */
+function repeat(d: { length: number; copyWithin(t: number, s: number, e: number): unknown }, k: number): void {
+  for (let len = k; len < d.length; len *= 2) d.copyWithin(len, 0, Math.min(len, d.length - len));
+}
+
+function isFloatName(t: string): boolean {
+  return /^(f|bf)/.test(t);
+}
+
+/**
+ * Inputs for a run: integer / index scalars from `inputShape` (the first value the program's own
+ * views accept, 0 when it accepts 0), float scalars 0.5, and each pointer / gm memref argument an
+ * array of random values in [-1, 1) (integers in [-8, 8)) as long as the furthest element its views
+ * reach (gm memrefs: their static shape). The values exercise the program; they are not a reference
+ * computation (that is the Qwen3 check's job).
+ */
+export function corpusInputs(
+  f: Func,
+  seed = 1,
+  shape: InputShape = { intValue: 0, extents: {}, reached: 0 },
+): Record<string, NpyArray | number> | undefined {
   const r = rng(seed);
   const args: Record<string, NpyArray | number> = {};
   for (const a of f.args) {
     const t = a.type;
     if (t.kind === 'scalar') {
-      args[a.use.name] = /^(f|bf)/.test(t.name) ? 0.5 : 0;
+      args[a.use.name] = isFloatName(t.name) ? 0.5 : shape.intValue;
       continue;
     }
     const elem = t.kind === 'ptr' || t.kind === 'memref' || t.kind === 'vector' ? t.elem.name : undefined;
     if (elem === undefined) return undefined;
     const n =
-      t.kind === 'ptr' ? GM_ELEMS : (t as { shape: number[] }).shape.reduce((x, y) => x * Math.max(y, 1), 1);
-    const float = /^(f|bf)/.test(elem);
+      t.kind === 'ptr'
+        ? Math.min(GM_MAX_ELEMS, Math.max(GM_MIN_ELEMS, shape.extents[a.use.name] ?? 0))
+        : (t as { shape: number[] }).shape.reduce((x, y) => x * Math.max(y, 1), 1);
+    const float = isFloatName(elem);
+    const k = Math.min(n, GM_RANDOM_ELEMS);
     if (elem === 'f32') {
       const d = new Float32Array(n);
-      for (let i = 0; i < n; i++) d[i] = r() * 2 - 1;
+      for (let i = 0; i < k; i++) d[i] = r() * 2 - 1;
+      repeat(d, k);
       args[a.use.name] = { dtype: 'f4', shape: [n], data: d };
     } else if (elem === 'f16' || elem === 'bf16') {
       // raw 16-bit patterns of values in [-1, 1): sign, exponent below the bias, random mantissa
       const d = new Uint16Array(n);
       const bias = elem === 'f16' ? 15 : 127;
       const mant = elem === 'f16' ? 10 : 7;
-      for (let i = 0; i < n; i++) {
+      for (let i = 0; i < k; i++) {
         const e = bias - 1 - Math.floor(r() * 4);
         d[i] = ((r() < 0.5 ? 1 : 0) << 15) | (e << mant) | Math.floor(r() * (1 << mant));
       }
+      repeat(d, k);
       args[a.use.name] = { dtype: 'f2', shape: [n], data: d } as NpyArray;
     } else if (!float && /^(u?i|si)(8|16|32|64)$/.test(elem)) {
       const bits = Number(elem.replace(/\D/g, ''));
       const uns = elem.startsWith('ui');
       if (bits === 64) {
         const d = uns ? new BigUint64Array(n) : new BigInt64Array(n);
-        for (let i = 0; i < n; i++) d[i] = BigInt(Math.floor(r() * 16) - (uns ? 0 : 8));
+        for (let i = 0; i < k; i++) d[i] = BigInt(Math.floor(r() * 16) - (uns ? 0 : 8));
+        repeat(d, k);
         args[a.use.name] = { dtype: uns ? 'u8' : 'i8', shape: [n], data: d } as NpyArray;
       } else {
         const C =
@@ -172,7 +265,8 @@ export function corpusInputs(f: Func, seed = 1): Record<string, NpyArray | numbe
                 ? Uint32Array
                 : Int32Array;
         const d = new C(n);
-        for (let i = 0; i < n; i++) d[i] = Math.floor(r() * 16) - (uns ? 0 : 8);
+        for (let i = 0; i < k; i++) d[i] = Math.floor(r() * 16) - (uns ? 0 : 8);
+        repeat(d, k);
         const dt = `${uns ? 'u' : 'i'}${bits / 8}`;
         args[a.use.name] = { dtype: dt, shape: [n], data: d } as NpyArray;
       }
@@ -211,7 +305,7 @@ export function checkCorpusFile(root: string, file: string, opts: { run?: boolea
   }
   if (opts.run === false) return row;
   const f = entryFunc(m);
-  const args = f ? corpusInputs(f) : undefined;
+  const args = f ? corpusInputs(f, 1, inputShape(m, f)) : undefined;
   if (!f || !args) {
     row.detail = 'not run: an argument type the runner cannot bind';
     return row;
