@@ -16,8 +16,8 @@ import { join, relative } from 'node:path';
 import { AxsimError } from '../../errors.ts';
 import type { NpyArray } from '../../io/index.ts';
 import type { Func, Module } from '../asm/ast.ts';
-import { parsePtoAs } from '../asm/parser.ts';
 import { execFunc, type RtValue, type ViewValue } from '../asm/exec.ts';
+import { parsePtoAs } from '../asm/parser.ts';
 import { runProgram } from '../asm/run.ts';
 import { type Profile, verifyDiagnostics } from '../asm/verify.ts';
 
@@ -158,7 +158,8 @@ export function inputShape(m: Module, f: Func): InputShape {
   for (const iv of INT_CANDIDATES) {
     const extents: Record<string, number> = {};
     const scalars: Record<string, number> = {};
-    for (const a of f.args) if (a.type.kind === 'scalar') scalars[a.use.name] = isFloatName(a.type.name) ? 0.5 : iv;
+    for (const a of f.args)
+      if (a.type.kind === 'scalar') scalars[a.use.name] = isFloatName(a.type.name) ? 0.5 : iv;
     const note = (v: RtValue) => {
       if (v.kind !== 'view') return;
       extents[v.arg] = Math.max(extents[v.arg] ?? 0, viewReach(v));
@@ -191,7 +192,10 @@ export function inputShape(m: Module, f: Func): InputShape {
 }
 
 /** Repeats the first `k` elements of `d` through the whole array. */
-function repeat(d: { length: number; copyWithin(t: number, s: number, e: number): unknown }, k: number): void {
+function repeat(
+  d: { length: number; copyWithin(t: number, s: number, e: number): unknown },
+  k: number,
+): void {
   for (let len = k; len < d.length; len *= 2) d.copyWithin(len, 0, Math.min(len, d.length - len));
 }
 
