@@ -201,6 +201,38 @@ interface Bound {
 }
 
 /** Everything `execute` checks before running: operands bound, support tables, scalar, op.check. */
+
+/**
+ * The data-movement instructions whose pto-isa kernels take Vec tiles in the column-major layouts
+ * (the exceptions to spec 002's "isRowMajor for vector tiles"): TLOAD and TSTORE copy ND2ND, DN2DN
+ * and NZ2NZ on A2/A3 and A5 (pto-isa include/pto/common/arch/memory/tload_common.hpp "TLOAD(VecTile,
+ * GlobalTensor) only support ND2ND/DN2DN/NZ2NZ", tstore_common.hpp "only support ND/DN/NZ", and the
+ * A5 register/tload_common.hpp Vec DN2DN / NZ2NZ paths); A5 TMOV turns a Vec ND tile into Vec NZ
+ * (npu/a5/TMov.hpp `TMovToVecNd2Nz`). Every other instruction keeps the row-major rule.
+ */
+function layoutMoveAllowed(
+  insn: string,
+  operand: string,
+  tiles: Record<string, Tile>,
+  profile: string,
+): boolean {
+  if (insn === 'TLOAD' || insn === 'TSTORE') return true;
+  if (insn === 'TMOV' && profile === 'a5' && operand === 'dst') {
+    const src = tiles.src;
+    const dst = tiles.dst;
+    return (
+      src !== undefined &&
+      dst !== undefined &&
+      src.loc === 'vec' &&
+      src.blayout === 'row' &&
+      src.slayout === 'none' &&
+      dst.blayout === 'col' &&
+      dst.slayout === 'row'
+    );
+  }
+  return false;
+}
+
 function bind(
   name: string,
   operands: Readonly<Record<string, Operand>>,
@@ -262,7 +294,21 @@ function bind(
     for (const [n, t] of Object.entries(tiles)) {
       // (a one-column ColMajor tile is the "DN" vector the reduction pages allow)
       const scratch = op.operands.find((o) => o.name === n)?.scratch;
-      if (t.loc === 'vec' && t.blayout !== 'row' && t.cols !== 1 && !scratch) {
+      if (
+        t.loc === 'vec' &&
+        t.blayout !== 'row' &&
+        t.cols !== 1 &&
+        !scratch &&
+        !layoutMoveAllowed(op.name, n, tiles, profile)
+      ) {
+        if (op.name === 'TMOV' && profile === 'a2a3' && tiles.src?.loc === 'vec') {
+          throw unsupported(
+            `TMOV: a Vec -> Vec move into a ${t.slayout === 'row' ? 'NZ' : 'column-major'} tile is not supported on a2a3: its kernel copies rows of bytes (pto-isa npu/a2a3/TMov.hpp TMovToVec), it does not convert the layout`,
+            {
+              hint: 'the A5 TMOV converts ND to NZ (TMovToVecNd2Nz); on A2/A3 load the NZ tile from global memory',
+            },
+          );
+        }
         throw unsupported(
           `${op.name}: ${dtype}(ColMajor) operand '${n}' is not supported on ${profile}: RowMajor only`,
         );

@@ -9,7 +9,7 @@ import { type Budget, limitError } from '../../budget.ts';
 import { AxsimError, badInput, type ErrorLocation, unsupported } from '../../errors.ts';
 import type { CallOp, Func, GenericOp, Module, Op, Pos, SyncOp, TileBufType, Type, Use } from './ast.ts';
 import { type TileCall, tileCall } from './call.ts';
-import { genericAttr, genericOperands, genericResultTypes, genericUses } from './generic.ts';
+import { genericAttr, genericOperands, genericParen, genericResultTypes, genericUses } from './generic.ts';
 import { printType } from './printer.ts';
 import { asTileBuf, innerShape, isFloatType, subsetType, typesEqual } from './types.ts';
 
@@ -25,6 +25,8 @@ export interface TileValue {
   handle: unknown;
   /** Byte address in the location's buffer memory (`alloc_tile addr = …`, `tassign`), when given. */
   addr?: number;
+  /** A popped tile in its pipe's consumer slot (inside the reserved FIFO buffer, by design). */
+  slot?: boolean;
 }
 
 export interface PtrValue {
@@ -32,6 +34,8 @@ export interface PtrValue {
   /** Function argument name the pointer came from. */
   arg: string;
   elem: string;
+  /** Elements past the argument's start (`pto.addptr`). */
+  offset?: number;
 }
 
 export interface ViewValue {
@@ -80,6 +84,10 @@ export interface ExecHooks {
   reserve?(loc: string, size: number, base: number | undefined, name: string, pos: Pos): number;
   /** `pto.tprint ins(%t)`: the value to print. */
   print?(v: RtValue, ctx: ExecContext): void;
+  /** The cube <-> vector FIFOs; without them pipe ops are Unsupported. */
+  pipe?: PipeHooks;
+  /** The scheduler is about to resume `core` (its buffer memories become the current ones). */
+  enterCore?(core: CoreInfo): void;
 }
 
 export interface ExecContext {
@@ -87,6 +95,170 @@ export interface ExecContext {
   pos: Pos;
   /** How many times control has reached this op before (loop iterations). */
   visit: number;
+}
+
+/** One core of a run: the entry's, or a cube / vector core a mixed entry launched. */
+export interface CoreInfo {
+  id: number;
+  /** `pto.kernel_kind` of the function the core runs (undefined: the entry of a mixed kernel). */
+  kind: 'cube' | 'vector' | undefined;
+  /** Vector sub-block index (`pto.get_subblock_idx`) and count; cube cores: 0 of 1. */
+  lane: number;
+  lanes: number;
+}
+
+/** Direction of a cube <-> vector pipe transfer. */
+export type PipeDir = 'c2v' | 'v2c';
+
+/** A pipe as its init op describes it (PTOAS `initialize_l2g2l_pipe` / `initialize_l2l_pipe` / `a?c_initialize_pipe`). */
+export interface PipeDesc {
+  /** Peer inits with the same key are the two ends of one FIFO (flag base, direction mask, slots). */
+  key: string;
+  /** 1 = C2V, 2 = V2C, 3 = both. */
+  dirMask: number;
+  slotNum: number;
+  slotSize: number;
+  /** Slots of the consumer's local buffer (placement rotates through them). */
+  localSlotNum: number;
+  /** Consumer buffers: byte addresses in the vector core's Vec (C2V) / the cube core's Mat (V2C). */
+  c2vBuf: number;
+  v2cBuf: number;
+  pos: Pos;
+}
+
+/**
+ * The FIFO behind `tpush` / `tpop` / `tfree` (run.ts / pipes.ts implement it on tile bytes). `can*`
+ * say whether the op could proceed now; a core that cannot is suspended until another core moves.
+ */
+export interface PipeHooks {
+  canPush(p: PipeDesc, dir: PipeDir, core: CoreInfo, split: number): boolean;
+  push(p: PipeDesc, dir: PipeDir, src: TileValue, core: CoreInfo, split: number): void;
+  canPop(p: PipeDesc, dir: PipeDir, core: CoreInfo): boolean;
+  pop(p: PipeDesc, dir: PipeDir, dst: TileValue, core: CoreInfo, split: number): void;
+  free(p: PipeDesc, dir: PipeDir, core: CoreInfo): void;
+}
+
+/** Why a suspended core waits. */
+export interface Wait {
+  pos: Pos;
+  what: string;
+}
+
+type Gen<T> = Generator<Wait, T, undefined>;
+
+/** Op kinds executed as generators (they run regions or call, so a pipe wait may happen inside). */
+const BLOCKING_KINDS = new Set<string>(['scf.for', 'scf.if', 'scf.while', 'section', 'func.call']);
+
+/** The cube <-> vector pipe ops (PTOAS frontend and internal forms). */
+export const PIPE_OPS: ReadonlySet<string> = new Set([
+  'pto.initialize_l2g2l_pipe',
+  'pto.initialize_l2l_pipe',
+  'pto.aic_initialize_pipe',
+  'pto.aiv_initialize_pipe',
+  'pto.tpush',
+  'pto.tpop',
+  'pto.tfree',
+  'pto.tpush_to_aiv',
+  'pto.tpush_to_aic',
+  'pto.tpop_from_aic',
+  'pto.tpop_from_aiv',
+  'pto.tfree_from_aic',
+  'pto.tfree_from_aiv',
+]);
+
+function isPipeOp(op: Op): op is GenericOp {
+  return op.kind === 'generic' && PIPE_OPS.has(op.name);
+}
+
+/** `pto.kernel_kind` of a function, if it has one. */
+export function kernelKind(f: Func): 'cube' | 'vector' | undefined {
+  const a = f.attrs?.find((x) => x.name === 'pto.kernel_kind');
+  if (!a) return undefined;
+  const text = JSON.stringify(a.value);
+  return /\bcube\b/.test(text) ? 'cube' : /\bvector\b/.test(text) ? 'vector' : undefined;
+}
+
+/** Every op of a module, nested regions included. */
+function* allOps(x: unknown): Generator<Op> {
+  if (Array.isArray(x)) {
+    for (const y of x) yield* allOps(y);
+    return;
+  }
+  if (x === null || typeof x !== 'object') return;
+  const o = x as { kind?: unknown; pos?: unknown };
+  if (typeof o.kind === 'string' && o.pos) yield x as Op;
+  for (const v of Object.values(x)) if (v !== null && typeof v === 'object') yield* allOps(v);
+}
+
+/**
+ * A mixed kernel for a module whose cube and vector kernels talk through pipes but which has no
+ * `pto.entry` (PTOAS's lowering tests write the two sides as separate kernels): a function that
+ * launches every cube kernel, then every vector kernel, on their own cores. Its arguments are the
+ * kernels' arguments by name (a name the kernels give different types makes it undefined).
+ * Undefined when the module has no pipes, has an entry, or lacks one of the two sides.
+ */
+export function mixedEntry(m: Module): Func | undefined {
+  if (m.funcs.some((f) => f.attrs?.some((a) => a.name === 'pto.entry'))) return undefined;
+  if (!new Shared(m).mixed) return undefined;
+  const cube = m.funcs.filter((f) => kernelKind(f) === 'cube');
+  const vector = m.funcs.filter((f) => kernelKind(f) === 'vector');
+  if (!cube.length || !vector.length) return undefined;
+  const args: Func['args'] = [];
+  for (const f of [...cube, ...vector]) {
+    for (const a of f.args) {
+      const had = args.find((x) => x.use.name === a.use.name);
+      if (!had) args.push(a);
+      else if (!typesEqual(had.type, a.type)) return undefined;
+    }
+  }
+  const pos = m.funcs[0]!.pos;
+  const body: Op[] = [...cube, ...vector].map(
+    (f): Op => ({
+      kind: 'func.call',
+      spelling: 'func.call',
+      callee: f.name,
+      args: f.args.map((a) => a.use),
+      argTypes: f.args.map((a) => a.type),
+      resultTypes: [],
+      results: [],
+      pos: f.pos,
+    }),
+  );
+  body.push({ kind: 'return', pos, results: [], spelling: 'return', values: [], types: [] } as Op);
+  const name = `mixed(${[...cube, ...vector].map((f) => f.name).join(',')})`;
+  return { pos, name, args, resultTypes: [], hasArrow: false, visibility: undefined, attrs: undefined, body };
+}
+
+/** State the cores of one run share: ids, the cores launched, and pipe progress. */
+class Shared {
+  nextId = 1;
+  nextCore = 1;
+  /** Successful pipe transfers so far (the scheduler's progress measure). */
+  events = 0;
+  /** Does the module use pipes (then a mixed entry's kernel calls launch cores)? */
+  readonly mixed: boolean;
+  /** Vector cores per launch: 2 sub-blocks when some transfer splits a tile, else 1. */
+  readonly vectorLanes: number;
+  readonly launched: { ex: Exec; gen: Gen<RtValue[] | undefined> }[] = [];
+  /** `pto.reserve_buffer` bases by function and name (for `import_reserved_buffer`). */
+  readonly reserved = new Map<string, number>();
+  /** Pipes the init ops created (a `!pto.pipe` value is an index here). */
+  readonly pipes: PipeDesc[] = [];
+
+  constructor(m: Module | undefined) {
+    let mixed = false;
+    let split = false;
+    if (m) {
+      for (const op of allOps(m.funcs)) {
+        if (!isPipeOp(op)) continue;
+        mixed = true;
+        const a = genericAttr(op, 'split');
+        if (a?.kind === 'int' && a.value !== 0n) split = true;
+      }
+    }
+    this.mixed = mixed;
+    this.vectorLanes = split ? 2 : 1;
+  }
 }
 
 export interface ExecOptions {
@@ -112,15 +284,31 @@ const REGION_OPS = new Set<string>(['scf.for', 'scf.if', 'scf.while', 'section',
 class Exec {
   env = new Map<string, RtValue>();
   steps = 0;
-  nextId = 1;
   visits = new Map<Op, number>();
   /** The condition the last `scf.condition` evaluated. */
   lastCond = false;
 
+  /** Frontend pipes (`aic_/aiv_initialize_pipe`): the function's C2V and V2C pipe. */
+  front: { c2v?: PipeDesc; v2c?: PipeDesc } = {};
+  /** Pops per pipe and direction on this core (consumer slot rotation). */
+  pops = new Map<string, number>();
+  /** The function this core runs (reserve_buffer names are per function). */
+  func = '';
+
   constructor(
     readonly hooks: ExecHooks,
     readonly opts: ExecOptions,
+    readonly shared: Shared = new Shared(opts.module),
+    readonly core: CoreInfo = { id: 0, kind: undefined, lane: 0, lanes: 1 },
   ) {}
+
+  get nextId(): number {
+    return this.shared.nextId;
+  }
+
+  set nextId(n: number) {
+    this.shared.nextId = n;
+  }
 
   loc(pos: Pos): ErrorLocation {
     return this.opts.file === undefined ? { ...pos } : { file: this.opts.file, ...pos };
@@ -160,7 +348,7 @@ class Exec {
     return t;
   }
 
-  run(ops: Op[]): RtValue[] | undefined {
+  *run(ops: Op[]): Gen<RtValue[] | undefined> {
     for (const op of ops) {
       if (++this.steps > (this.opts.maxSteps ?? 1_000_000)) {
         throw unsupported(`the program executes more than ${this.opts.maxSteps ?? 1_000_000} operations`, {
@@ -169,7 +357,7 @@ class Exec {
         });
       }
       try {
-        const r = this.op(op);
+        const r = BLOCKING_KINDS.has(op.kind) || isPipeOp(op) ? yield* this.region(op) : this.op(op);
         if (r) return r;
       } catch (e) {
         if (e instanceof AxsimError) throw this.at(op.pos, e);
@@ -177,6 +365,94 @@ class Exec {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Ops that run nested regions, call, or may block on a pipe: generators, so a core waiting for a
+   * FIFO entry (tpop) or a free slot (tpush) suspends here and resumes where it stopped.
+   */
+  *region(op: Op): Gen<RtValue[] | undefined> {
+    const def = (u: Use, v: RtValue) => this.env.set(u.name, v);
+    switch (op.kind) {
+      case 'scf.while': {
+        let carried = op.inits.map((a) => this.get(a.init));
+        let results: RtValue[] = [];
+        for (;;) {
+          op.inits.forEach((a, k) => {
+            def(a.arg, carried[k]!);
+          });
+          this.lastCond = false;
+          const fwd = (yield* this.run(op.before)) ?? [];
+          if (!this.lastCond) {
+            results = fwd;
+            break;
+          }
+          op.afterArgs.forEach((a, k) => {
+            def(a.use, fwd[k]!);
+          });
+          carried = (yield* this.run(op.after)) ?? carried;
+        }
+        op.results.forEach((r, k) => {
+          def(r, results[k]!);
+        });
+        return undefined;
+      }
+      case 'scf.for': {
+        const lb = this.int(op.lb);
+        const ub = this.int(op.ub);
+        const step = this.int(op.step);
+        if (step <= 0)
+          throw badInput(`scf.for: step must be positive, got ${step}`, { hint: 'use a positive step' });
+        let carried = op.iterArgs.map((a) => this.get(a.init));
+        const ivType = this.get(op.lb).kind === 'int' ? (this.get(op.lb) as { type: string }).type : 'index';
+        const b = this.opts.budget;
+        const project = b !== undefined && ub - lb > step && op.body.every((o) => !REGION_OPS.has(o.kind));
+        for (let i = lb; i < ub; i += step) {
+          def(op.iv, { kind: 'int', v: i, type: ivType });
+          op.iterArgs.forEach((a, k) => {
+            def(a.arg, carried[k]!);
+          });
+          const before = b?.elementOps ?? 0;
+          const y = yield* this.run(op.body);
+          if (op.iterArgs.length) carried = y ?? carried;
+          if (project && i === lb) {
+            const perIter = b.elementOps - before;
+            const rest = Math.ceil((ub - lb) / step) - 1;
+            if (perIter > 0 && !b.wouldFitElements(perIter * rest)) {
+              throw limitError(
+                'elementOps',
+                b.elementOps + perIter * rest,
+                b.limits.elementOps,
+                this.loc(op.pos),
+              );
+            }
+          }
+        }
+        op.results.forEach((r, k) => {
+          def(r, carried[k]!);
+        });
+        return undefined;
+      }
+      case 'scf.if': {
+        const c = this.int(op.cond);
+        const body = c ? op.thenOps : (op.elseOps ?? []);
+        const y = yield* this.run(body);
+        op.results.forEach((r, k) => {
+          def(r, y![k]!);
+        });
+        return undefined;
+      }
+      case 'section':
+        yield* this.run(op.body);
+        return undefined;
+      case 'func.call':
+        return yield* this.call(op);
+      case 'generic':
+        yield* this.pipeOp(op);
+        return undefined;
+      default:
+        return this.op(op);
+    }
   }
 
   /** Executes one op; returns yielded/returned values for terminators. */
@@ -189,29 +465,6 @@ class Exec {
       case 'scf.condition':
         this.lastCond = this.int(op.cond) !== 0;
         return op.values.map((v) => this.get(v));
-      case 'scf.while': {
-        let carried = op.inits.map((a) => this.get(a.init));
-        let results: RtValue[] = [];
-        for (;;) {
-          op.inits.forEach((a, k) => {
-            def(a.arg, carried[k]!);
-          });
-          this.lastCond = false;
-          const fwd = this.run(op.before) ?? [];
-          if (!this.lastCond) {
-            results = fwd;
-            break;
-          }
-          op.afterArgs.forEach((a, k) => {
-            def(a.use, fwd[k]!);
-          });
-          carried = this.run(op.after) ?? carried;
-        }
-        op.results.forEach((r, k) => {
-          def(r, results[k]!);
-        });
-        return undefined;
-      }
       case 'arith.constant': {
         const t = op.type.kind === 'scalar' ? op.type.name : 'index';
         const a = op.value;
@@ -280,54 +533,6 @@ class Exec {
         def(op.results[0]!, c ? this.get(op.a) : this.get(op.b));
         return undefined;
       }
-      case 'scf.for': {
-        const lb = this.int(op.lb);
-        const ub = this.int(op.ub);
-        const step = this.int(op.step);
-        if (step <= 0)
-          throw badInput(`scf.for: step must be positive, got ${step}`, { hint: 'use a positive step' });
-        let carried = op.iterArgs.map((a) => this.get(a.init));
-        const ivType = this.get(op.lb).kind === 'int' ? (this.get(op.lb) as { type: string }).type : 'index';
-        const b = this.opts.budget;
-        const project = b !== undefined && ub - lb > step && op.body.every((o) => !REGION_OPS.has(o.kind));
-        for (let i = lb; i < ub; i += step) {
-          def(op.iv, { kind: 'int', v: i, type: ivType });
-          op.iterArgs.forEach((a, k) => {
-            def(a.arg, carried[k]!);
-          });
-          const before = b?.elementOps ?? 0;
-          const y = this.run(op.body);
-          if (op.iterArgs.length) carried = y ?? carried;
-          if (project && i === lb) {
-            const perIter = b.elementOps - before;
-            const rest = Math.ceil((ub - lb) / step) - 1;
-            if (perIter > 0 && !b.wouldFitElements(perIter * rest)) {
-              throw limitError(
-                'elementOps',
-                b.elementOps + perIter * rest,
-                b.limits.elementOps,
-                this.loc(op.pos),
-              );
-            }
-          }
-        }
-        op.results.forEach((r, k) => {
-          def(r, carried[k]!);
-        });
-        return undefined;
-      }
-      case 'scf.if': {
-        const c = this.int(op.cond);
-        const body = c ? op.thenOps : (op.elseOps ?? []);
-        const y = this.run(body);
-        op.results.forEach((r, k) => {
-          def(r, y![k]!);
-        });
-        return undefined;
-      }
-      case 'section':
-        this.run(op.body);
-        return undefined;
       case 'memref.alloc': {
         const tb = asTileBuf(op.type)!;
         def(op.results[0]!, this.newTile(tb, tb.vRow, tb.vCol, op));
@@ -396,7 +601,14 @@ class Exec {
             hint: 'sizes and strides are ≥ 0',
           });
         }
-        def(op.results[0]!, { kind: 'view', arg: p.arg, elem: p.elem, shape, strides, offset: 0 });
+        def(op.results[0]!, {
+          kind: 'view',
+          arg: p.arg,
+          elem: p.elem,
+          shape,
+          strides,
+          offset: p.offset ?? 0,
+        });
         return undefined;
       }
       case 'memref.subview': {
@@ -480,10 +692,13 @@ class Exec {
       case 'sync':
         this.hooks.sync?.(op, this.ctx(op));
         return undefined;
-      case 'pto.query':
-        // one block with one sub-block is simulated: indices 0, counts 1
-        def(op.results[0]!, { kind: 'int', v: op.name.endsWith('_num') ? 1 : 0, type: 'i64' });
+      case 'pto.query': {
+        // one block is simulated; sub-blocks are the vector cores of a mixed run (else 0 of 1)
+        const sub = op.name.includes('subblock');
+        const v = op.name.endsWith('_num') ? (sub ? this.core.lanes : 1) : sub ? this.core.lane : 0;
+        def(op.results[0]!, { kind: 'int', v, type: 'i64' });
         return undefined;
+      }
       case 'pto.treshape': {
         const src = this.get(op.source);
         const tb = asTileBuf(op.type);
@@ -501,8 +716,6 @@ class Exec {
         def(op.results[0]!, t);
         return undefined;
       }
-      case 'func.call':
-        return this.call(op);
       case 'generic':
         this.generic(op);
         return undefined;
@@ -547,7 +760,7 @@ class Exec {
   }
 
   /** `func.call`: the callee runs on its own environment; its results bind the call's. */
-  call(op: CallOp): undefined {
+  *call(op: CallOp): Gen<undefined> {
     const f = this.opts.module?.funcs.find((g) => g.name === op.callee);
     if (!f) throw badInput(`func.call: no function @${op.callee} in the module`, { location: op.pos });
     if (this.depth >= MAX_CALL_DEPTH) {
@@ -557,23 +770,256 @@ class Exec {
       });
     }
     const args = op.args.map((a) => this.get(a));
+    const kind = kernelKind(f);
+    if (this.shared.mixed && this.core.kind === undefined && kind !== undefined) {
+      // a mixed kernel's entry: the callee runs on its own core(s), concurrently with the others
+      // (PTOAS compiles the entry for the cube and the vector cores; each runs the calls of its kind)
+      this.launch(f, args, kind);
+      return undefined;
+    }
     const saved = this.env;
+    const savedFunc = this.func;
     this.env = new Map();
+    this.func = f.name;
     f.args.forEach((a, i) => {
       this.env.set(a.use.name, args[i]!);
     });
     this.depth++;
     let ret: RtValue[];
     try {
-      ret = this.run(f.body) ?? [];
+      ret = (yield* this.run(f.body)) ?? [];
     } finally {
       this.depth--;
       this.env = saved;
+      this.func = savedFunc;
     }
     op.results.forEach((r, i) => {
       this.env.set(r.name, ret[i]!);
     });
     return undefined;
+  }
+
+  /** Starts `f` on a new cube core, or on each vector sub-block core. */
+  launch(f: Func, args: RtValue[], kind: 'cube' | 'vector'): void {
+    const lanes = kind === 'vector' ? this.shared.vectorLanes : 1;
+    for (let lane = 0; lane < lanes; lane++) {
+      const c = new Exec(this.hooks, this.opts, this.shared, {
+        id: this.shared.nextCore++,
+        kind,
+        lane,
+        lanes,
+      });
+      c.func = f.name;
+      f.args.forEach((a, i) => {
+        c.env.set(a.use.name, args[i]!);
+      });
+      this.shared.launched.push({ ex: c, gen: c.run(f.body) });
+    }
+  }
+
+  /** Named operands of a frontend init: `(gm_slot_buffer = %g : T, c2v_consumer_buf = %c : i32, …)`. */
+  named(op: GenericOp): Map<string, Use> {
+    const out = new Map<string, Use>();
+    const g = op.items.find((it) => it.k === 'group' && it.open === '(');
+    if (g?.k !== 'group') return out;
+    let name: string | undefined;
+    for (const it of g.items) {
+      if (it.k === 'word') name = it.text;
+      else if (it.k === 'value' && name !== undefined) {
+        out.set(name, it.use);
+        name = undefined;
+      }
+    }
+    return out;
+  }
+
+  intAttr(op: GenericOp, name: string): number | undefined {
+    const a = genericAttr(op, name);
+    return a?.kind === 'int' ? Number(a.value) : undefined;
+  }
+
+  /** The pipe a transfer op uses, and its direction. */
+  transfer(op: GenericOp): { p: PipeDesc; dir: PipeDir; tile?: Use } {
+    const uses = genericParen(op)?.uses ?? [];
+    const front = (dir: PipeDir, who: string) => {
+      const p = this.front[dir];
+      if (!p) {
+        throw badInput(
+          `${op.name}: no ${who}_initialize_pipe with the ${dir.toUpperCase()} direction ran before it`,
+          {
+            hint: `initialize the pipe in this function first (dir_mask ${dir === 'c2v' ? '1 or 3' : '2 or 3'})`,
+          },
+        );
+      }
+      return p;
+    };
+    switch (op.name) {
+      case 'pto.tpush_to_aiv':
+        return { p: front('c2v', 'aic'), dir: 'c2v', tile: uses[0] };
+      case 'pto.tpush_to_aic':
+        return { p: front('v2c', 'aiv'), dir: 'v2c', tile: uses[0] };
+      case 'pto.tpop_from_aic':
+        return { p: front('c2v', 'aiv'), dir: 'c2v' };
+      case 'pto.tpop_from_aiv':
+        return { p: front('v2c', 'aic'), dir: 'v2c' };
+      case 'pto.tfree_from_aic':
+        return { p: front('c2v', 'aiv'), dir: 'c2v' };
+      case 'pto.tfree_from_aiv':
+        return { p: front('v2c', 'aic'), dir: 'v2c' };
+    }
+    // pto.tpush / tpop (%tile, %pipe) and tfree (%pipe)
+    const pu = op.name === 'pto.tfree' ? uses[0] : uses[1];
+    const pv = pu ? this.get(pu) : undefined;
+    const p = pv?.kind === 'int' && pv.type === '!pto.pipe' ? this.shared.pipes[pv.v] : undefined;
+    if (!p) throw badInput(`${op.name}: the pipe operand is not a pipe an init op created`);
+    let dir: PipeDir = p.dirMask === 2 ? 'v2c' : 'c2v';
+    if (p.dirMask === 3) {
+      // DIR_BOTH: the tile says which way (pto-isa TPush.hpp: Acc/Mat produce C2V, Vec V2C; a Vec
+      // consumer pops C2V, a Mat one V2C); tfree: the vector core frees C2V, the cube V2C
+      const t = op.name === 'pto.tfree' ? undefined : this.get(uses[0]!);
+      const loc = t?.kind === 'tile' ? t.type.loc : undefined;
+      if (op.name === 'pto.tpush') dir = loc === 'vec' ? 'v2c' : 'c2v';
+      else if (op.name === 'pto.tpop') dir = loc === 'vec' ? 'c2v' : 'v2c';
+      else dir = this.core.kind === 'cube' ? 'v2c' : 'c2v';
+    }
+    return { p, dir, tile: op.name === 'pto.tfree' ? undefined : uses[0] };
+  }
+
+  /**
+   * The pipe ops (docs/pto-as.md, "Cube <-> vector pipes"): inits describe the FIFO; tpush waits for
+   * a free slot and copies the tile in; tpop waits for an entry and copies it into a tile placed in
+   * the consumer's local slot; tfree releases the oldest popped entry. A NO_SPLIT transfer on vector
+   * sub-block 1 does nothing (pto-isa CPU simulator: `IsInactiveNoSplitVecLane`).
+   */
+  *pipeOp(op: GenericOp): Gen<void> {
+    const hooks = this.hooks.pipe;
+    if (!hooks) {
+      throw unsupported(`${op.name}: the cube <-> vector pipes are simulated by \`axsim pto run\` only`, {
+        location: op.pos,
+      });
+    }
+    if (op.name.endsWith('initialize_pipe') || op.name.startsWith('pto.initialize_')) {
+      this.initPipe(op);
+      return;
+    }
+    const split = this.intAttr(op, 'split') ?? 0;
+    const { p, dir, tile } = this.transfer(op);
+    const inactive = this.core.kind === 'vector' && this.core.lane !== 0 && split === 0;
+    const wait = (what: string): Wait => ({
+      pos: op.pos,
+      what: `${op.name} at ${op.pos.line}:${op.pos.col} ${what}`,
+    });
+    if (op.name.startsWith('pto.tpush')) {
+      const src = this.get(tile!);
+      if (src.kind !== 'tile') throw badInput(`${op.name}: the pushed value is not a tile`);
+      if (inactive) return;
+      while (!hooks.canPush(p, dir, this.core, split)) yield wait('waits for a free FIFO slot');
+      hooks.push(p, dir, src, this.core, split);
+      this.shared.events++;
+      return;
+    }
+    if (op.name.startsWith('pto.tfree')) {
+      if (inactive) return;
+      hooks.free(p, dir, this.core);
+      this.shared.events++;
+      return;
+    }
+    // tpop: the destination type (frontend: the result; internal: the declared tile)
+    let type: TileBufType | undefined;
+    let target: string;
+    if (tile) {
+      const d = this.get(tile);
+      if (d.kind !== 'tile') throw badInput(`${op.name}: the destination is not a tile`);
+      type = d.type;
+      target = tile.name;
+    } else {
+      const rt = genericResultTypes(op)[0];
+      type = rt ? asTileBuf(rt) : undefined;
+      if (!type || !op.results[0]) throw badInput(`${op.name}: the popped tile has no tile type`);
+      target = op.results[0].name;
+    }
+    const dyn = tile ? [] : (genericParen(op)?.uses ?? []);
+    const vr = dyn[0] ? this.int(dyn[0]) : type.vRow < 0 ? type.rows : type.vRow;
+    const vc = dyn[1] ? this.int(dyn[1]) : type.vCol < 0 ? type.cols : type.vCol;
+    if (vr < 0 || vc < 0 || vr > type.rows || vc > type.cols) {
+      throw badInput(`${op.name}: valid region ${vr}x${vc} is outside the ${type.rows}x${type.cols} tile`);
+    }
+    if (!inactive)
+      while (!hooks.canPop(p, dir, this.core)) yield wait('waits for a tile no core has pushed yet');
+    // the popped tile lives in the consumer's local FIFO buffer, slot by slot (pto-isa TPipe:
+    // C2V_CONSUMER_BUF / V2C_CONSUMER_BUF + (index % local slots) * slot size)
+    const k = `${p.key}/${dir}`;
+    const n = this.pops.get(k) ?? 0;
+    this.pops.set(k, n + 1);
+    const addr = (dir === 'c2v' ? p.c2vBuf : p.v2cBuf) + (n % p.localSlotNum) * p.slotSize;
+    const t: TileValue = {
+      kind: 'tile',
+      type,
+      validRow: vr,
+      validCol: vc,
+      id: this.nextId++,
+      handle: undefined,
+      addr,
+      slot: true,
+    };
+    t.handle = this.hooks.alloc?.(t, op);
+    this.env.set(target, t);
+    if (inactive) return;
+    hooks.pop(p, dir, t, this.core, split);
+    this.shared.events++;
+  }
+
+  /** `*_initialize_pipe`: a pipe descriptor (frontend inits set the function's implicit pipes). */
+  initPipe(op: GenericOp): void {
+    const dirMask = this.intAttr(op, 'dir_mask') ?? 1;
+    const slotSize = this.intAttr(op, 'slot_size') ?? 0;
+    // PTOAS (docs/designs/ptoas-tpush-tpop-design.md §4.4): 8 slots one way, 4 for DIR_BOTH
+    const slotNum = this.intAttr(op, 'slot_num') ?? (dirMask === 3 ? 4 : 8);
+    const localSlotNum = this.intAttr(op, 'local_slot_num') ?? slotNum;
+    const flag = this.intAttr(op, 'flag_base') ?? 0;
+    const val = (u: Use | undefined) => {
+      if (!u) return 0;
+      const v = this.get(u);
+      return v.kind === 'int' ? v.v : 0;
+    };
+    let c2vBuf = 0;
+    let v2cBuf = 0;
+    const frontend = op.name === 'pto.aic_initialize_pipe' || op.name === 'pto.aiv_initialize_pipe';
+    if (frontend) {
+      const nm = this.named(op);
+      c2vBuf = val(nm.get('c2v_consumer_buf'));
+      v2cBuf = val(nm.get('v2c_consumer_buf'));
+    } else {
+      // l2g2l: (gm, local[, peer local]); l2l: (local[, peer local]) — local is the C2V buffer
+      // for DIR_C2V / DIR_BOTH, the V2C buffer for DIR_V2C (design doc §5.2, §6.3)
+      const uses = genericParen(op)?.uses ?? [];
+      const locals = op.name === 'pto.initialize_l2g2l_pipe' ? uses.slice(1) : uses;
+      if (dirMask === 2) v2cBuf = val(locals[0]);
+      else {
+        c2vBuf = val(locals[0]);
+        v2cBuf = val(locals[1]);
+      }
+    }
+    const p: PipeDesc = {
+      key: `${frontend ? 'frontend' : `flag${flag}`}/dir${dirMask}/${slotNum}x${slotSize}`,
+      dirMask,
+      slotNum,
+      slotSize,
+      localSlotNum: Math.max(1, localSlotNum),
+      c2vBuf,
+      v2cBuf,
+      pos: op.pos,
+    };
+    if (slotSize <= 0) throw badInput(`${op.name}: slot_size must be a positive byte count`);
+    if (frontend) {
+      if (dirMask & 1) this.front.c2v = p;
+      if (dirMask & 2) this.front.v2c = p;
+    }
+    const r = op.results[0];
+    if (r) {
+      this.shared.pipes.push(p);
+      this.env.set(r.name, { kind: 'int', v: this.shared.pipes.length - 1, type: '!pto.pipe' });
+    }
   }
 
   /** Ops in generic custom syntax (see verify-generic.ts for their rules). */
@@ -674,10 +1120,62 @@ class Exec {
           op.pos,
         );
         if (op.results[0]) this.env.set(op.results[0].name, { kind: 'int', v: b, type: 'i32' });
+        if (name?.kind === 'string') this.shared.reserved.set(`${this.func}/${name.value}`, b);
         return;
       }
       case 'memref.dealloc':
         return;
+      case 'pto.set_ffts':
+        // the FFTS base address for cross-core flags: ordering only, which the scheduler provides
+        return;
+      case 'pto.declare_tile': {
+        // a tile without storage yet: pto.tpop (or tassign) gives it its bytes
+        const rt = genericResultTypes(op)[0];
+        const tb = rt ? asTileBuf(rt) : undefined;
+        if (!tb || !op.results[0]) throw badInput('pto.declare_tile: the result is not a tile type');
+        this.env.set(op.results[0].name, {
+          kind: 'tile',
+          type: tb,
+          validRow: tb.vRow < 0 ? tb.rows : tb.vRow,
+          validCol: tb.vCol < 0 ? tb.cols : tb.vCol,
+          id: this.nextId++,
+          handle: undefined,
+        });
+        return;
+      }
+      case 'pto.import_reserved_buffer': {
+        // the peer function's reserved FIFO buffer address. It locates the peer's consumer slots,
+        // which the peer core places its popped tiles in itself; the importer only passes it on
+        const name = genericAttr(op, 'name');
+        const peer = genericAttr(op, 'peer_func');
+        const key = `${peer?.kind === 'symbol' ? peer.name : ''}/${name?.kind === 'string' ? name.value : ''}`;
+        let v = this.shared.reserved.get(key);
+        if (v === undefined) {
+          const pf = this.opts.module?.funcs.find((g) => peer?.kind === 'symbol' && g.name === peer.name);
+          for (const o of pf ? allOps(pf.body) : []) {
+            if (o.kind !== 'generic' || o.name !== 'pto.reserve_buffer') continue;
+            const n = genericAttr(o, 'name');
+            const b = genericAttr(o, 'base');
+            if (
+              n?.kind === 'string' &&
+              name?.kind === 'string' &&
+              n.value === name.value &&
+              b?.kind === 'int'
+            )
+              v = Number(b.value);
+          }
+        }
+        if (op.results[0]) this.env.set(op.results[0].name, { kind: 'int', v: v ?? 0, type: 'i32' });
+        return;
+      }
+      case 'pto.addptr': {
+        // `%q = pto.addptr %p, %off : <T> -> <T>`: the pointer `off` elements further on
+        const p = this.get(operands[0]!);
+        const off = this.int(operands[1]!);
+        if (p.kind !== 'ptr') throw badInput('pto.addptr: the base is not a pointer');
+        if (op.results[0]) this.env.set(op.results[0].name, { ...p, offset: (p.offset ?? 0) + off });
+        return;
+      }
       case 'pto.declare_eventid_array': {
         // event ids only order pipes, which the functional model runs in program order: the array
         // just holds the ids the program stores in it
@@ -957,10 +1455,7 @@ function compare(p: string, x: number, y: number, t: string): boolean {
 
 /** Binds a function's arguments: scalars by value, pointers by name, tiles as fresh buffers. */
 /** Why the generic ops axsim parses but does not run are not run. */
-const GENERIC_UNSIMULATED_HINT: Record<string, string> = {
-  'pto.tpush': 'the tpush/tpop pipes move tiles between the cube and vector cores; axsim simulates one core',
-  'pto.tpop': 'the tpush/tpop pipes move tiles between the cube and vector cores; axsim simulates one core',
-};
+const GENERIC_UNSIMULATED_HINT: Record<string, string> = {};
 
 export type ArgBinder = (arg: { name: string; type: Type }) => RtValue | undefined;
 
@@ -988,6 +1483,7 @@ export function execFunc(
   opts: ExecOptions & { scalars?: Record<string, number> } = {},
 ): { returned: RtValue[]; env: Map<string, RtValue> } {
   const ex = new Exec(hooks, opts);
+  ex.func = f.name;
   for (const a of f.args) {
     const t = a.type;
     if (t.kind === 'ptr') ex.env.set(a.use.name, { kind: 'ptr', arg: a.use.name, elem: t.elem.name });
@@ -1045,6 +1541,59 @@ export function execFunc(
       ex.env.set(a.use.name, tv);
     }
   }
-  const returned = ex.run(f.body) ?? [];
+  const returned = schedule(ex, ex.run(f.body)) ?? [];
   return { returned, env: ex.env };
+}
+
+/**
+ * Runs the entry's core and every core it launches to completion, in program order within each
+ * core: each runs until it finishes or waits on a pipe, then the next one (round robin, in launch
+ * order). When a whole round moves no pipe and finishes no core, every remaining core waits on a
+ * FIFO no other core will serve: the program deadlocks, and that is reported with each wait.
+ */
+function schedule(main: Exec, gen: Gen<RtValue[] | undefined>): RtValue[] | undefined {
+  const sh = main.shared;
+  const cores = [{ ex: main, gen }];
+  const done = new Set<number>();
+  const waits = new Map<number, Wait>();
+  let result: RtValue[] | undefined;
+  for (;;) {
+    const before = sh.events;
+    let moved = false;
+    for (let i = 0; i < cores.length; i++) {
+      if (done.has(i)) continue;
+      const c = cores[i]!;
+      main.hooks.enterCore?.(c.ex.core);
+      const fresh = !waits.has(i);
+      const r = c.gen.next();
+      if (sh.launched.length) {
+        cores.push(...sh.launched);
+        sh.launched.length = 0;
+      }
+      if (r.done) {
+        done.add(i);
+        waits.delete(i);
+        if (i === 0) result = r.value;
+        moved = true;
+      } else {
+        waits.set(i, r.value);
+        if (fresh) moved = true;
+      }
+    }
+    if (done.size === cores.length) break;
+    if (!moved && sh.events === before) {
+      const list = [...waits.entries()].map(([i, w]) => `${coreName(cores[i]!.ex.core)}: ${w.what}`);
+      throw badInput(`the program deadlocks: ${list.join('; ')}`, {
+        location: [...waits.values()][0]!.pos,
+        hint: 'every remaining core waits on a pipe that no other core pushes to or frees (a kernel run without its peer, or mismatched tpush / tpop counts)',
+      });
+    }
+  }
+  main.hooks.enterCore?.(main.core);
+  return result;
+}
+
+function coreName(c: CoreInfo): string {
+  if (c.kind === undefined) return 'the entry';
+  return c.kind === 'cube' ? `cube core ${c.id}` : `vector core ${c.id} (sub-block ${c.lane})`;
 }

@@ -114,7 +114,15 @@ export class BufferMemory {
    * Checks an explicit placement (range and alignment, SA-0352..SA-0354) and returns its
    * description. `what` names the tile in messages.
    */
-  check(loc: TileLoc, addr: number, size: number, where: string, what: string): Placement {
+  check(
+    loc: TileLoc,
+    addr: number,
+    size: number,
+    where: string,
+    what: string,
+    /** A pipe's consumer slot: it lies inside its reserved FIFO buffer by design. */
+    inReserved = false,
+  ): Placement {
     const s = this.spec(loc);
     if (!Number.isSafeInteger(addr) || addr < 0) {
       throw badInput(`${what}: address ${addr} is not a byte offset in ${s.name}`, {
@@ -139,7 +147,7 @@ export class BufferMemory {
       });
     }
     const p: Placement = { space: s.name, addr, size, where };
-    for (const c of this.claimed) {
+    for (const c of inReserved ? [] : this.claimed) {
       if (overlaps(p, c)) {
         throw badInput(
           `${what}: bytes ${addr}..${addr + size - 1} of ${s.name} overlap ${c.where} (bytes ${c.addr}..${c.addr + c.size - 1})`,

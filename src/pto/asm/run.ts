@@ -23,14 +23,17 @@ import {
   type TileSpec,
   tileFromNpy,
 } from '../index.ts';
-import type { Module, Op, TileBufType } from './ast.ts';
+import type { Func, Module, Op, TileBufType } from './ast.ts';
 import { attrWord, type TileCall } from './call.ts';
 import { execFunc, findFunc, type RtValue, type TileValue, type ViewValue } from './exec.ts';
 import { BufferMemory, overlaps, type Placement, samePlace } from './memory.ts';
+import { PipeHub } from './pipes.ts';
 import { dtypeOfName } from './types.ts';
 
 export interface RunOptions {
   func?: string;
+  /** A function to run that is not one of the module's (`mixedEntry(m)`); overrides `func`. */
+  entry?: Func;
   profile?: Profile;
   file?: string;
   maxSteps?: number;
@@ -179,7 +182,7 @@ export function runProgram(
   opts: RunOptions = {},
 ): RunResult {
   const profile = opts.profile ?? 'cpu';
-  const f = findFunc(m, opts.func);
+  const f = opts.entry ?? findFunc(m, opts.func);
   const arrays: Record<string, NpyArray> = {};
   const scalars: Record<string, number> = {};
   for (const a of f.args) {
@@ -246,7 +249,12 @@ export function runProgram(
   };
   const tileArgs: Record<string, Tile> = {};
   // tile storage: buffers live in the run's buffer memories (docs/pto-as.md, "Tile storage")
-  const mem = new BufferMemory(profile);
+  // each core of a mixed (cube + vector) run has its own buffers; core 0 is the entry's
+  let mem = new BufferMemory(profile);
+  const mems = new Map<number, BufferMemory>([[0, mem]]);
+  const pipes = new PipeHub((text) => {
+    if (!notes.includes(text)) notes.push(text);
+  });
   const places = new WeakMap<Tile, Placement>();
   const notes: string[] = [];
   const printed: string[] = [];
@@ -258,7 +266,9 @@ export function runProgram(
     const loc = spec.loc ?? 'vec';
     const size = storageBytes(t.type);
     const p =
-      t.addr !== undefined ? mem.check(loc, t.addr, size, at, what) : mem.autoPlace(site, loc, size, at);
+      t.addr !== undefined
+        ? mem.check(loc, t.addr, size, at, what, t.slot === true)
+        : mem.autoPlace(site, loc, size, at);
     if (!p) {
       if (!notes.some((n) => n.startsWith(at)))
         notes.push(
@@ -290,9 +300,10 @@ export function runProgram(
         // buffers (alloc_tile, memref.alloc, tile_buf / memref arguments) live in buffer memory;
         // Level-1 values (`!pto.tile` results and arguments) are values with storage of their own
         const buffer =
-          argType !== undefined
+          t.slot === true ||
+          (argType !== undefined
             ? argType.kind === 'tile_buf' || argType.kind === 'memref'
-            : allocatesBuffer(op);
+            : allocatesBuffer(op));
         if (!buffer) {
           if (v !== undefined && typeof v !== 'number') {
             // a tile argument bound to an array: its values land at their logical (r, c)
@@ -320,7 +331,7 @@ export function runProgram(
           spec,
           site,
           at,
-          op.kind === 'memref.alloc' ? 'memref.alloc' : 'pto.alloc_tile',
+          op.kind === 'memref.alloc' ? 'memref.alloc' : op.kind === 'generic' ? op.name : 'pto.alloc_tile',
         );
         if (v !== undefined && typeof v !== 'number') {
           const init = tileFromNpy(v, {
@@ -331,6 +342,15 @@ export function runProgram(
           tile.bytes.set(init.bytes);
         }
         return tile;
+      },
+      pipe: pipes,
+      enterCore(core) {
+        let m = mems.get(core.id);
+        if (!m) {
+          m = new BufferMemory(profile);
+          mems.set(core.id, m);
+        }
+        mem = m;
       },
       setValid(t) {
         const tile = t.handle as Tile;
@@ -582,7 +602,17 @@ function execCall(
   const operands: Record<string, Operand> = {};
   const attrs: Record<string, unknown> = {};
   const asOperand = (v: RtValue): Operand => {
-    if (v.kind === 'tile') return v.handle as Tile;
+    if (v.kind === 'tile') {
+      if (v.handle === undefined) {
+        throw badInput(
+          `${call.name}: a tile operand has no storage yet (pto.declare_tile without a pto.tpop into it)`,
+          {
+            hint: 'pop into the declared tile (or tassign it an address) before using it',
+          },
+        );
+      }
+      return v.handle as Tile;
+    }
     if (v.kind === 'view') return globalOf(v, arrays);
     throw badInput(`${call.name}: expected a tile or a view operand`);
   };

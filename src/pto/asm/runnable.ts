@@ -6,6 +6,7 @@
  */
 import { OPS } from '../registry.ts';
 import type { Module, Pos } from './ast.ts';
+import { PIPE_OPS } from './exec.ts';
 import { OP_SIGS } from './ops.ts';
 
 /** Tile-op mnemonics the walker itself executes (no part-1 instruction): tprint, tsync. */
@@ -23,6 +24,11 @@ export const RUN_GENERIC: ReadonlySet<string> = new Set([
   'pto.eventid_array_set',
   'pto.set_flag_dyn',
   'pto.wait_flag_dyn',
+  'pto.declare_tile',
+  'pto.import_reserved_buffer',
+  'pto.set_ffts',
+  'pto.addptr',
+  ...PIPE_OPS,
 ]);
 
 export interface NotRunnable {
@@ -61,12 +67,7 @@ export function notRunnable(m: Module): NotRunnable[] {
       out.push({
         pos: node.pos!,
         op: node.name,
-        reason:
-          node.name.startsWith('pto.tpush') ||
-          node.name.startsWith('pto.tpop') ||
-          node.name.startsWith('pto.tfree')
-            ? 'the tpush/tpop pipes move tiles between cube and vector cores; axsim simulates one core'
-            : 'axsim parses and verifies this op but does not simulate it',
+        reason: 'axsim parses and verifies this op but does not simulate it',
       });
     }
     for (const v of Object.values(x)) if (v !== null && typeof v === 'object') visit(v);
