@@ -82,8 +82,20 @@ function roundHalfEven(v: number): number {
   return f;
 }
 
-/** The quant words fp(0, i) for i < fp.validCol. */
+/**
+ * The quant words: fp(0, i) for i < fp.validCol of a u64 tile. A scaling tile of another element
+ * type (PTOAS programs declare f32 ones) is what the fix-pipe reads through the same address:
+ * its bytes as little-endian 64-bit words, in storage order (pto-isa npu/a2a3 TExtract.hpp /
+ * TInsert.hpp `TEXTRACT_IMPL(dst, src, fp, …)` only require `FpTileData::Loc == Scaling` and hand
+ * `fp.data()` to `SetFPC`, which points the fix-pipe at it).
+ */
 function quantWords(fp: Tile): BigUint64Array {
+  if (fp.dtype !== 'u64') {
+    const dv = new DataView(fp.bytes.buffer, fp.bytes.byteOffset, fp.bytes.byteLength);
+    const out = new BigUint64Array(Math.floor(fp.bytes.byteLength / 8));
+    for (let i = 0; i < out.length; i++) out[i] = dv.getBigUint64(i * 8, true);
+    return out;
+  }
   const v = new BigUint64Array(fp.bytes.buffer, fp.bytes.byteOffset, fp.numel);
   const out = new BigUint64Array(fp.validCol);
   for (let i = 0; i < fp.validCol; i++) out[i] = v[off(fp, 0, i)]!;
@@ -104,11 +116,11 @@ function word(ctx: ExecCtx, words: BigUint64Array, i: number): bigint {
 
 function checkFp(ctx: ExecCtx, src: Tile): void {
   const fp = ctx.tiles.fp!;
-  if (fp.dtype !== 'u64')
+  if (fp.dtype !== 'u64' && (ctx.profile === 'cpu' || fp.loc !== 'scaling' || fp.bytes.byteLength % 8 !== 0))
     reject(
       ctx.op.name,
       src.dtype,
-      `fp holds 64-bit quant words: give it as a u64 tile, not ${fp.dtype}`,
+      `fp holds 64-bit quant words: give it as a u64 tile, not ${fp.dtype} (on a2a3 / a5 a scaling tile of whole 64-bit words may have another element type)`,
       ctx.profile,
     );
   if (ctx.profile !== 'cpu' && src.dtype !== 'f32' && src.dtype !== 'i32')

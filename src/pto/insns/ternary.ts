@@ -5,7 +5,9 @@
  * element type first) and TAXPY (dst = dst + src*scalar). pto-isa ElementOp.h, ElementTileOp.h,
  * ElementTileScalarOp.h, TBinSOps.hpp.
  */
-import type { Arith } from '../arith.ts';
+import { badInput } from '../../errors.ts';
+import { type Arith, arithOf } from '../arith.ts';
+import { F16_TABLE, f64ToF16Bits } from '../hostcast.ts';
 import { ALL, type OpDef, type OperandSpec, per, reject } from '../op.ts';
 import { requireSameTileType } from './binary.ts';
 import { ternaryLoop, unaryLoop } from './kernels.ts';
@@ -106,12 +108,32 @@ export const TERNARY_OPS: readonly OpDef[] = [
       const s = ctx.scalar;
       const d = ctx.tiles.dst!;
       const f16 = d.dtype === 'f16';
-      // TBinSOps.hpp TAXPY_IMPL also compiles for a src type other than dst's (C++ promotion of
-      // dst + src * scalar); that mixed form is not modelled, so it is refused rather than computed
-      // through dst's view of the source bytes.
-      const st = ctx.tiles.src!.dtype;
+      const src = ctx.tiles.src!;
+      const st = src.dtype;
+      if (st === 'f16' && d.dtype === 'f32') {
+        // taxpy.md "Supported Input Dtypes": dst f32, src0 f16, scalar f16 — src0 is widened to
+        // FP32 before accumulating. An f16 x f16 product has at most 22 significant bits, exact in
+        // f32, so the result is dst + src0 * scalar rounded once to f32.
+        const D = arithOf('f32', ctx.profile) as Arith<number>;
+        const S = arithOf('f16', ctx.profile) as Arith<number>;
+        const dv = D.view(d.bytes);
+        const sv = S.view(src.bytes);
+        if (src.validRow !== d.validRow || src.validCol !== d.validCol)
+          throw badInput(
+            `TAXPY: src valid region ${src.validRow}x${src.validCol} differs from dst's ${d.validRow}x${d.validCol}`,
+          );
+        const a = F16_TABLE[f64ToF16Bits(Number(s))]!;
+        for (let r = 0; r < d.validRow; r++) {
+          for (let c = 0; c < d.validCol; c++) {
+            const i = d.offset(r, c);
+            D.store(dv, i, D.add(D.load(dv, i), S.load(sv, src.offset(r, c)) * a));
+          }
+        }
+        return;
+      }
+      // the other mixed pairs are refused (taxpy.md: "A half dst with a float src0 is illegal")
       if (st !== d.dtype)
-        reject('TAXPY', d.dtype, `src of type ${st}: the mixed-type form is not modelled`, ctx.profile);
+        reject('TAXPY', d.dtype, `src of type ${st}: only equal types or dst f32 with src f16 (taxpy.md)`, ctx.profile);
       // dst is read in place: route it through the ternary loop as its own third operand
       ternaryLoop(ctx, 'src', 'src', 'dst', (A, a, _b, x) =>
         A.add(x, f16 ? A.round(A.mul(a, s)) : A.mul(a, s)),
