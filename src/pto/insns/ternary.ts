@@ -133,7 +133,12 @@ export const TERNARY_OPS: readonly OpDef[] = [
       }
       // the other mixed pairs are refused (taxpy.md: "A half dst with a float src0 is illegal")
       if (st !== d.dtype)
-        reject('TAXPY', d.dtype, `src of type ${st}: only equal types or dst f32 with src f16 (taxpy.md)`, ctx.profile);
+        reject(
+          'TAXPY',
+          d.dtype,
+          `src of type ${st}: only equal types or dst f32 with src f16 (taxpy.md)`,
+          ctx.profile,
+        );
       // dst is read in place: route it through the ternary loop as its own third operand
       ternaryLoop(ctx, 'src', 'src', 'dst', (A, a, _b, x) =>
         A.add(x, f16 ? A.round(A.mul(a, s)) : A.mul(a, s)),
