@@ -11,8 +11,13 @@
  *   bias[0, c] over c's valid region afterwards, like TMATMUL_BIAS.
  *
  * axsim has no E8M0 element type: scale tiles are u8 tiles holding the E8M0 codes. FP4 operand
- * types (float4_e2m1x2_t / e1m2x2) do not exist in axsim either. The page calls the role of the
- * scales target-defined, so only the `cpu` profile runs these instructions.
+ * types (float4_e2m1x2_t / e1m2x2) do not exist in axsim either. The tile page calls the role of
+ * the scales target-defined; docs/isa/TMATMUL_MX.md pins it for A5, where the instruction is
+ * implemented (npu/a5/TMatmul.hpp): C float, A/B any pair of float8_e4m3_t / float8_e5m2_t, scale
+ * tiles float8_e8m0_t, A's columns a multiple of 64 and the Left Nz / Right Zn / Acc Nz fractals
+ * (`CheckMadMxValid`). So `cpu` and `a5` run them with the simulator's arithmetic (OCP MX block
+ * scales, f32 accumulation per step; the products are exact in f32, as for TMATMUL); A2/A3 have
+ * no MX matmul.
  */
 import { anyArith } from '../arith.ts';
 import type { DType } from '../dtype.ts';
@@ -37,8 +42,19 @@ function check(ctx: ExecCtx): void {
       ctx.profile,
     );
   if (aScale!.dtype !== 'u8' || bScale!.dtype !== 'u8')
-    reject(name, d, 'scale tiles hold E8M0 codes: give them as u8 tiles', ctx.profile);
-  if (a!.cols % 64 !== 0) reject(name, d, `a's columns (${a!.cols}) must be a multiple of 64`, ctx.profile);
+    reject(
+      name,
+      d,
+      `scale tiles of ${aScale!.dtype} / ${bScale!.dtype}: TMATMUL_MX.md's scale tiles are float8_e8m0_t (axsim: u8 tiles of E8M0 codes)`,
+      ctx.profile,
+    );
+  if (a!.cols % 64 !== 0)
+    reject(
+      name,
+      d,
+      `a's columns (${a!.cols}) must be a multiple of 64 (npu/a5/TMatmul.hpp CheckMadMxValid)`,
+      ctx.profile,
+    );
   const okA = a!.loc === 'left' && a!.blayout === 'col' && a!.slayout === 'row';
   const okB = b!.loc === 'right' && b!.blayout === 'row' && b!.slayout === 'col';
   const okC = c!.loc === 'acc' && c!.blayout === 'col' && c!.slayout === 'row';
@@ -105,7 +121,7 @@ function op(name: string, summary: string, operands: readonly OperandSpec[]): Op
     operands,
     attrs: [],
     primary: 'a',
-    dtypes: { cpu: FP8, a2a3: [], a5: [] },
+    dtypes: { cpu: FP8, a2a3: [], a5: FP8 },
     check,
     exec,
   };
