@@ -103,8 +103,23 @@ function check(ctx: ExecCtx, out: string): void {
   const okA = a.loc === 'left' && a.slayout === 'row';
   const okB = b.loc === 'right' && b.blayout === 'row' && b.slayout === 'col';
   const okC = c.loc === 'acc' && c.blayout === 'col' && c.slayout === 'row';
-  if (!okA || !okB || !okC)
-    reject(name, a.dtype, 'non-conforming matrix fractal (need Left Nz, Right Zn, Acc Nz)', ctx.profile);
+  if (!okA || !okB || !okC) {
+    const lay = (t: typeof a) => `${t.loc} ${t.blayout}/${t.slayout}`;
+    const got = `${lay(a)}, ${lay(b)}, ${lay(c)}`;
+    // a memref in the left/right/acc space gets PTOAS's default tile config (RowMajor, NoneBox)
+    const why =
+      ctx.profile === 'a5'
+        ? 'pto-isa npu/a5/TMatmul.hpp rejects it at compile time (static_assert "Non-conforming matrix fractal.")'
+        : ctx.profile === 'a2a3'
+          ? "pto-isa's A2/A3 mmad reads L0A/L0B/L0C in the fractal layouts whatever the tile type says; the bytes of other layouts are not modelled"
+          : 'the CPU simulator computes from the fractal layouts';
+    reject(
+      name,
+      a.dtype,
+      `non-conforming matrix fractal (need Left Nz, Right Zn, Acc Nz; got ${got}): ${why}`,
+      ctx.profile,
+    );
+  }
   const cin = ctx.tiles.cin;
   if (cin && (cin.dtype !== c.dtype || cin.rows !== c.rows || cin.cols !== c.cols)) {
     reject(name, a.dtype, 'cin must have the tile type of c', ctx.profile);
