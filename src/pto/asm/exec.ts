@@ -84,6 +84,11 @@ export interface ExecHooks {
   reserve?(loc: string, size: number, base: number | undefined, name: string, pos: Pos): number;
   /** `pto.tprint ins(%t)`: the value to print. */
   print?(v: RtValue, ctx: ExecContext): void;
+  /**
+   * A dense vector constant: store `values` (converted to `elem`) as a local array and return the
+   * key views use for it (like a pointer argument's name).
+   */
+  constant?(name: string, elem: string, values: number[]): string;
   /** The cube <-> vector FIFOs; without them pipe ops are Unsupported. */
   pipe?: PipeHooks;
   /** The scheduler is about to resume `core` (its buffer memories become the current ones). */
@@ -469,9 +474,32 @@ class Exec {
         const t = op.type.kind === 'scalar' ? op.type.name : 'index';
         const a = op.value;
         if (a.kind === 'raw') {
-          throw unsupported(`arith.constant ${a.text}: vector constants are not simulated`, {
-            hint: 'bind the vector as a function argument (an array) instead',
-          });
+          // `dense<[…]>` / `dense<v>` of a vector type: a small local array (tmrgsort's executed
+          // list, MrgSortExecutedNumList{…} in the emitted C++), addressed like a bound argument
+          const vt = op.type;
+          const m = /^dense<\s*(\[[^\]]*\]|[-+0-9.eE]+)\s*>$/.exec(a.text.trim());
+          if (vt.kind !== 'vector' || !m || !this.hooks.constant) {
+            throw unsupported(`arith.constant ${a.text}: only dense vector constants are simulated`, {
+              hint: 'bind the vector as a function argument (an array) instead',
+            });
+          }
+          const n = vt.shape.reduce((x, y) => x * y, 1);
+          const body = m[1]!;
+          const vals = body.startsWith('[')
+            ? body
+                .slice(1, -1)
+                .split(',')
+                .filter((x) => x.trim() !== '')
+                .map(Number)
+            : Array<number>(n).fill(Number(body));
+          if (vals.length !== n || vals.some((x) => !Number.isFinite(x))) {
+            throw badInput(`arith.constant ${a.text}: ${vals.length} values for a vector of ${n}`);
+          }
+          const key = this.hooks.constant(op.results[0]!.name, vt.elem.name, vals);
+          const shape = [...vt.shape];
+          const strides = shape.map((_, i) => shape.slice(i + 1).reduce((x, y) => x * y, 1));
+          def(op.results[0]!, { kind: 'view', arg: key, elem: vt.elem.name, shape, strides, offset: 0 });
+          return undefined;
         }
         if (a.kind === 'bool') def(op.results[0]!, { kind: 'int', v: a.value ? 1 : 0, type: 'i1' });
         else if (a.kind === 'float' || isFloatType(op.type)) {
@@ -1128,6 +1156,50 @@ class Exec {
       case 'pto.set_ffts':
         // the FFTS base address for cross-core flags: ordering only, which the scheduler provides
         return;
+      case 'memref.reinterpret_cast': {
+        // `memref.reinterpret_cast %m to offset: [o], sizes: [..], strides: [..]`: a view of the same
+        // global buffer with the given element offset (from the buffer's start), sizes and strides
+        const src = this.get(operands[0]!);
+        if (src.kind !== 'view' && src.kind !== 'ptr')
+          throw badInput('memref.reinterpret_cast: the source is not a global memref');
+        const lists = new Map<string, number[]>();
+        let key: string | undefined;
+        for (const it of op.items) {
+          if (it.k === 'word') key = it.text;
+          else if (it.k === 'group' && it.open === '[' && key !== undefined) {
+            const xs: number[] = [];
+            for (const x of it.items) {
+              if (x.k === 'value') xs.push(this.int(x.use));
+              else if (x.k === 'attr' && x.attr.kind === 'int') xs.push(Number(x.attr.value));
+            }
+            lists.set(key, xs);
+            key = undefined;
+          }
+        }
+        const sizes = lists.get('sizes');
+        const strides = lists.get('strides');
+        const off = lists.get('offset')?.[0] ?? 0;
+        if (
+          !sizes ||
+          !strides ||
+          sizes.length !== strides.length ||
+          sizes.some((d) => d < 0) ||
+          strides.some((d) => d < 0)
+        )
+          throw badInput(
+            'memref.reinterpret_cast: needs offset: [o], sizes: [...] and strides: [...] of one rank',
+          );
+        if (op.results[0])
+          this.env.set(op.results[0].name, {
+            kind: 'view',
+            arg: src.arg,
+            elem: src.elem,
+            shape: sizes,
+            strides,
+            offset: off + (src.kind === 'ptr' ? (src.offset ?? 0) : 0),
+          });
+        return;
+      }
       case 'pto.declare_tile': {
         // a tile without storage yet: pto.tpop (or tassign) gives it its bytes
         const rt = genericResultTypes(op)[0];

@@ -343,6 +343,41 @@ export function runProgram(
         }
         return tile;
       },
+      constant(name, elem, values) {
+        // a local array, named so that it cannot clash with an argument
+        const key = `${name} (constant)`;
+        const bits = Number(/\d+$/.exec(elem)?.[0] ?? 0);
+        const C =
+          elem === 'f32'
+            ? Float32Array
+            : elem === 'f64'
+              ? Float64Array
+              : /^ui/.test(elem)
+                ? bits === 8
+                  ? Uint8Array
+                  : bits === 16
+                    ? Uint16Array
+                    : Uint32Array
+                : bits === 8
+                  ? Int8Array
+                  : bits === 16
+                    ? Int16Array
+                    : bits === 32
+                      ? Int32Array
+                      : undefined;
+        if (!C) throw unsupported(`dense constants of ${elem} are not simulated`);
+        // integers wrap to the element width, as MLIR reads 50000 : i16 as its 16-bit pattern
+        const data = new C(values.length);
+        data.set(values);
+        const dtype =
+          data instanceof Float32Array
+            ? 'f4'
+            : data instanceof Float64Array
+              ? 'f8'
+              : `${data instanceof Uint8Array || data instanceof Uint16Array || data instanceof Uint32Array ? 'u' : 'i'}${data.BYTES_PER_ELEMENT}`;
+        arrays[key] = { dtype, shape: [values.length], data } as NpyArray;
+        return key;
+      },
       pipe: pipes,
       enterCore(core) {
         let m = mems.get(core.id);

@@ -28,6 +28,7 @@ export const RUN_GENERIC: ReadonlySet<string> = new Set([
   'pto.import_reserved_buffer',
   'pto.set_ffts',
   'pto.addptr',
+  'memref.reinterpret_cast',
   ...PIPE_OPS,
 ]);
 

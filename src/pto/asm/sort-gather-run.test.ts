@@ -205,3 +205,48 @@ test('the verifier checks the outs count and the tsort32 / tmrgsort forms', () =
     (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported',
   );
 });
+
+test('pto.tmrgsort with a dense vector constant as its executed list (a local array the op writes)', () => {
+  const L = TB('f32', 1, 4);
+  const D = TB('f32', 1, 16);
+  const prog = `func.func @k(%a: !pto.ptr<f32>, %o: !pto.ptr<f32>) {
+  ${consts(4, 8, 12, 16)}
+  %ex = arith.constant dense<[50000, 7, -1, 0]> : vector<4xi16>
+  %z = arith.constant dense<0> : vector<4xi16>
+  ${view('a', 'f32', 1, 16)}
+  ${view('o', 'f32', 1, 16)}
+  %w = pto.alloc_tile : ${D}
+  pto.tload ins(%p_a : ${PV('f32', 1, 16)}) outs(%w : ${D})
+  %l0 = pto.alloc_tile : ${L}
+  %l1 = pto.alloc_tile : ${L}
+  %l2 = pto.alloc_tile : ${L}
+  %l3 = pto.alloc_tile : ${L}
+  %d = pto.alloc_tile : ${D}
+  %t = pto.alloc_tile : ${D}
+  pto.textract ins(%w, %c0, %c0 : ${D}, index, index) outs(%l0 : ${L})
+  pto.textract ins(%w, %c0, %c4 : ${D}, index, index) outs(%l1 : ${L})
+  pto.textract ins(%w, %c0, %c8 : ${D}, index, index) outs(%l2 : ${L})
+  pto.textract ins(%w, %c0, %c12 : ${D}, index, index) outs(%l3 : ${L})
+  pto.tmrgsort ins(%l0, %l1, %l2, %l3 {exhausted = true} : ${L}, ${L}, ${L}, ${L}) outs(%d, %t, %ex : ${D}, ${D}, vector<4xi16>)
+  pto.tstore ins(%d : ${D}) outs(%p_o : ${PV('f32', 1, 16)})
+  return
+}
+`;
+  // the same lists as above: 9 8 7, then l1 is used up (1 record from l0, 2 from l1)
+  const a = f4([9, 0, 1, 0, 8, 0, 7, 0, 6, 0, 5, 0, 4, 0, 3, 0]);
+  const o = f4(new Array(16).fill(-1));
+  const r = runProgram(check(prog), { a, o });
+  assert.deepEqual(
+    f32of(o).filter((_, i) => i % 2 === 0),
+    [9, 8, 7, 0, 0, 0, 0, 0],
+  );
+  // the op overwrote the constant's initial [50000 -> -15536, 7, -1, 0]; the splat stayed 0s
+  assert.deepEqual(Array.from(r.arrays['ex (constant)']!.data as Int16Array), [1, 2, 0, 0]);
+  assert.deepEqual(Array.from(r.arrays['z (constant)']!.data as Int16Array), [0, 0, 0, 0]);
+  // values as written, wrapped to i16 (50000 - 65536)
+  const only = runProgram(
+    check('func.func @k() {\n  %v = arith.constant dense<[50000, 7, -1, 0]> : vector<4xi16>\n  return\n}\n'),
+    {},
+  );
+  assert.deepEqual(Array.from(only.arrays['v (constant)']!.data as Int16Array), [50000 - 65536, 7, -1, 0]);
+});
