@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import type { Budget, BudgetLimits, LimitName } from '../budget.ts';
 import { AxsimError, badInput } from '../errors.ts';
@@ -16,6 +17,8 @@ import {
   TensixMachine,
 } from '../tensix/index.ts';
 import { applyHwConfigure, runCompiled } from '../tensix/llk/run.ts';
+import { compileSfpi } from '../tensix/sfpi/compile.ts';
+import { listingGroups, listingText } from '../tensix/sfpi/listing.ts';
 import { formatSourceOf, type SourceMap, sourceMapOf, withSource } from '../tensix/source-map.ts';
 import {
   type Hazard,
@@ -39,6 +42,7 @@ export function registerTensix(program: Command): Command {
   addAsmCommand(group);
   addDisasmCommand(group);
   addRunCommand(group);
+  addCompileCommand(group);
   addConformanceCommand(group, 'Tensix SFPU', () => makeSfpuRunner());
   return group;
 }
@@ -164,6 +168,64 @@ function addAsmCommand(group: Command): void {
           );
           // The first line records the arch the words were assembled for (src/tensix/wordfile.ts).
           process.stdout.write(`${wordsHeader(arch)}\n${out.length ? `${out.join('\n')}\n` : ''}`);
+        },
+      ),
+    );
+}
+
+// ---- tensix compile (docs/sfpi.md): an SFPI / C++ kernel's instructions under its source lines ----
+
+function addCompileCommand(group: Command): void {
+  group
+    .command('compile')
+    .description(
+      "compile a C++ kernel (SFPI or TTI_ calls) in the LLK environment and print its instructions under the source lines they came from (Compiler Explorer's view)",
+    )
+    .argument('<file>', 'kernel source (.h / .cc / .cpp)')
+    .requiredOption(
+      '--entry <call>',
+      "the function to compile: a name or a C++ call, e.g. 'calculate_relu<false, 8>'",
+    )
+    .option('--arch <arch>', 'wormhole (wh) or blackhole (bh)', 'wormhole')
+    .option('--json', 'print {arch, entry, words, groups: [{file, line, source, insns}], warnings} as JSON')
+    .option('-D, --define <name=value>', 'a preprocessor definition (repeatable)', collect, [])
+    .option('-I, --include <dir>', 'search DIR for #include (repeatable)', collect, [])
+    .action(
+      action(
+        (
+          file: string,
+          opts: { arch: string; entry: string; json?: boolean; define: string[]; include: string[] },
+        ) => {
+          const arch = parseArch(opts.arch);
+          const src = readInput(file).toString('utf8');
+          const defines: Record<string, string> = {};
+          for (const d of opts.define) {
+            const k = d.indexOf('=');
+            defines[k < 0 ? d : d.slice(0, k)] = k < 0 ? '1' : d.slice(k + 1);
+          }
+          const dir = dirname(file);
+          const r = compileSfpi(src, arch, {
+            file,
+            entry: opts.entry,
+            defines,
+            includeDirs: [dir, dirname(dir), ...opts.include],
+          });
+          const groups = listingGroups(r, arch, { [file]: src });
+          if (opts.json) {
+            printJson({
+              arch,
+              entry: opts.entry,
+              words: [...r.words].map(hex32),
+              groups: groups.map((g) => ({
+                ...g,
+                insns: g.insns.map((i) => ({ word: hex32(i.word), text: i.text })),
+              })),
+              warnings: r.warnings.map((w) => w.format()),
+            });
+            return;
+          }
+          for (const w of r.warnings) process.stderr.write(`axsim: warning: ${w.format()}\n`);
+          process.stdout.write(`${listingText(groups)}\n`);
         },
       ),
     );
