@@ -34,6 +34,8 @@ export interface MInsn {
   rw?: boolean;
   /** The SFPMOV of a conditional assignment (fuseCmov may let the value's definition write in place). */
   cmov?: boolean;
+  /** A commutative in-place instruction's other form: overwriting the other operand instead. */
+  alt?: { tied: number; uses: number[]; args: MInsn['args'] };
   args: (reg: (v: number) => number) => number[];
   at: Loc;
 }
@@ -166,22 +168,30 @@ export function immediates(input: readonly TraceOp[]): TraceOp[] {
     const d = defOf(o);
     if (d !== undefined) defAt.set(d, i);
   });
-  const useCount = new Map<number, number>();
-  for (const o of ops) for (const u of usesOf(o)) useCount.set(u, (useCount.get(u) ?? 0) + 1);
-  const dead = new Set<number>();
   for (let i = 0; i < ops.length; i++) {
     const o = ops[i]!;
     if (o.k !== 'op' || (o.op !== 'add' && o.op !== 'mul')) continue;
+    // the result feeds only a conditional assignment to another variable: SFPADD/SFPMUL straight
+    // into that variable's register beats SFPADDI + a move (gold combine.S addi_live_no2)
+    const users = ops.filter((y) => usesOf(y).includes(o.id));
+    const cmovInto =
+      users.length === 1 && users[0]!.k === 'cmov' && users[0]!.src === o.id ? users[0]!.old : undefined;
     for (const [x, c] of [
       [o.b, o.a],
       [o.a, o.b],
     ] as const) {
-      const ci = defAt.get(c);
-      const cd = ci === undefined ? undefined : ops[ci];
-      if (cd?.k !== 'fimm' || fp16b(cd.bits) === undefined || useCount.get(c) !== 1) continue;
+      const cd = ops[defAt.get(c) ?? -1];
+      if (cd?.k !== 'fimm' || fp16b(cd.bits) === undefined) continue;
       const xd = ops[defAt.get(x) ?? -1];
       if (!xd || xd.k === 'creg' || x === c) continue;
-      if (ops.slice(i + 1).some((y) => usesOf(y).includes(x))) continue;
+      if (cmovInto !== undefined && cmovInto !== x) continue;
+      // x's last use (a conditional assignment of this result back into x does not count)
+      if (
+        ops
+          .slice(i + 1)
+          .some((y) => usesOf(y).includes(x) && !(y.k === 'cmov' && y.old === x && y.src === o.id))
+      )
+        continue;
       ops[i] = {
         k: 'opi',
         id: o.id,
@@ -190,11 +200,12 @@ export function immediates(input: readonly TraceOp[]): TraceOp[] {
         imm: fp16b(cd.bits)!,
         at: o.at,
       };
-      dead.add(ci!);
       break;
     }
   }
-  return ops.filter((_, i) => !dead.has(i));
+  // constants no longer read
+  const used = new Set(ops.flatMap(usesOf));
+  return ops.filter((o) => o.k !== 'fimm' || used.has(o.id));
 }
 
 /** lower: trace nodes -> instructions on virtual registers (value id = virtual register). */
@@ -225,8 +236,24 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
     }
   };
   /** An instruction that writes its result over the operand `x` (copied first when x lives on). */
-  const inPlace = (name: string, id: number, x: number, uses: number[], args: MInsn['args'], at: Loc) =>
-    ins(name, { def: id, uses: [x, ...uses], tied: x, copy: true, args, at });
+  const inPlace = (
+    name: string,
+    id: number,
+    x: number,
+    uses: number[],
+    args: MInsn['args'],
+    at: Loc,
+    commute?: MInsn['args'],
+  ) =>
+    ins(name, {
+      def: id,
+      uses: [x, ...uses],
+      tied: x,
+      copy: true,
+      args,
+      at,
+      ...(commute ? { alt: { tied: uses[0]!, uses: [uses[0]!, x], args: commute } } : {}),
+    });
 
   // ---- conditions: a tree of compares lowered to CC narrowing (sfpi-gcc gimple-rvtt-expand.cc) ----
   /** Whether the CC equals the top of the CC stack (nothing narrowed it since the level opened). */
@@ -278,30 +305,7 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
       return;
     }
     if (c.b < 0 && c.imm === 0) {
-      // x OP 0 right after the SFPIADD that computed x: its CC mode does the LT0/GTE0 test
-      // (sfpi-gcc gimple-rvtt-combine.cc; gold combine.S iadd_*_yes*)
       const p = primOf(c.a, cmp);
-      const last = insns[insns.length - 1];
-      const first = p.k === 'set' ? p : p.k === 'and' ? p.a : p.a.k === 'and' ? p.a.a : undefined;
-      if (
-        last?.name === 'SFPIADD' &&
-        last.def === c.a &&
-        first?.k === 'set' &&
-        (first.mod === 0 || first.mod === 4) &&
-        (last.args((v) => v)[3]! & 0xc) === 4
-      ) {
-        const cc = first.mod === 0 ? 0 : 8;
-        const orig = last.args;
-        last.args = (r) => {
-          const a = orig(r);
-          a[3] = (a[3]! & 3) | cc;
-          return a;
-        };
-        const rest = p.k === 'set' ? undefined : p.k === 'and' ? p.b : p.a.k === 'and' ? p.a.b : undefined;
-        if (p.k === 'not') notOf(() => rest && emitPrim(rest, false, at), top, at);
-        else if (rest) emitPrim(rest, false, at);
-        return;
-      }
       emitPrim(p, top, at);
       return;
     }
@@ -406,12 +410,28 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
           const m = o.op === 'exexp' ? 0 : 1;
           ins('SFPEXEXP', { def: id, uses: [a], args: (r) => [0, r(a), r(id), m], at });
         } else if (o.op === 'iadd')
-          inPlace('SFPIADD', id, a, [b], (r) => [0, r(b), r(id), 4], at); // a += b
+          inPlace(
+            'SFPIADD',
+            id,
+            a,
+            [b],
+            (r) => [0, r(b), r(id), 4],
+            at,
+            (r) => [0, r(a), r(id), 4],
+          ); // a += b
         else if (o.op === 'isub')
           inPlace('SFPIADD', id, a, [b], (r) => [0, r(b), r(id), 6], at); // b - a
         else if (o.op === 'and' || o.op === 'or' || o.op === 'xor') {
           const name = o.op === 'and' ? 'SFPAND' : o.op === 'or' ? 'SFPOR' : 'SFPXOR';
-          inPlace(name, id, a, [b], (r) => [0, r(b), r(id), 0], at);
+          inPlace(
+            name,
+            id,
+            a,
+            [b],
+            (r) => [0, r(b), r(id), 0],
+            at,
+            (r) => [0, r(a), r(id), 0],
+          );
         } else if (o.op === 'not')
           ins('SFPNOT', { def: id, uses: [a], args: (r) => [0, r(a), r(id), 0], at });
         else if (o.op === 'shl' || o.op === 'sar') {
@@ -576,6 +596,42 @@ export function elidePushPop(input: readonly MInsn[]): MInsn[] {
 }
 
 /**
+ * fuseSetcc: an SFPSETCC LT0/GTE0 right after the SFPIADD or SFPEXEXP that computed its operand is
+ * done by that instruction's own CC mode (SFPIADD_MOD1_CC_LT0/GTE0; SFPEXEXP_MOD1_SET_CC_SGN_EXP /
+ * _SGN_COMP_EXP), as sfpi-gcc combines them (gold combine.S iadd_*_yes*, exexp_yes*).
+ */
+export function fuseSetcc(input: readonly MInsn[]): MInsn[] {
+  const out: MInsn[] = [];
+  for (let i = 0; i < input.length; i++) {
+    const m = input[i]!;
+    const n = input[i + 1];
+    const mod = n?.name === 'SFPSETCC' ? n.args((v) => v)[3] : undefined;
+    if (n && m.def !== undefined && n.uses[0] === m.def && (mod === 0 || mod === 4)) {
+      const own = m.args((v) => v)[3]!;
+      let cc: number | undefined;
+      if (m.name === 'SFPIADD' && (own & 0xc) === 4) cc = (own & 3) | (mod === 0 ? 0 : 8);
+      else if (m.name === 'SFPEXEXP' && (own & 0xa) === 0) cc = own | (mod === 0 ? 2 : 10);
+      if (cc !== undefined) {
+        const orig = m.args;
+        const v = cc;
+        out.push({
+          ...m,
+          args: (r) => {
+            const a = orig(r);
+            a[3] = v;
+            return a;
+          },
+        });
+        i++;
+        continue;
+      }
+    }
+    out.push(m);
+  }
+  return out;
+}
+
+/**
  * regalloc: virtual -> physical LRegs 0..7 (linear scan over the straight-line code). Returns the
  * register of every value and the instructions with the copies in-place instructions need.
  */
@@ -604,8 +660,11 @@ export function regalloc(
     busy.add(r);
     return r;
   };
-  input.forEach((m, i) => {
+  input.forEach((m0, i) => {
     const dying = (v: number) => last.get(v) === i && !fixed.has(v) && phys.has(v);
+    // a commutative in-place instruction overwrites whichever operand dies here (gold regmov.S)
+    const m =
+      m0.alt && m0.tied !== undefined && !dying(m0.tied) && dying(m0.alt.tied) ? { ...m0, ...m0.alt } : m0;
     if (m.def !== undefined && !m.rw && m.tied !== undefined) {
       const t = m.tied;
       if (fixed.has(t) || last.get(t) !== i) {
@@ -689,6 +748,6 @@ export function resolve(
 export function compileTrace(ops: readonly TraceOp[], arch: Arch) {
   const combined = immediates(copies(combine(ops)));
   const lowered = lower(combined, arch);
-  const { phys, insns } = regalloc(elidePushPop(fuseCmov(lowered.insns)), lowered.fixed);
+  const { phys, insns } = regalloc(fuseSetcc(elidePushPop(fuseCmov(lowered.insns))), lowered.fixed);
   return resolve(nops(insns, phys, arch), phys);
 }
