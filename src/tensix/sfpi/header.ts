@@ -74,7 +74,7 @@ struct T { \\
   int k; \\
   int v; \\
   T() { k = 5; v = -1; } \\
-  T(const int i) { k = 5; v = __sfpi_iimm(i, SIGNED); } \\
+  T(const int i) { k = 5; v = __sfpi_iimm(i, 1); } \\
   T(const unsigned int i) { k = 5; v = __sfpi_iimm(static_cast<int>(i), 0); } \\
   T(const __vDReg d) { k = 5; v = __sfpi_ivalue(d.k, d.v); } \\
   T &operator=(const T o) { v = __sfpi_iassign(k, v, o.k, o.v); k = 5; return *this; } \\

@@ -106,7 +106,14 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
     const keep = out.filter((o) => {
       const d = defOf(o);
       // SFPLOAD stays (sfpi-gcc keeps every Dst read, used or not; gold coverage.S test_load_store)
-      return d === undefined || o.k === 'cmov' || o.k === 'load' || (n.get(d) ?? 0) > 0;
+      // and so do integer adds (sfpi-gcc keeps SFPIADD, which can set the CC; gold combine.S iadd_*_no*)
+      return (
+        d === undefined ||
+        o.k === 'cmov' ||
+        o.k === 'load' ||
+        KEPT.has(o.k === 'op' || o.k === 'opi' ? o.op : '') ||
+        (n.get(d) ?? 0) > 0
+      );
     });
     if (keep.length === out.length) break;
     out = keep;
@@ -114,6 +121,8 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
   return out;
 }
 
+/** Operations sfpi-gcc never drops, even when their value is not read. */
+const KEPT = new Set(['iadd', 'isub', 'iaddi']);
 const SETCC_MOD: Record<string, number> = { lt: 0, ne: 2, ge: 4, eq: 6 };
 const NEGATE: Record<string, string> = { lt: 'ge', ge: 'lt', eq: 'ne', ne: 'eq', gt: 'le', le: 'gt' };
 
