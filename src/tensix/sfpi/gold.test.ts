@@ -57,6 +57,19 @@ describe('sfpi gold listings', () => {
     assert.deepEqual(demangle('_Z3fooPi'), { name: 'foo', params: -1 });
     assert.deepEqual(demangle('_Z9test_loadim'), { name: 'test_load', params: 2 });
     assert.deepEqual(demangle('_Z8test_addv'), { name: 'test_add', params: 0 });
+    assert.deepEqual(demangle('_Z13calculate_absILb0EEvv'), { name: 'calculate_abs<false>', params: 0 });
+    assert.deepEqual(demangle('_Z14calculate_sqrtILb1ELi4ELi2EEvv'), {
+      name: 'calculate_sqrt<true, 4, 2>',
+      params: 0,
+    });
+    assert.deepEqual(demangle('_Z14calculate_compILb0EL8SfpuType8EEvm'), {
+      name: 'calculate_comp<false, static_cast<SfpuType>(8)>',
+      params: 1,
+    });
+    assert.deepEqual(demangle('_Z13calculate_logILb1ELb0EEvm.isra.0'), {
+      name: '_Z13calculate_logILb1ELb0EEvm.isra.0',
+      params: -1,
+    });
   });
   it('compares up to a renaming of L0..L7 (constants must match), and says where they differ', () => {
     const g = parseGold(LISTING)[0]!.insns;

@@ -93,13 +93,33 @@ export function expandReplay(insns: readonly GoldInsn[]): GoldInsn[] {
   return out.filter((i) => i.name !== 'SFPNOP');
 }
 
-/** `_Z8test_addv` -> test_add, 0 parameters (plain functions only; others keep the symbol). */
+/**
+ * `_Z8test_addv` -> test_add, 0 parameters; `_Z13calculate_absILb0EEvv` -> calculate_abs<false>
+ * (template arguments: bool, int, enum values; the return type follows them). Other forms (and
+ * `.isra` clones, whose parameters the compiler rewrote) give params -1.
+ */
 export function demangle(symbol: string): { name: string; params: number } {
   const m = /^_Z(\d+)(.*)$/.exec(symbol);
-  if (!m) return { name: symbol, params: -1 };
+  if (!m || symbol.includes('.')) return { name: symbol, params: -1 };
   const n = Number(m[1]);
-  const name = m[2]!.slice(0, n);
-  const rest = m[2]!.slice(n);
+  let name = m[2]!.slice(0, n);
+  let rest = m[2]!.slice(n);
+  if (rest.startsWith('I')) {
+    const targs: string[] = [];
+    rest = rest.slice(1);
+    for (;;) {
+      let t: RegExpExecArray | null;
+      if ((t = /^Lb([01])E/.exec(rest))) targs.push(t[1] === '1' ? 'true' : 'false');
+      else if ((t = /^L[ijlmst](n?)(\d+)E/.exec(rest))) targs.push(`${t[1] ? '-' : ''}${t[2]}`);
+      else if ((t = /^L(\d+)(\w+?)(\d+)E/.exec(rest)) && t[2]!.length === Number(t[1]))
+        targs.push(`static_cast<${t[2]}>(${t[3]})`);
+      else break;
+      rest = rest.slice(t[0].length);
+    }
+    if (!rest.startsWith('E') || !rest.startsWith('Ev')) return { name: symbol, params: -1 };
+    name = `${name}<${targs.join(', ')}>`;
+    rest = rest.slice(2); // E, then the return type (void)
+  }
   if (rest === 'v') return { name, params: 0 };
   if (/^[ijlmsthabcfd]+$/.test(rest)) return { name, params: rest.length };
   return { name, params: -1 };
@@ -435,15 +455,35 @@ export function goldSummary(rows: readonly GoldRow[]): string {
   return lines.join('\n');
 }
 
+/** One row per test function: the verdict per arch, and the first difference or reason (per arch when they differ). */
 export function goldTable(rows: readonly GoldRow[]): string {
-  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  const esc = (t: string) => t.replace(/\|/g, '\\|');
+  const arches = [...new Set(rows.map((r) => r.arch))];
+  const keys: string[] = [];
+  const by = new Map<string, Map<Arch, GoldRow>>();
+  for (const r of rows) {
+    const k = `${r.file}\u0000${r.fn}`;
+    if (!by.has(k)) {
+      by.set(k, new Map());
+      keys.push(k);
+    }
+    by.get(k)!.set(r.arch, r);
+  }
   const out = [
-    '| arch | file | function | verdict | gold / axsim insns | first difference or reason |',
-    '|---|---|---|---|---|---|',
+    `| file | function | ${arches.join(' | ')} | gold / axsim instructions | first difference or reason |`,
+    `|---|---|${arches.map(() => '---|').join('')}---|---|`,
   ];
-  for (const r of rows)
+  for (const k of keys) {
+    const m = by.get(k)!;
+    const first = m.get(arches[0]!) ?? [...m.values()][0]!;
+    const details = [...new Set([...m.values()].map((r) => r.detail ?? ''))];
+    const detail =
+      details.length === 1
+        ? details[0]!
+        : [...m.values()].map((r) => `${r.arch}: ${r.detail ?? ''}`).join('; ');
     out.push(
-      `| ${r.arch} | ${r.file} | ${r.fn} | ${r.verdict} | ${r.gold} / ${r.axsim ?? '-'} | ${esc(r.detail ?? '')} |`,
+      `| ${first.file} | ${first.fn} | ${arches.map((a) => m.get(a)?.verdict ?? '-').join(' | ')} | ${first.gold} / ${first.axsim ?? '-'} | ${esc(detail)} |`,
     );
+  }
   return out.join('\n');
 }

@@ -192,6 +192,18 @@ struct __vConstInt {
   vInt operator|(const vInt b) const { vInt a = *this; return a | b; }
   vInt operator^(const vInt b) const { vInt a = *this; return a ^ b; }
 };
+// l_reg[LRegs::LRegN] (sfpi.h __LReg): reading gives the value LReg N holds on entry (it stays in N);
+// writing leaves a value in LReg N for what runs next.
+enum class LRegs { LReg0 = 0, LReg1 = 1, LReg2 = 2, LReg3 = 3, LReg4 = 4, LReg5 = 5, LReg6 = 6, LReg7 = 7, LRegCount = 8 };
+struct __vLReg {
+  int k;
+  int v;
+  void operator=(const __vAny o) const { __sfpi_lwrite(v, o.k, o.v); }
+};
+struct __LReg {
+  __vLReg operator[](const LRegs r) const { return __vLReg{6, static_cast<int>(r)}; }
+};
+constexpr __LReg l_reg = {};
 // The fixed constant registers (VectorUnit.md; sfpi CREG_IDX_*): no instruction.
 constexpr __vConstFloat vConst0p8373 = {3, 8}, vConst0 = {3, 9}, vConst1 = {3, 10}, vConstNeg1 = {3, 11};
 constexpr __vConstInt vConstTileId = {3, 15};

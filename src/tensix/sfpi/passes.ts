@@ -34,6 +34,8 @@ export interface MInsn {
   rw?: boolean;
   /** The SFPMOV of a conditional assignment (fuseCmov may let the value's definition write in place). */
   cmov?: boolean;
+  /** `.lreg`: the value lives in this LReg from the start; `.lwrite`: the value must end up in it. */
+  pin?: number;
   /** A commutative in-place instruction's other form: overwriting the other operand instead. */
   alt?: { tied: number; uses: number[]; args: MInsn['args'] };
   args: (reg: (v: number) => number) => number[];
@@ -49,6 +51,7 @@ export const L_NEG1 = 11;
 function usesOf(op: TraceOp): number[] {
   switch (op.k) {
     case 'store':
+    case 'lwrite':
       return [op.src];
     case 'op':
       return [op.a, ...(op.b >= 0 ? [op.b] : []), ...(op.c !== undefined ? [op.c] : [])];
@@ -399,6 +402,13 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
       case 'creg':
         fixed.set(o.id, o.lreg);
         break;
+      case 'lreg':
+        // no instruction: the value is in LReg N from the start (regalloc keeps N for it)
+        ins('.lreg', { def: o.id, pin: o.lreg, args: () => [], at });
+        break;
+      case 'lwrite':
+        ins('.lwrite', { uses: [o.src], pin: o.lreg, args: (r) => [0, r(o.src), o.lreg, 0], at });
+        break;
       case 'op': {
         const { id, a, b } = o;
         const madc = (name: string, x: MInsn['args'], uses: number[]) =>
@@ -669,8 +679,31 @@ export function regalloc(
     busy.add(r);
     return r;
   };
+  // l_reg[N] reads: LReg N holds that value from the start, so nothing else may take N before it
+  for (const m of input) if (m.name === '.lreg') busy.add(m.pin!);
+  /** LRegs an l_reg[N] write has filled: kept to the end. */
+  const kept = new Set<number>();
   input.forEach((m0, i) => {
-    const dying = (v: number) => last.get(v) === i && !fixed.has(v) && phys.has(v);
+    const dying = (v: number) => last.get(v) === i && !fixed.has(v) && phys.has(v) && !kept.has(phys.get(v)!);
+    if (m0.name === '.lreg') {
+      phys.set(m0.def!, m0.pin!);
+      if (last.get(m0.def!) === i) busy.delete(m0.pin!);
+      return;
+    }
+    if (m0.name === '.lwrite') {
+      const src = m0.uses[0]!;
+      const n = m0.pin!;
+      const p = phys.get(src);
+      if (p !== n) {
+        if (busy.has(n))
+          throw notYet(`l_reg[${n}] written while LReg ${n} holds another live SFPI value`, m0.at);
+        out.push({ name: 'SFPMOV', uses: [src], args: (rg) => [0, rg(src), n, 0], at: m0.at });
+      }
+      if (dying(src) && p !== n) busy.delete(p!);
+      busy.add(n);
+      kept.add(n);
+      return;
+    }
     // a commutative in-place instruction overwrites whichever operand dies here (gold regmov.S)
     const m =
       m0.alt && m0.tied !== undefined && !dying(m0.tied) && dying(m0.alt.tied) ? { ...m0, ...m0.alt } : m0;

@@ -15,6 +15,7 @@ import { TensixMachine } from '../index.ts';
 import { f32ToBits } from '../llk/checks.ts';
 import { runLlkKernel } from '../llk/run.ts';
 import { compileSfpi } from './compile.ts';
+import { wordsAsListing } from './gold.ts';
 
 const FILE = join(import.meta.dirname, '../../../test/fixtures/sfpi/basic.h');
 const SOURCE = readFileSync(FILE, 'utf8');
@@ -40,6 +41,7 @@ const cases: [string, (x: number) => number][] = [
   ['axsim_sfpi::calculate_bands<8>', (x) => (x <= -3 ? -1 : x < 2 ? 0 : 1)],
   ['axsim_sfpi::calculate_clamp_m2_3<8>', (x) => (x < -2 ? -2 : Math.min(x, 3))],
   ['axsim_sfpi::calculate_and_block<8>', (x) => (x < 0 && x >= -1 ? 0 : x)],
+  ['axsim_sfpi::calculate_lreg_scale<8>', (x) => x * 2],
 ];
 /** Cases whose expected output is computed on the input's bits (u32 in, u32 out). */
 const bitCases: [string, (b: number) => number][] = [
@@ -103,6 +105,17 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
         names.filter((n) => /SETCC|PUSHC|POPC|ENCC|COMPC/.test(n)),
         ['TTI_SFPSETCC', 'TTI_SFPSETCC', 'TTI_SFPENCC'], // v < 0 on v; v < -1 on the difference; the end
       );
+    });
+    it('l_reg[]: a read stays in its LReg (nothing else takes it), a write is a move into the LReg', () => {
+      const r = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::calculate_lreg_scale<2>' });
+      // listing form: destination first (gold.ts)
+      const l = wordsAsListing(Array.from(r.words), arch).map((i) => `${i.name} ${i.ops.join(', ')}`);
+      assert.equal(l[0], 'SFPLOADI L0, 16384, 0'); // the TTI_ word: 2.0 into L0
+      const lastRead = l.findLastIndex((x) => /^SFPMUL L\d, L\d, L0|^SFPMUL L\d, L0/.test(x));
+      assert.ok(lastRead > 0);
+      // until its last read, no SFPI instruction writes L0
+      for (const x of l.slice(1, lastRead)) assert.doesNotMatch(x, /^SFP(LOAD|LOADI|MUL|MAD|MOV|ADD)\w* L0,/);
+      assert.match(l.at(-1)!, /^SFPMOV L3, L\d, 0$/); // -v left in L3, after the loop
     });
     it('8 live values compile; 9 are the register-spill error at the line that needs the 9th', () => {
       const ok = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::eight_live' });

@@ -34,6 +34,10 @@ export type TraceOp =
   /** Integer immediate; `signed`: loaded as SHORT when it fits, else USHORT (sfpi loadsi/loadui). */
   | { k: 'iimm'; id: number; value: number; signed?: boolean; at: Loc }
   | { k: 'creg'; id: number; lreg: number; at: Loc }
+  /** l_reg[N] read: the value LReg N holds on entry (kept in N). */
+  | { k: 'lreg'; id: number; lreg: number; at: Loc }
+  /** l_reg[N] = value: the value is left in LReg N. */
+  | { k: 'lwrite'; lreg: number; src: number; at: Loc }
   | { k: 'op'; id: number; op: string; a: number; b: number; c?: number; at: Loc }
   | { k: 'opi'; id: number; op: string; a: number; imm: number; at: Loc }
   /** Conditional assignment: the new value of a variable written while the CC stack is not empty. */
@@ -149,6 +153,13 @@ export function installTracer(
       trace.push({ k: 'creg', id, lreg: v, at });
       return id;
     }
+    if (kind === 6) {
+      if (!Number.isInteger(v) || v < 0 || v > 7)
+        throw badInput(`l_reg[${v}]: LRegs 0..7 only`, { location: at });
+      const id = trace.newId();
+      trace.push({ k: 'lreg', id, lreg: v, at });
+      return id;
+    }
     if (kind !== 1 && kind !== 5) throw notYet('operand of this type', at);
     if (v < 0)
       throw badInput('an SFPI vector variable is used before it is given a value', {
@@ -190,6 +201,11 @@ export function installTracer(
     const kind = num(c, 1);
     const fmt = kind === 5 ? INT_FMT : 0;
     trace.push({ k: 'store', addr: num(c, 0) * 2, src: use(c, 1, fmt), fmt, at: loc(c) });
+    return undefined;
+  });
+  b.set('__sfpi_lwrite', (c) => {
+    const n = num(c, 0);
+    trace.push({ k: 'lwrite', lreg: n, src: use(c, 1, num(c, 1) === 5 ? INT_FMT : 0), at: loc(c) });
     return undefined;
   });
   b.set('__sfpi_fimm', (c) => {
