@@ -60,6 +60,7 @@ function usesOf(op: TraceOp): number[] {
     case 'cmov':
       return op.old >= 0 ? [op.old, op.src] : [op.src];
     case 'cond':
+    case 'condval':
       return condUses(op.cond);
     default:
       return [];
@@ -114,6 +115,7 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
         d === undefined ||
         o.k === 'cmov' ||
         o.k === 'load' ||
+        o.k === 'condval' ||
         KEPT.has(o.k === 'op' || o.k === 'opi' ? o.op : '') ||
         (n.get(d) ?? 0) > 0
       );
@@ -270,6 +272,8 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
   // ---- conditions: a tree of compares lowered to CC narrowing (sfpi-gcc gimple-rvtt-expand.cc) ----
   /** Whether the CC equals the top of the CC stack (nothing narrowed it since the level opened). */
   let atTop = true;
+  /** The v_if nesting depth at this point of the trace. */
+  let depth = 0;
   type Prim = { k: 'set'; v: number; mod: number } | { k: 'and'; a: Prim; b: Prim } | { k: 'not'; a: Prim };
   const setcc = (v: number, mod: number, at: Loc) =>
     ins('SFPSETCC', { uses: [v], args: (r) => [0, r(v), 0, mod], at });
@@ -491,8 +495,21 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         emitCond(o.cond, atTop);
         atTop = false;
         break;
+      case 'condval': {
+        // 0 everywhere, then 1 where the condition holds; the CC is restored after (sfpi-gcc's
+        // sfpxcondi; gold vcond.S: SFPLOADI 0, the compare, SFPLOADI 1, SFPENCC 3, 10)
+        const t = o.id;
+        ins('SFPLOADI', { def: t, args: (r) => [r(t), 4, 0], at });
+        if (depth > 0) ins('SFPPUSHC', { args: () => [0, 0, 0, 0], at });
+        emitCond(o.cond, depth > 0 || atTop);
+        ins('SFPLOADI', { def: t, rw: true, args: (r) => [r(t), 4, 1], at });
+        if (depth > 0) ins('SFPPOPC', { args: () => [0, 0, 0, 0], at });
+        else ins('SFPENCC', { args: () => [3, 0, 0, 10], at });
+        break;
+      }
       case 'if':
         if (o.depth > 0) ins('SFPPUSHC', { args: () => [0, 0, 0, 0], at });
+        depth = o.depth + 1;
         atTop = true;
         break;
       case 'else':
@@ -510,6 +527,7 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         for (let k = 0; k < o.pops; k++) ins('SFPPOPC', { args: () => [0, 0, 0, 0], at });
         if (o.depth > 0) ins('SFPPOPC', { args: () => [0, 0, 0, 0], at });
         else ins('SFPENCC', { args: () => [3, 0, 0, 10], at });
+        depth = o.depth;
         atTop = false;
         break;
       case 'raw':

@@ -34,6 +34,8 @@ export type TraceOp =
   /** Integer immediate; `signed`: loaded as SHORT when it fits, else USHORT (sfpi loadsi/loadui). */
   | { k: 'iimm'; id: number; value: number; signed?: boolean; at: Loc }
   | { k: 'creg'; id: number; lreg: number; at: Loc }
+  /** An integer vector from a condition (sfpi vInt(__vCond)): 1 where it holds, else 0. */
+  | { k: 'condval'; id: number; cond: Cond; at: Loc }
   /** l_reg[N] read: the value LReg N holds on entry (kept in N). */
   | { k: 'lreg'; id: number; lreg: number; at: Loc }
   /** l_reg[N] = value: the value is left in LReg N. */
@@ -85,6 +87,8 @@ export class Trace {
   segment = 0;
   /** Conditions built by compares and && || ! (ids index this list). */
   conds: Cond[] = [];
+  /** Integer values made from a condition (vInt(__vCond)), by value id. */
+  readonly condOf = new Map<number, Cond>();
 
   newId(): number {
     const id = this.next++;
@@ -160,6 +164,14 @@ export function installTracer(
       trace.push({ k: 'lreg', id, lreg: v, at });
       return id;
     }
+    if (kind === 4) {
+      const cc = trace.conds[v];
+      if (!cc) throw badInput('an SFPI condition is used before it is built', { location: at });
+      const id = trace.newId();
+      trace.push({ k: 'condval', id, cond: cc, at });
+      trace.condOf.set(id, cc);
+      return id;
+    }
     if (kind !== 1 && kind !== 5) throw notYet('operand of this type', at);
     if (v < 0)
       throw badInput('an SFPI vector variable is used before it is given a value', {
@@ -183,7 +195,9 @@ export function installTracer(
       if (!cc) throw badInput('an SFPI condition is used before it is built', { location: loc(c) });
       return cc;
     }
-    // an integer vector as a condition: v != 0 (sfpi __vCCCtrl::cc_cond(__vIntBase))
+    // an integer vector as a condition: v != 0 (sfpi __vCCCtrl::cc_cond(__vIntBase)); one made from
+    // a condition is that condition again (sfpi-gcc folds it; gold vcond.S vcond_inside_inline)
+    if (kind === 5 && trace.condOf.has(v)) return trace.condOf.get(v)!;
     return { k: 'icmp', cmp: 'ne', a: use(c, k, INT_FMT), b: -1, imm: 0, at: loc(c) };
   };
   const newCond = (cc: Cond) => {
