@@ -18,6 +18,7 @@ export const SFPI_VECTOR_H = `// axsim SFPI: vector types, dst_reg[] elements, c
 #pragma once
 namespace sfpi {
 struct vFloat;
+struct __vConstInt;
 struct vInt;
 struct vUInt;
 struct __vDReg;
@@ -36,10 +37,10 @@ struct vFloat {
   vFloat(const float f) { k = 1; v = __sfpi_fimm(f); }
   vFloat(const double f) { k = 1; v = __sfpi_fimm(static_cast<float>(f)); }
   vFloat(const __vDReg d) { k = 1; v = __sfpi_value(d.k, d.v); }
-  vFloat &operator=(const vFloat o) { v = __sfpi_assign(k, v, o.k, o.v); k = 1; return *this; }
-  vFloat &operator=(const float f) { vFloat o = f; return __set(o); }
-  vFloat &operator=(const double f) { vFloat o = f; return __set(o); }
-  vFloat &__set(const vFloat o) { v = __sfpi_assign(k, v, o.k, o.v); k = 1; return *this; }
+  vFloat operator=(const vFloat o) { v = __sfpi_assign(k, v, o.k, o.v); k = 1; return *this; }
+  vFloat operator=(const float f) { vFloat o = f; return __set(o); }
+  vFloat operator=(const double f) { vFloat o = f; return __set(o); }
+  vFloat __set(const vFloat o) { v = __sfpi_assign(k, v, o.k, o.v); k = 1; return *this; }
   vFloat operator-() const { vFloat r; r.v = __sfpi_op("neg", k, v, 0, -1); return r; }
   vFloat operator+(const vFloat b) const { vFloat r; r.v = __sfpi_op("add", k, v, b.k, b.v); return r; }
   vFloat operator+(const float b) const { vFloat c = b; return *this + c; }
@@ -47,12 +48,16 @@ struct vFloat {
   vFloat operator-(const float b) const { vFloat c = -b; return *this + c; }
   vFloat operator*(const vFloat b) const { vFloat r; r.v = __sfpi_op("mul", k, v, b.k, b.v); return r; }
   vFloat operator*(const float b) const { vFloat c = b; return *this * c; }
-  vFloat &operator+=(const vFloat b) { vFloat r; r.v = __sfpi_op("add", k, v, b.k, b.v); return __set(r); }
-  vFloat &operator+=(const float b) { vFloat c = b; return *this += c; }
-  vFloat &operator-=(const vFloat b) { vFloat r; r.v = __sfpi_op("sub", k, v, b.k, b.v); return __set(r); }
-  vFloat &operator-=(const float b) { vFloat c = -b; return *this += c; }
-  vFloat &operator*=(const vFloat b) { vFloat r; r.v = __sfpi_op("mul", k, v, b.k, b.v); return __set(r); }
-  vFloat &operator*=(const float b) { vFloat c = b; return *this *= c; }
+  vFloat operator+=(const vFloat b) { vFloat r; r.v = __sfpi_op("add", k, v, b.k, b.v); return __set(r); }
+  vFloat operator+=(const float b) { vFloat c = b; return *this += c; }
+  vFloat operator-=(const vFloat b) { vFloat r; r.v = __sfpi_op("sub", k, v, b.k, b.v); return __set(r); }
+  vFloat operator-=(const float b) { vFloat c = -b; return *this += c; }
+  vFloat operator*=(const vFloat b) { vFloat r; r.v = __sfpi_op("mul", k, v, b.k, b.v); return __set(r); }
+  vFloat operator*=(const float b) { vFloat c = b; return *this *= c; }
+  vFloat operator++() { return *this += 1.0f; }
+  vFloat operator++(int) { return *this += 1.0f; }
+  vFloat operator--() { return *this -= 1.0f; }
+  vFloat operator--(int) { return *this -= 1.0f; }
   __vCond operator<(const vFloat b) const { return __vCond{4, __sfpi_cmp("lt", k, v, b.k, b.v)}; }
   __vCond operator<(const float b) const { return __vCond{4, __sfpi_cmpf("lt", k, v, b)}; }
   __vCond operator<=(const vFloat b) const { return __vCond{4, __sfpi_cmp("le", k, v, b.k, b.v)}; }
@@ -77,45 +82,53 @@ struct T { \\
   T(const int i) { k = 5; v = __sfpi_iimm(i, 1); } \\
   T(const unsigned int i) { k = 5; v = __sfpi_iimm(static_cast<int>(i), 0); } \\
   T(const __vDReg d) { k = 5; v = __sfpi_ivalue(d.k, d.v); } \\
-  T &operator=(const T o) { v = __sfpi_iassign(k, v, o.k, o.v); k = 5; return *this; } \\
-  T &operator=(const int i) { T o = i; return __set(o); } \\
-  T &operator=(const unsigned int i) { T o = i; return __set(o); } \\
-  T &__set(const T o) { v = __sfpi_iassign(k, v, o.k, o.v); k = 5; return *this; } \\
+  T operator=(const T o) { v = __sfpi_iassign(k, v, o.k, o.v); k = 5; return *this; } \\
+  T operator=(const int i) { T o = i; return __set(o); } \\
+  T operator=(const unsigned int i) { T o = i; return __set(o); } \\
+  T __set(const T o) { v = __sfpi_iassign(k, v, o.k, o.v); k = 5; return *this; } \\
   T __mk(const int id) const { T r; r.v = id; return r; } \\
   T operator+(const T b) const { return __mk(__sfpi_op("iadd", b.k, b.v, k, v)); } \\
   T operator+(const IMMT b) const { return __mk(__sfpi_opi("iaddi", k, v, static_cast<int>(b))); } \\
   T operator-(const T b) const { return __mk(__sfpi_op("isub", b.k, b.v, k, v)); } \\
   T operator-(const IMMT b) const { return __mk(__sfpi_opi("iaddi", k, v, -static_cast<int>(b))); } \\
   T operator-() const { T z = 0; return z - *this; } \\
-  T &operator+=(const T b) { return __set(__mk(b.k == 3 && SIGNED ? __sfpi_op("isub", b.k, b.v, k, v) : __sfpi_op("iadd", k, v, b.k, b.v))); } \\
-  T &operator+=(const IMMT b) { return __set(*this + b); } \\
-  T &operator-=(const T b) { return __set(__mk(__sfpi_op("isub", b.k, b.v, k, v))); } \\
-  T &operator-=(const IMMT b) { return __set(*this - b); } \\
+  T operator+=(const T b) { return __set(__mk(__sfpi_op("iadd", k, v, b.k, b.v))); } \\
+  /* sfpi's vInt += vConst*: its header subtracts (sfpi.h vInt::operator+=(__vConstIntBase)); kept as it is */ \\
+  T operator+=(const __vConstInt b) { return __set(__mk(SIGNED ? __sfpi_op("isub", b.k, b.v, k, v) : __sfpi_op("iadd", b.k, b.v, k, v))); } \\
+  T operator+=(const IMMT b) { return __set(*this + b); } \\
+  T operator-=(const T b) { return __set(__mk(__sfpi_op("isub", b.k, b.v, k, v))); } \\
+  T operator-=(const IMMT b) { return __set(*this - b); } \\
   T operator&(const T b) const { return __mk(__sfpi_op("and", k, v, b.k, b.v)); } \\
-  T operator&(const IMMT b) const { T c = b; return *this & c; } \\
+  T operator&(const int b) const { T c = b; return *this & c; } \\
+  T operator&(const unsigned int b) const { T c = b; return *this & c; } \\
   T operator|(const T b) const { return __mk(__sfpi_op("or", k, v, b.k, b.v)); } \\
-  T operator|(const IMMT b) const { T c = b; return *this | c; } \\
+  T operator|(const int b) const { T c = b; return *this | c; } \\
+  T operator|(const unsigned int b) const { T c = b; return *this | c; } \\
   T operator^(const T b) const { return __mk(__sfpi_op("xor", k, v, b.k, b.v)); } \\
-  T operator^(const IMMT b) const { T c = b; return *this ^ c; } \\
-  T &operator&=(const T b) { return __set(*this & b); } \\
-  T &operator&=(const IMMT b) { return __set(*this & b); } \\
-  T &operator|=(const T b) { return __set(*this | b); } \\
-  T &operator|=(const IMMT b) { return __set(*this | b); } \\
-  T &operator^=(const T b) { return __set(*this ^ b); } \\
-  T &operator^=(const IMMT b) { return __set(*this ^ b); } \\
+  T operator^(const int b) const { T c = b; return *this ^ c; } \\
+  T operator^(const unsigned int b) const { T c = b; return *this ^ c; } \\
+  T operator&=(const T b) { return __set(*this & b); } \\
+  T operator&=(const int b) { return __set(*this & b); } \\
+  T operator&=(const unsigned int b) { return __set(*this & b); } \\
+  T operator|=(const T b) { return __set(*this | b); } \\
+  T operator|=(const int b) { return __set(*this | b); } \\
+  T operator|=(const unsigned int b) { return __set(*this | b); } \\
+  T operator^=(const T b) { return __set(*this ^ b); } \\
+  T operator^=(const int b) { return __set(*this ^ b); } \\
+  T operator^=(const unsigned int b) { return __set(*this ^ b); } \\
   T operator~() const { return __mk(__sfpi_op("not", k, v, 0, -1)); } \\
   T operator<<(const int amt) const { return __mk(__sfpi_opi("shli", k, v, amt)); } \\
   T operator<<(const T amt) const { return __mk(__sfpi_op("shl", k, v, amt.k, amt.v)); } \\
-  T &operator<<=(const int amt) { return __set(*this << amt); } \\
-  T &operator<<=(const T amt) { return __set(*this << amt); } \\
+  T operator<<=(const int amt) { return __set(*this << amt); } \\
+  T operator<<=(const T amt) { return __set(*this << amt); } \\
   T operator>>(const int amt) const { return __mk(__sfpi_opi(SIGNED ? "sari" : "shli", k, v, -amt)); } \\
   T operator>>(const T amt) const { T n = -amt; return __mk(__sfpi_op(SIGNED ? "sar" : "shl", k, v, n.k, n.v)); } \\
-  T &operator>>=(const int amt) { return __set(*this >> amt); } \\
-  T &operator>>=(const T amt) { return __set(*this >> amt); } \\
-  T &operator++() { return __set(*this + 1); } \\
-  T &operator++(int) { return __set(*this + 1); } \\
-  T &operator--() { return __set(*this - 1); } \\
-  T &operator--(int) { return __set(*this - 1); } \\
+  T operator>>=(const int amt) { return __set(*this >> amt); } \\
+  T operator>>=(const T amt) { return __set(*this >> amt); } \\
+  T operator++() { return __set(*this + 1); } \\
+  T operator++(int) { return __set(*this + 1); } \\
+  T operator--() { return __set(*this - 1); } \\
+  T operator--(int) { return __set(*this - 1); } \\
   __vCond operator==(const T b) const { return __vCond{4, __sfpi_icmp("eq", k, v, b.k, b.v)}; } \\
   __vCond operator==(const IMMT b) const { return __vCond{4, __sfpi_icmpi("eq", k, v, static_cast<int>(b))}; } \\
   __vCond operator!=(const T b) const { return __vCond{4, __sfpi_icmp("ne", k, v, b.k, b.v)}; } \\

@@ -82,6 +82,8 @@ export class Trace {
   depth = 0;
   /** Per open v_if: how many v_elseif levels it has pushed. */
   readonly elseifs: number[] = [];
+  /** Per open level: whether a condition (or else) has narrowed it yet. */
+  readonly narrowed: boolean[] = [];
   /** Segment (flush count) each value was defined in. */
   readonly segOf = new Map<number, number>();
   segment = 0;
@@ -260,7 +262,9 @@ export function installTracer(
   const assign = (c: BuiltinCtx, fmt: number) => {
     const old = num(c, 0) === 1 || num(c, 0) === 5 ? num(c, 1) : -1;
     const src = use(c, 2, fmt);
-    if (trace.depth === 0) return int(src); // unconditional: the variable now names the new value
+    // unconditional (no level narrowed yet: outside v_if, or in a v_if's own condition before its
+    // compare, as C++17 sequences it): the variable now names the new value
+    if (!trace.narrowed.some((x) => x)) return int(src);
     if (old >= 0 && trace.segOf.get(old) !== trace.segment)
       throw notYet('value used across a TTI_ instruction or a function boundary of the run', loc(c));
     const id = trace.newId();
@@ -305,27 +309,32 @@ export function installTracer(
   b.set('__sfpi_cc_cond', (c) => {
     if (trace.depth === 0) throw badInput('an SFPI condition outside v_if / v_block', { location: loc(c) });
     trace.push({ k: 'cond', cond: cond(c, 0), at: loc(c) });
+    trace.narrowed[trace.narrowed.length - 1] = true;
     return undefined;
   });
   b.set('__sfpi_cc_if', (c) => {
     trace.push({ k: 'if', depth: trace.depth, at: loc(c) });
     trace.depth++;
     trace.elseifs.push(0);
+    trace.narrowed.push(false);
     return undefined;
   });
   b.set('__sfpi_cc_else', (c) => {
     trace.push({ k: 'else', depth: trace.depth - 1, at: loc(c) });
+    trace.narrowed[trace.narrowed.length - 1] = true;
     return undefined;
   });
   b.set('__sfpi_cc_elseif', (c) => {
     if (trace.depth === 0) throw badInput('v_elseif without v_if', { location: loc(c) });
     trace.push({ k: 'elseif', depth: trace.depth - 1, at: loc(c) });
+    trace.narrowed[trace.narrowed.length - 1] = true;
     trace.elseifs[trace.elseifs.length - 1]!++;
     return undefined;
   });
   b.set('__sfpi_cc_endif', (c) => {
     if (trace.depth === 0) throw badInput('v_endif without v_if', { location: loc(c) });
     trace.depth--;
+    trace.narrowed.pop();
     trace.push({ k: 'endif', depth: trace.depth, pops: trace.elseifs.pop() ?? 0, at: loc(c) });
     return undefined;
   });
