@@ -34,7 +34,9 @@ const TABS: Record<Isa, { id: string; label: string }[]> = {
 
 const FILE_EXT: Record<Isa, string> = { tensix: 'sfpu', amx: 'amx', pto: 'pto' };
 const DEFAULT_EXAMPLE = 'tensix/relu.sfpu';
-const runner = new Runner();
+// `?limit=MS` changes the worker's time limit (for tests of the limit itself)
+const limitParam = Number(new URLSearchParams(location.search).get('limit'));
+const runner = new Runner(limitParam > 0 ? limitParam : undefined);
 const inputCache = new Map<Isa, Promise<Record<string, Uint8Array>>>();
 
 function inputsFor(isa: Isa): Promise<Record<string, Uint8Array>> {
@@ -226,7 +228,11 @@ function App() {
   };
 
   const onLine = (line: number) => editor.current?.markLine(line);
-  const currentLine = result && result.isa !== 'pto' && step > 0 ? result.records[step - 1] : undefined;
+  const rec = result && result.isa !== 'pto' && step > 0 ? result.records[step - 1] : undefined;
+  const currentLine = rec && {
+    line: rec.line,
+    text: (shown?.isa === 'tensix' ? shown.text : undefined) ?? rec.text,
+  };
 
   return (
     <div class="app">

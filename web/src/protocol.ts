@@ -53,6 +53,8 @@ export interface TensixState {
   rwcDst: number;
   /** Dst rows (of the shown view) the last instruction loaded from or stored to. */
   touched: { rows: number[]; store: boolean } | null;
+  /** The instruction the step executed (canonical text). */
+  text?: string;
 }
 
 export interface TensixRecord {
@@ -99,6 +101,8 @@ export interface TensixResult {
     hazards: HazardInfo[];
     hazardCount: number;
     busy: Record<string, number>;
+    /** Why no timeline is drawn, if none is. */
+    note?: string;
     error?: string;
   };
 }

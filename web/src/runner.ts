@@ -13,7 +13,7 @@ export class Runner {
   private next = 1;
   private pending = new Map<number, { resolve: (r: Reply) => void; timer: ReturnType<typeof setTimeout> }>();
 
-  constructor() {
+  constructor(private readonly limitMs = TIME_LIMIT_MS) {
     this.worker = this.spawn();
   }
 
@@ -60,11 +60,11 @@ export class Runner {
     });
   }
 
-  run(req: RunRequest, inputs: Record<string, Uint8Array>, limitMs = TIME_LIMIT_MS): Promise<Reply> {
+  run(req: RunRequest, inputs: Record<string, Uint8Array>, limitMs = this.limitMs): Promise<Reply> {
     return this.send({ kind: 'run', req, inputs }, limitMs);
   }
 
-  step(step: number, limitMs = TIME_LIMIT_MS): Promise<Reply> {
+  step(step: number, limitMs = this.limitMs): Promise<Reply> {
     return this.send({ kind: 'step', step }, limitMs);
   }
 }

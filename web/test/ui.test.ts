@@ -176,6 +176,37 @@ test('a runaway program ends with the library’s budget error and the page stay
   assert.equal(await s.page.getAttribute('[data-testid=status]', 'data-status'), 'ok');
 });
 
+test('the page stops a run that outlives its time limit and starts a fresh worker', async () => {
+  // ?limit=300: a 300 ms limit instead of 10 s, so that a long (not endless) program reaches it
+  const ctx = await s.browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${s.url}?limit=300`);
+  await settled(page);
+  const n = Number(await page.getAttribute('[data-testid=status]', 'data-runs'));
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  // a million instructions: assembling, the cycle model and the run take far longer than 300 ms
+  await page.keyboard.insertText('.rept 1000\n.rept 1000\nTTI_SFPABS(0, 0, 0, 1);\n.endr\n.endr\n');
+  await settled(page, n + 1);
+  assert.equal(await page.textContent('[data-testid=error-category]'), 'ResourceLimit');
+  assert.match(
+    (await page.textContent('[data-testid=error-message]')) ?? '',
+    /longer than 0.3 s and was stopped/,
+  );
+  // the page is usable at once: views switch, the editor takes text and a new run starts
+  await page.click('[data-testid=tab-timeline]');
+  assert.equal(await page.getAttribute('[data-testid=tab-timeline]', 'aria-selected'), 'true');
+  await page.keyboard.press('Control+A');
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText('SFPNOP\n');
+  await settled(page, n + 2);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('views keep their place while a program runs (no layout shift)', async () => {
   const box = async () => s.page.locator('[data-testid=panel]').boundingBox();
   const editor = async () => s.page.locator('.editor').boundingBox();

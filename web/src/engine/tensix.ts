@@ -22,6 +22,10 @@ import type { RunRequest, TensixRecord, TensixResult, TensixState, TimelineCell 
 
 /** Cycles of the timeline sent to the page (the run itself is not cut). */
 const TIMELINE_CYCLES = 1500;
+/** Instructions whose text is sent with a run; the rest come with their step. */
+const RECORD_TEXTS = 5000;
+/** Programs longer than this run on the cycle model without recording a timeline. */
+const TIMELINE_MAX_INSTRUCTIONS = 50_000;
 
 /** The Dst inputs the playground offers (docs/playground.md). */
 export const TENSIX_INPUTS = ['tile.npy', 'ramp-fp32', 'ramp-int32'] as const;
@@ -78,7 +82,8 @@ export function tensixRun(req: RunRequest, inputs: Record<string, Uint8Array>): 
   let timeline: TensixResult['timeline'];
   let timedFinal: TensixState | undefined;
   try {
-    const r = runTimedProgram(m, p, { timeline: true, hazards: 'warn', sources });
+    const record = p.length <= TIMELINE_MAX_INSTRUCTIONS;
+    const r = runTimedProgram(m, p, { timeline: record, hazards: 'warn', sources });
     const hazardAt = new Map<string, string>();
     for (const h of r.hazards)
       if (!hazardAt.has(`${h.cycle}:${h.index}`)) hazardAt.set(`${h.cycle}:${h.index}`, h.id);
@@ -111,6 +116,9 @@ export function tensixRun(req: RunRequest, inputs: Record<string, Uint8Array>): 
       })),
       hazardCount: r.hazardCount,
       busy: { ...r.busy },
+      ...(record
+        ? {}
+        : { note: `no timeline drawn for programs over ${TIMELINE_MAX_INSTRUCTIONS} instructions` }),
     };
     if (usesLoadMacro) timedFinal = view(m, format, p.length, null);
   } catch (e) {
@@ -140,8 +148,9 @@ export function tensixRun(req: RunRequest, inputs: Record<string, Uint8Array>): 
     m.run(p, 1, { sources });
     final = view(m, format, p.length, null);
   }
+  // the text of the first instructions only: a big program (a million after .rept) stays cheap
   const records: TensixRecord[] = Array.from(p.words, (w, k) => ({
-    text: disassembleWord(w, arch, { comments: false }),
+    text: k < RECORD_TEXTS ? disassembleWord(w, arch, { comments: false }) : '',
     line: sources[p.sourceIndex[k]!]?.line ?? 0,
   }));
   session = { m, p, sources, start, format, steps };
@@ -161,7 +170,10 @@ export function tensixStep(k: number): TensixState {
   const a = m.state.lastDstAddr;
   const touched =
     a < 0 ? null : { rows: [0, 1, 2, 3].map((r) => (a & ~3) + r), store: m.state.lastDstStore === 1 };
-  return view(m, s.format, k, touched);
+  return {
+    ...view(m, s.format, k, touched),
+    text: disassembleWord(p.words[k - 1]!, p.arch, { comments: false }),
+  };
 }
 
 function view(

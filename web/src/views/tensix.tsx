@@ -195,7 +195,8 @@ export function TimelineView(p: { result: TensixResult; onLine: (line: number) =
         <span data-testid="timeline-summary">
           {p.result.arch}: {t.cycles} cycles · busy{' '}
           {t.units.map((u) => `${UNIT_LABEL[u]} ${t.busy[u] ?? 0}`).join(', ')} · hazards {t.hazardCount}
-          {t.shown < t.cycles ? ` · first ${t.shown} cycles shown` : ''}
+          {t.shown < t.cycles && !t.note ? ` · first ${t.shown} cycles shown` : ''}
+          {t.note ? ` · ${t.note}` : ''}
         </span>
       </div>
       <div class="tl-head" style={{ width: `${left + cols.length * cw}px` }} aria-hidden="true">
