@@ -3,6 +3,7 @@
  * Parses the environment options and compiles the kernel with runLlk's pieces; running stays in
  * the `run` command so that the Dst loading, timing and printing are shared with word programs.
  */
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Budget } from '../budget.ts';
 import { badInput } from '../errors.ts';
@@ -24,6 +25,8 @@ export interface LlkCliOptions {
   vectorMode?: string;
   dstTile?: string;
   dataFormat?: string;
+  /** `ADDR=FILE`: the file's bytes mapped at ADDR for the kernel's RISC-V code (an L1 buffer). */
+  l1?: string[];
 }
 
 /** Commander collector for repeatable options. */
@@ -75,12 +78,20 @@ export async function compileLlkFromCli(
     dstTile: int(o.dstTile, '--dst-tile'),
     seed: int(o.seed, '--seed'),
     bare: o.bare,
+    memory: (o.l1 ?? []).map(l1Block),
     budget,
   });
   const note = o.bare
     ? 'LLK set-up: none (--bare)'
     : `LLK set-up: ${api ?? inferred?.api ?? 'unary'} SFPU API, SfpuType::${o.sfpuType ?? inferred?.sfpuType ?? 'unused'}${inferred ? ' (from the file name)' : ''}, faces ${mode ?? 'rc'}${o.seed !== undefined ? `, PRNG seed ${o.seed}` : ''}`;
   return { compiled, note };
+}
+
+/** `--l1 ADDR=FILE` -> a memory block (the file's bytes at ADDR). */
+function l1Block(spec: string, k: number): { name: string; base: number; bytes: Uint8Array } {
+  const m = /^(0x[0-9a-fA-F]+|\d+)=(.+)$/.exec(spec);
+  if (!m) throw badInput(`--l1 ${spec}: expected ADDR=FILE (e.g. 0x20000=map.bin)`);
+  return { name: `l1-${k}`, base: Number(m[1]), bytes: new Uint8Array(readFileSync(m[2]!)) };
 }
 
 /** `file:line:col` of word `index` of a compiled kernel, or `[instruction index]`. */

@@ -559,6 +559,12 @@ function addRunCommand(group: Command): void {
     .option('--vector-mode <mode>', 'LLK set-up: face loop rc (default), r, c, or none (one call)')
     .option('--dst-tile <n>', 'LLK set-up: the Dst tile the API selects (default 0)')
     .option(
+      '--l1 <addr=file>',
+      "C++ kernel file: map the file's bytes at this address for the RISC-V code (an L1 buffer; repeatable)",
+      collect,
+      [],
+    )
+    .option(
       '--data-format <name>',
       'LLK set-up: the data format _llk_math_hw_configure_ is given (Float32, UInt16, Int32, ...)',
     )

@@ -41,7 +41,7 @@ export function smLess(a: number, b: number): boolean {
 /** The column an LReg lane holds after a block of four rows went through SFPLOAD (L0: columns 0-15
  * even, L1: odd, L2: 16-31 even, L3: odd) and SFPTRANSP: lane 8k+i of L_r is row r, column
  * `[2i, 2i+1, 16+2i, 17+2i][k]`. */
-const laneColumn = (lane: number) => ((lane >> 4) & 1) * 16 + 2 * (lane & 7) + ((lane >> 3) & 1);
+export const laneColumn = (lane: number) => ((lane >> 4) & 1) * 16 + 2 * (lane & 7) + ((lane >> 3) & 1);
 
 // ---- exponential moving average --------------------------------------------------------------------
 
@@ -50,7 +50,7 @@ const BETA = 0x3dcccccd; // 0.1f
 
 /** EMA down each column: ema_r = beta * x_r + round(alpha * ema_(r-1)), ema_(-1) = 0; the product alpha *
  * ema is rounded once (SFPMAD with + 0.0), then the second SFPMAD rounds beta * x + that once. */
-function emaTile(ins: Uint32Array[], first = 0): Expected[] {
+export function emaTile(ins: Uint32Array[], first = 0): Expected[] {
   const out: Expected[] = new Array(1024);
   for (let c = 0; c < 32; c++) {
     let prev = first;
@@ -66,7 +66,7 @@ function emaTile(ins: Uint32Array[], first = 0): Expected[] {
 
 /** One Welford step per column in FP32 as the kernel orders it: d = x - m; m' = d * (1/n) + m;
  * d2 = x - m'; M2' = d * d2 + M2 (each a single-rounding multiply-add), with 1/n the FP32 reciprocal. */
-function welfordColumns(
+export function welfordColumns(
   ins: Uint32Array[],
   rows: number[],
   firstIdx: number,
@@ -164,7 +164,7 @@ function rowMap(): number[] {
 }
 
 /** output[map[i]] += input[i] for i = 0..31 in order, each an FP32 add with one rounding (SFPADD). */
-function reshuffleExpect(ins: Uint32Array[]): Expected[] {
+export function reshuffleExpect(ins: Uint32Array[]): Expected[] {
   const out = Array.from(ins[1]!, (b) => b as Expected);
   const map = rowMap();
   for (let i = 0; i < 32; i++) {
@@ -226,7 +226,7 @@ function topkInputs(rng: K.Rng, t: number): Uint32Array {
   return v;
 }
 
-type Pair = { v: number; x: number };
+export type Pair = { v: number; x: number };
 /** The (value, index) pair at position p of column c, from tiles as given (ins) or read back. */
 const pairAt = (tiles: ArrayLike<number>[], p: number, c: number): Pair => {
   const { tile, i } = pos(p, c);
@@ -256,7 +256,7 @@ const sortPairs = (xs: Pair[], dir: number) =>
   [...xs].sort((a, b) => (smLess(a.v, b.v) ? -1 : smLess(b.v, a.v) ? 1 : 0) * (dir === 0 ? -1 : 1));
 
 /** Local sort into groups of k: group g sorted in direction idir, then alternating. */
-const localSorted = (k: number, idir: number) => (col: Pair[]) => {
+export const localSorted = (k: number, idir: number) => (col: Pair[]) => {
   const out: Pair[] = [];
   for (let g = 0; g < 64 / k; g++) out.push(...sortPairs(col.slice(g * k, (g + 1) * k), idir ^ (g & 1)));
   return out;
@@ -265,7 +265,7 @@ const localSorted = (k: number, idir: number) => (col: Pair[]) => {
 /** Merge step m, k: within blocks of 2 * dist (dist = min(32, k << m)), the first min(k, 32) positions
  * are compared with the ones dist further on: the larger pair first (top_min false). Blocks are visited
  * until max(64 >> m, 2 k) values were compared. */
-const merged = (m: number, k: number) => (col: Pair[]) => {
+export const merged = (m: number, k: number) => (col: Pair[]) => {
   const out = [...col];
   const km = Math.min(k, 32);
   const dist = Math.min(32, k << m);
@@ -281,7 +281,7 @@ const merged = (m: number, k: number) => (col: Pair[]) => {
 /** Rebuild after merge step m (logk = 4, k = 16): the kept groups of 16 (at 0 and 2 * min(32, 16 << (m+1))
  * ...; for m = 0 at positions 0 and 32) are bitonic; each is sorted, the first in direction idir, the next
  * in the other; everything else is unchanged. */
-const rebuilt = (idir: number) => (col: Pair[]) => {
+export const rebuilt = (idir: number) => (col: Pair[]) => {
   const out = [...col];
   for (const [g, b] of [0, 32].entries()) out.splice(b, 16, ...sortPairs(col.slice(b, b + 16), idir ^ g));
   return out;
