@@ -81,6 +81,12 @@ function App() {
   const generation = useRef(0);
   const isaNow = useRef<Isa>('tensix');
 
+  // integer Dst data reads best as integers: follow the input's format when it changes
+  const dataFormat = result?.isa === 'tensix' ? result.format : undefined;
+  useEffect(() => {
+    if (dataFormat) setFmt(dataFormat === 'int32' ? 'int' : 'float');
+  }, [dataFormat]);
+
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
     localStorage.setItem('axsim-theme', theme);

@@ -92,6 +92,34 @@ test('relu.sfpu (the default example): LRegs and the Dst tile are the library re
   await shot(s.page, 'tensix-dst');
 });
 
+test('int_scale_add.sfpu on the int32 ramp: Dst is the library result and (x << 1) + 5, shown as integers', async () => {
+  await chooseExample(s.page, 'tensix/int_scale_add.sfpu');
+  assert.equal(await s.page.inputValue('[data-testid=input]'), 'ramp-int32');
+  const m = new TensixMachine('wormhole');
+  const input = Uint32Array.from({ length: 1024 }, (_, i) => (i - 512) >>> 0);
+  m.writeDstTile(0, input, 'int32');
+  m.configure({ sfpuFp32: true, srcBFormat: 5 });
+  m.run(m.load(readText('examples/tensix/int_scale_add.sfpu')));
+  await tab('dst');
+  assert.ok(await s.page.isChecked('[data-testid=dst-fmt-int]'));
+  const dst = await shownDst();
+  assert.deepEqual(dst, Array.from(m.readDstRows(0, 1024, 'int32')));
+  const tile = new TensixMachine('wormhole');
+  tile.writeDstRows(0, dst, 'int32');
+  assert.deepEqual(
+    Array.from(tile.readDstTile(0, 'int32')),
+    Array.from(input, (x) => (((x | 0) * 2 + 5) | 0) >>> 0),
+  );
+  // the text shown is the signed integer
+  const text = values(await s.page.getAttribute('#dst-grid canvas', 'data-values'));
+  assert.deepEqual(
+    text.map(Number),
+    dst.map((b) => b | 0),
+  );
+  await chooseExample(s.page, 'tensix/relu.sfpu');
+  await tab('lregs');
+});
+
 test('step back and forward: each step shows the library state after that many instructions', async () => {
   const src = readText('examples/tensix/relu.sfpu');
   await tab('lregs');
@@ -192,7 +220,9 @@ test('timeline: cycles, busy counts and cells with their source lines are the cy
 test('a hazard is marked in the timeline and explained, as the cycle model reports it', async () => {
   // Wormhole: SFPMAD's result is read on the next cycle (no stall on Wormhole): early-read
   const src = 'TTI_SFPMAD(0, 0, 0, 1, 0);\nTTI_SFPABS(0, 1, 2, 1);\n';
+  const n = Number(await s.page.getAttribute('[data-testid=status]', 'data-runs'));
   await s.page.selectOption('[data-testid=arch]', 'wormhole');
+  await settled(s.page, n + 1);
   await setSource(src);
   const m = new TensixMachine('wormhole');
   const asm = assemble(src, 'wormhole');
