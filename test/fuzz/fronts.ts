@@ -10,15 +10,18 @@ import { gunzipSync } from 'node:zlib';
 import { Budget } from '../../src/budget.ts';
 import { sharedConformanceFile } from '../../src/conformance/shared.ts';
 import { badInput } from '../../src/errors.ts';
+import { ACCEPT, AFFINE_PROGRAM, REJECT, WHILE_PROGRAM } from '../../src/pto/asm/fixtures.ts';
 import {
   dictionaryOf,
   int,
   mutateBytes,
   mutateJson,
   mutateText,
+  mutateTokens,
   pick,
   type Rng,
   randomBytes,
+  seedTokens,
 } from './mutate.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,6 +46,24 @@ export function fuzzBudget(): Budget {
   });
 }
 
+/**
+ * The front ends' modules, imported once per process: a dynamic `import()` per input goes through
+ * the TypeScript loader's resolve hook on another thread every time (a sixth of the run time).
+ */
+function once<T>(f: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
+}
+const tensixMod = once(() => import('../../src/tensix/index.ts'));
+const tensixAsmMod = once(() => import('../../src/tensix/asm/index.ts'));
+const llkMod = once(() => import('../../src/tensix/llk/run.ts'));
+const amxMod = once(() => import('../../src/amx/index.ts'));
+const amxCMod = once(() => import('../../src/amx/c/run.ts'));
+const ptoAsmMod = once(() => import('../../src/pto/asm/index.ts'));
+const ioMod = once(() => import('../../src/io/index.ts'));
+const ptoMod = once(() => import('../../src/pto/index.ts'));
+const ptoCostMod = once(() => import('../../src/pto/cost/index.ts'));
+
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
@@ -62,6 +83,13 @@ function lazy<T>(f: () => T): () => T {
   return () => (v ??= f());
 }
 
+/** FNV-1a of the input, 0..255 after folding: the variant (arch, options, entry) an input runs with. */
+export function variantOf(input: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < input.length; i++) h = Math.imul(h ^ input[i]!, 0x01000193);
+  return (h ^ (h >>> 8) ^ (h >>> 16) ^ (h >>> 24)) & 255;
+}
+
 /** A text front end: grammar-aware mutation of its seeds, 1 input in 10 random bytes. */
 function textFront(
   name: string,
@@ -76,15 +104,14 @@ function textFront(
     description,
     generate(r) {
       if (r() < 0.1) return randomBytes(r);
-      const s = seeds();
-      let text = pick(r, s);
+      const toks = seedTokens(pick(r, seeds()));
       const rounds = 1 + int(r, 3);
-      for (let k = 0; k < rounds; k++) text = mutateText(r, text, dict(), nesting);
-      return enc.encode(text);
+      for (let k = 0; k < rounds; k++) mutateTokens(r, toks, dict(), nesting);
+      return enc.encode(toks.join(''));
     },
     run(input, budget) {
-      // the last byte picks a variant (architecture, …) so an input reproduces exactly
-      return run(dec.decode(input), budget, input.length ? input[input.length - 1]! : 0);
+      // a hash of the bytes picks a variant (architecture, options, entry) so an input reproduces exactly
+      return run(dec.decode(input), budget, variantOf(input));
     },
   };
 }
@@ -118,8 +145,8 @@ async function runTensixWords(
   arch: 'wormhole' | 'blackhole',
   budget: Budget,
 ): Promise<void> {
-  const { TensixMachine, compile } = await import('../../src/tensix/index.ts');
-  const { describeWord } = await import('../../src/tensix/asm/index.ts');
+  const { TensixMachine, compile } = await tensixMod();
+  const { describeWord } = await tensixAsmMod();
   for (const w of words.slice(0, 4096)) describeWord(w, arch);
   const m = new TensixMachine(arch);
   // compile charges REPLAY expansion (loops), the records (live bytes) and the length (steps)
@@ -139,7 +166,7 @@ const tensixAsm = textFront(
     ['namespace a {', '}'],
   ],
   async (text, budget, v) => {
-    const { assemble } = await import('../../src/tensix/asm/index.ts');
+    const { assemble } = await tensixAsmMod();
     const arch = v & 1 ? 'blackhole' : 'wormhole';
     const r = assemble(text, arch, { file: 'fuzz.sfpu', budget } as Parameters<typeof assemble>[2]);
     await runTensixWords([...r.words], arch, budget);
@@ -188,9 +215,84 @@ function wordsSeeds(): Uint8Array[] {
 
 let assembleSync: (text: string) => number[] = () => [];
 export async function prepare(): Promise<void> {
-  const { assemble } = await import('../../src/tensix/asm/index.ts');
+  const { assemble } = await tensixAsmMod();
   assembleSync = (text) => [...assemble(text, 'wormhole').words];
 }
+
+// ---- Tensix C++ kernels (LLK environment) and SFPI ------------------------------------------
+
+const CPP_NESTING: [string, string][] = [
+  ['{', '}'],
+  ['(', ')'],
+  ['(1 ? ', ' : 0)'],
+  ['if (1) {', '}'],
+  ['for (int i = 0; i < 2; i++) {', '}'],
+  ['namespace a {', '}'],
+  ['template <int N> struct S {', '};'],
+];
+
+/**
+ * The kernel functions a (mutated) C++ text defines, as entries the CLI accepts: `ns::name<targs>`
+ * with `false` for a bool template parameter and 8 for any other (ITERATIONS), in the first
+ * namespace the text opens.
+ */
+function kernelEntries(text: string): string[] {
+  const ns = /namespace\s+([A-Za-z_]\w*)\s*\{/.exec(text)?.[1];
+  const out: string[] = [];
+  const re = /(template\s*<([^<>]{0,200})>\s*)?inline\s+void\s+([A-Za-z_]\w*)\s*\(/g;
+  for (let m = re.exec(text); m && out.length < 64; m = re.exec(text)) {
+    const targs = m[2]
+      ?.split(',')
+      .map((p) => (/\bbool\b/.test(p) ? 'false' : '8'))
+      .join(', ');
+    out.push(`${ns ? `${ns}::` : ''}${m[3]}${targs ? `<${targs}>` : ''}`);
+  }
+  return out;
+}
+
+/**
+ * `tensix run kernel.h --entry E` (the LLK environment, src/tensix/llk) on a mutated kernel: the
+ * variant byte picks the entry, the arch, --bare, and whether the run is timed (the cycle model).
+ */
+function llkFront(name: string, description: string, dir: string): Front {
+  return textFront(
+    name,
+    description,
+    () => filesIn(dir, /\.h$/).map((f) => readFileSync(f, 'utf8')),
+    CPP_NESTING,
+    async (text, budget, v) => {
+      const { TensixMachine } = await tensixMod();
+      const { compileLlk, loadKernelCompiler, runCompiled, applyHwConfigure } = await llkMod();
+      const entries = kernelEntries(text);
+      const entry = entries.length ? entries[(v >> 3) % entries.length]! : 'kernel';
+      const arch = v & 1 ? 'blackhole' : 'wormhole';
+      const bare = (v & 2) !== 0;
+      const m = new TensixMachine(arch);
+      m.budget = budget;
+      const { compiled } = compileLlk(await loadKernelCompiler(), m, {
+        source: text,
+        file: 'fuzz.h',
+        entry,
+        bare,
+        budget,
+      });
+      if (!bare) applyHwConfigure(m, {});
+      runCompiled(m, compiled, { timed: (v & 4) !== 0 });
+    },
+  );
+}
+
+const tensixLlk = llkFront(
+  'tensix-llk',
+  'Tensix C++ kernel files (tensix run kernel.h --entry …, the LLK environment): compile through cfront, run',
+  'test/fixtures/llk',
+);
+
+const sfpi = llkFront(
+  'sfpi',
+  'SFPI kernels (vFloat, dst_reg, v_if; tensix run kernel.h --entry …): compile (src/tensix/sfpi), run',
+  'test/fixtures/sfpi',
+);
 
 // ---- AMX -----------------------------------------------------------------------------------
 
@@ -203,11 +305,47 @@ const amxText = textFront(
   ],
   [['AMX_LDX(', ')']],
   async (text, budget) => {
-    const { assemble, AmxState, runProgram } = await import('../../src/amx/index.ts');
+    const { assemble, AmxState, runProgram } = await amxMod();
     // the assembler charges .rept iterations, operations and .data/.space bytes to the budget
     const p = assemble(text, 'fuzz.amx', { budget });
     const s = new AmxState();
     runProgram(p, s);
+  },
+);
+
+/**
+ * `amx run kernel.c --entry 'f(…)' --arg …`: the entry is a function the (mutated) text defines; its
+ * pointer parameters are bound to 64 KiB zero arrays, its integer parameters to 32 (or, by the
+ * variant byte, 0, 1 or 64).
+ */
+const amxC = textFront(
+  'amx-c',
+  'AMX C kernels (amx run kernel.c --entry … --arg …): compile through cfront, run on the AMX model',
+  () => filesIn('examples/amx/c', /\.c$/).map((f) => readFileSync(f, 'utf8')),
+  CPP_NESTING,
+  async (text, budget, v) => {
+    const { runAmxC, zeroArray } = await amxCMod();
+    const fns: { name: string; params: string[] }[] = [];
+    const re = /\bvoid\s+([A-Za-z_]\w*)\s*\(([^()]{0,400})\)\s*\{/g;
+    for (let m = re.exec(text); m && fns.length < 64; m = re.exec(text))
+      fns.push({ name: m[1]!, params: m[2]!.trim() === 'void' ? [] : m[2]!.split(',') });
+    const f = fns.length ? fns[(v >> 3) % fns.length]! : { name: 'main', params: [] };
+    const n = [32, 0, 1, 64][v & 3]!;
+    const args: Record<string, ReturnType<typeof zeroArray>> = {};
+    const actual = f.params.map((p, i) => {
+      if (!p.includes('*')) return String(n);
+      const a = `P${i}`;
+      args[a] = zeroArray('u1', [65536]);
+      return a;
+    });
+    budget.alloc(65536 * Object.keys(args).length);
+    runAmxC(text, {
+      entry: `${f.name}(${actual.join(', ')})`,
+      gen: (['m1', 'm2', 'm3', 'm4'] as const)[(v >> 2) & 1 ? 3 : 0],
+      file: 'fuzz.c',
+      args,
+      budget,
+    });
   },
 );
 
@@ -224,20 +362,62 @@ const ptoAs = textFront(
     ['(', ')'],
     ['[', ']'],
   ],
-  async (text, budget) => {
-    const { parsePtoAs, verifyModule, runProgram } = await import('../../src/pto/asm/index.ts');
-    const m = parsePtoAs(text, { file: 'fuzz.pto', budget });
-    verifyModule(m, { file: 'fuzz.pto' });
-    const f = m.funcs[0];
-    if (!f) return;
-    const args: Record<string, import('../../src/io/index.ts').NpyArray | number> = {};
-    for (const a of f.args) {
-      if (a.type.kind === 'scalar') args[a.use.name] = 1;
-      else if (a.type.kind === 'ptr' || a.type.kind === 'memref' || a.type.kind === 'vector')
-        args[a.use.name] = { dtype: 'f4', shape: [4096], data: new Float32Array(4096) };
-    }
-    runProgram(m, args, { file: 'fuzz.pto', budget, maxSteps: 100_000 });
-  },
+  (text, budget) => runPto(text, budget, {}),
+);
+
+/** Parse (with `popts`), verify (with `vopts`), run the first function on zero arguments. */
+async function runPto(
+  text: string,
+  budget: Budget,
+  popts: { strict?: boolean; legacy?: boolean; arch?: 'a3' | 'a5' },
+  vopts: { profile?: 'cpu' | 'a2a3' | 'a5'; arch?: 'a3' | 'a5' } = {},
+): Promise<void> {
+  const { parsePtoAs, verifyModule, runProgram } = await ptoAsmMod();
+  const m = parsePtoAs(text, { file: 'fuzz.pto', budget, ...popts });
+  verifyModule(m, { file: 'fuzz.pto', ...vopts });
+  const f = m.funcs[0];
+  if (!f) return;
+  const args: Record<string, import('../../src/io/index.ts').NpyArray | number> = {};
+  for (const a of f.args) {
+    if (a.type.kind === 'scalar') args[a.use.name] = 1;
+    else if (a.type.kind === 'ptr' || a.type.kind === 'memref' || a.type.kind === 'vector')
+      args[a.use.name] = { dtype: 'f4', shape: [4096], data: new Float32Array(4096) };
+  }
+  runProgram(m, args, { file: 'fuzz.pto', budget, maxSteps: 100_000 });
+}
+
+// The PTOAS spelling (`!pto.tile_buf<…>`, `pto.alloc_tile`, sections, events, the generic op form):
+// the same parser with PTOAS's options. Seeds: the PTO-AS conformance fixtures (src/pto/asm/fixtures.ts,
+// axsim's own programs around the statements PTO-AS.md quotes), accept and reject rows.
+const ptoasSeeds = lazy(() =>
+  [...ACCEPT, ...REJECT].map((f) => f.text).concat(WHILE_PROGRAM, AFFINE_PROGRAM),
+);
+
+const ptoas = textFront(
+  'pto-ptoas',
+  'PTOAS-syntax text (pto check --strict/--legacy, pto.target_arch): parse, verify with the arch rules and a profile, run',
+  ptoasSeeds,
+  [
+    ['scf.for %i = %c0 to %c4 step %c1 {', '}'],
+    ['pto.section.cube {', '}'],
+    ['<', '>'],
+    ['(', ')'],
+    ['[', ']'],
+  ],
+  (text, budget, v) =>
+    runPto(
+      text,
+      budget,
+      {
+        strict: (v & 3) === 1,
+        legacy: (v & 3) === 2,
+        ...((v & 12) === 4 ? { arch: 'a3' as const } : (v & 12) === 8 ? { arch: 'a5' as const } : {}),
+      },
+      {
+        profile: (['cpu', 'a2a3', 'a5', undefined] as const)[(v >> 4) & 3],
+        ...((v & 12) === 4 ? { arch: 'a3' as const } : (v & 12) === 8 ? { arch: 'a5' as const } : {}),
+      },
+    ),
 );
 
 // ---- .npy and JSON tensors ----------------------------------------------------------------
@@ -255,7 +435,7 @@ const npy = bytesFront(
   '.npy arrays (every --arg/--dst/--mem/convert input)',
   npySeeds,
   async (bytes, budget) => {
-    const { parseNpy } = await import('../../src/io/index.ts');
+    const { parseNpy } = await ioMod();
     budget.alloc(bytes.length);
     parseNpy(bytes, 'fuzz.npy');
   },
@@ -291,7 +471,7 @@ const jsonTensor: Front = {
     return enc.encode(t);
   },
   async run(input, budget) {
-    const { parseJsonTensor } = await import('../../src/io/index.ts');
+    const { parseJsonTensor } = await ioMod();
     budget.alloc(input.length * 8);
     parseJsonTensor(dec.decode(input), 'fuzz.json');
   },
@@ -339,10 +519,10 @@ const confSeeds = lazy(() => {
 });
 
 const runners = lazy(async () => {
-  const { makeSfpuRunner } = await import('../../src/tensix/index.ts');
-  const { makeAmxRunner } = await import('../../src/amx/index.ts');
-  const { makePtoRunner, registerCostRunner } = await import('../../src/pto/index.ts');
-  const { costCaseRunner } = await import('../../src/pto/cost/index.ts');
+  const { makeSfpuRunner } = await tensixMod();
+  const { makeAmxRunner } = await amxMod();
+  const { makePtoRunner, registerCostRunner } = await ptoMod();
+  const { costCaseRunner } = await ptoCostMod();
   registerCostRunner(costCaseRunner);
   return { tensix: makeSfpuRunner(), amx: makeAmxRunner(), pto: makePtoRunner() } as Record<
     string,
@@ -367,6 +547,7 @@ const conformance: Front = {
           ['[', ']'],
           ['{"a":', '}'],
         ],
+        true,
       );
     return enc.encode(`${runner}\n${text}`);
   },
@@ -390,5 +571,7 @@ const conformance: Front = {
 
 /** Every front end, by name. Add new front ends here (one entry each). */
 export const FRONTS: Record<string, Front> = Object.fromEntries(
-  [tensixAsm, tensixWords, amxText, ptoAs, npy, jsonTensor, conformance].map((f) => [f.name, f]),
+  [tensixAsm, tensixWords, tensixLlk, sfpi, amxText, amxC, ptoAs, ptoas, npy, jsonTensor, conformance].map(
+    (f) => [f.name, f],
+  ),
 );
