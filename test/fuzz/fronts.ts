@@ -233,19 +233,27 @@ const CPP_NESTING: [string, string][] = [
 
 /**
  * The kernel functions a (mutated) C++ text defines, as entries the CLI accepts: `ns::name<targs>`
- * with `false` for a bool template parameter and 8 for any other (ITERATIONS), in the first
- * namespace the text opens.
+ * with `false` for a bool template parameter and 8 for any other (ITERATIONS), qualified by the
+ * namespaces opened before it (`namespace ckernel { namespace sfpu {` gives `ckernel::sfpu::`).
  */
 function kernelEntries(text: string): string[] {
-  const ns = /namespace\s+([A-Za-z_]\w*)\s*\{/.exec(text)?.[1];
+  const opens: { at: number; name: string }[] = [];
+  const nsRe = /namespace\s+([A-Za-z_]\w*)\s*\{/g;
+  for (let m = nsRe.exec(text); m && opens.length < 16; m = nsRe.exec(text))
+    opens.push({ at: m.index, name: m[1]! });
   const out: string[] = [];
   const re = /(template\s*<([^<>]{0,200})>\s*)?inline\s+void\s+([A-Za-z_]\w*)\s*\(/g;
   for (let m = re.exec(text); m && out.length < 64; m = re.exec(text)) {
+    const at = m.index;
     const targs = m[2]
       ?.split(',')
       .map((p) => (/\bbool\b/.test(p) ? 'false' : '8'))
       .join(', ');
-    out.push(`${ns ? `${ns}::` : ''}${m[3]}${targs ? `<${targs}>` : ''}`);
+    const ns = opens
+      .filter((o) => o.at < at)
+      .map((o) => `${o.name}::`)
+      .join('');
+    out.push(`${ns}${m[3]}${targs ? `<${targs}>` : ''}`);
   }
   return out;
 }

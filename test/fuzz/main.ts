@@ -190,13 +190,51 @@ async function minimise(front: string, input: Uint8Array, sig: string): Promise<
   return cur;
 }
 
+function countsText(res: FrontResult): string {
+  return Object.entries(res.counts)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const results: FrontResult[] = [];
   let failed = 0;
+  let current: { res: FrontResult; t0: number } | undefined;
+  const writeJson = (partial: boolean) => {
+    if (!args.json) return;
+    const all = [...results];
+    if (partial && current) {
+      // inputs are counted as they finish: with --jobs 1 these are inputs 0 .. done-1 of the seed
+      const done = Object.values(current.res.counts).reduce((a, b) => a + (b ?? 0), 0);
+      all.push({ ...current.res, n: done, seconds: (Date.now() - current.t0) / 1000 });
+    }
+    writeFileSync(
+      args.json,
+      `${JSON.stringify({ seed: args.seed, date: new Date().toISOString(), partial, results: all }, null, 2)}\n`,
+    );
+  };
+  // a campaign stopped with SIGTERM/SIGINT still records what it counted (marked partial)
+  for (const sig of ['SIGTERM', 'SIGINT'] as const)
+    process.on(sig, () => {
+      writeJson(true);
+      if (current)
+        process.stdout.write(`${current.res.front}: stopped (${sig}): ${countsText(current.res)}\n`);
+      process.exit(130);
+    });
+  const progress = setInterval(() => {
+    if (current) {
+      process.stdout.write(
+        `  … ${current.res.front}: ${((Date.now() - current.t0) / 1000).toFixed(0)} s: ${countsText(current.res)}\n`,
+      );
+      writeJson(true);
+    }
+  }, 300_000);
+  progress.unref();
   for (const front of args.fronts) {
     const t0 = Date.now();
     const res: FrontResult = { front, n: args.n, counts: {}, failures: [], peakRssMb: 0, seconds: 0 };
+    current = { res, t0 };
     const per = Math.ceil(args.n / args.jobs);
     const parts: Promise<void>[] = [];
     for (let j = 0; j < args.jobs; j++) {
@@ -207,9 +245,8 @@ async function main(): Promise<void> {
     await Promise.all(parts);
     res.seconds = (Date.now() - t0) / 1000;
     results.push(res);
-    const counts = Object.entries(res.counts)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ');
+    current = undefined;
+    const counts = countsText(res);
     process.stdout.write(
       `${front}: ${args.n} inputs (seed ${args.seed}) in ${res.seconds.toFixed(1)} s, peak worker RSS ${res.peakRssMb | 0} MB: ${counts}\n`,
     );
@@ -228,11 +265,7 @@ async function main(): Promise<void> {
       process.stdout.write(`    saved test/fuzz-corpus/${front}/${name} (${input.length} bytes)\n`);
     }
   }
-  if (args.json)
-    writeFileSync(
-      args.json,
-      `${JSON.stringify({ seed: args.seed, date: new Date().toISOString(), results }, null, 2)}\n`,
-    );
+  writeJson(false);
   process.exitCode = failed > 0 ? 1 : 0;
 }
 
