@@ -168,8 +168,10 @@ export function mutateTokens(
   toks: string[],
   dict: readonly string[],
   nesting: readonly [string, string][],
+  /** At most this many edits (1 = a light mutation that keeps most of the grammar intact). */
+  maxEdits = 8,
 ): void {
-  const edits = 1 + int(r, 8);
+  const edits = 1 + int(r, maxEdits);
   for (let e = 0; e < edits; e++) {
     const at = int(r, toks.length + 1);
     switch (int(r, 14)) {
