@@ -33,6 +33,11 @@ export interface Front {
   generate(r: Rng): Uint8Array;
   /** Runs the front end (and what it feeds) on one input. Returns normally or throws. */
   run(input: Uint8Array, budget: Budget): void | Promise<void>;
+  /**
+   * Every input pays a large fixed cost (the LLK environment: ~30 KB of C++ headers through cfront,
+   * 65-100 ms): `npm run fuzz -- --heavy-n N` runs N inputs of these instead of --n (CI).
+   */
+  heavy?: boolean;
 }
 
 /** The budget every fuzz input runs under: small enough that no input runs for long. */
@@ -266,7 +271,7 @@ function kernelEntries(text: string): string[] {
  * variant byte picks the entry, the arch, --bare, and whether the run is timed (the cycle model).
  */
 function llkFront(name: string, description: string, dir: string): Front {
-  return textFront(
+  const f = textFront(
     name,
     description,
     () => filesIn(dir, /\.h$/).map((f) => readFileSync(f, 'utf8')),
@@ -291,6 +296,7 @@ function llkFront(name: string, description: string, dir: string): Front {
       runCompiled(m, compiled, { timed: (v & 4) !== 0 });
     },
   );
+  return { ...f, heavy: true };
 }
 
 const tensixLlk = llkFront(

@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz -- --front <name|all> --n <count> --seed <s> [--jobs <k>] [--save] [--json FILE]`
+ * `npm run fuzz -- --front <name|all> --n <count> --seed <s> [--jobs <k>] [--heavy-n <count>] [--save] [--json FILE]`
  *
  * Runs `count` generated inputs through each front end (test/fuzz/fronts.ts) in worker processes.
  * An input that runs past 30 s or makes its worker grow past 2 GB is killed and counted as
@@ -17,6 +17,8 @@ import { generate, type Outcome, runOne } from './worker.ts';
 interface Args {
   fronts: string[];
   n: number;
+  /** Inputs for the heavy front ends (Front.heavy); default n. */
+  heavyN?: number;
   seed: number;
   jobs: number;
   save: boolean;
@@ -27,7 +29,7 @@ interface Args {
 
 function usage(msg: string): never {
   process.stderr.write(
-    `fuzz: ${msg}\nusage: npm run fuzz -- --front <${Object.keys(FRONTS).join('|')}|all> --n <count> --seed <s> [--jobs <k>] [--save] [--json FILE]\n`,
+    `fuzz: ${msg}\nusage: npm run fuzz -- --front <${Object.keys(FRONTS).join('|')}|all> --n <count> --seed <s> [--jobs <k>] [--heavy-n <count>] [--save] [--json FILE]\n`,
   );
   process.exit(2);
 }
@@ -39,6 +41,7 @@ function parseArgs(argv: string[]): Args {
     const v = () => argv[++i] ?? usage(`${k} needs a value`);
     if (k === '--front') a.fronts.push(...v().split(','));
     else if (k === '--n') a.n = Number(v());
+    else if (k === '--heavy-n') a.heavyN = Number(v());
     else if (k === '--seed') a.seed = Number(v());
     else if (k === '--jobs') a.jobs = Number(v());
     else if (k === '--save') a.save = true;
@@ -51,6 +54,7 @@ function parseArgs(argv: string[]): Args {
   for (const f of a.fronts) if (!FRONTS[f]) usage(`unknown front end '${f}'`);
   for (const [k, v] of [
     ['--n', a.n],
+    ['--heavy-n', a.heavyN ?? 0],
     ['--seed', a.seed],
     ['--jobs', a.jobs],
   ] as const)
@@ -233,13 +237,14 @@ async function main(): Promise<void> {
   progress.unref();
   for (const front of args.fronts) {
     const t0 = Date.now();
-    const res: FrontResult = { front, n: args.n, counts: {}, failures: [], peakRssMb: 0, seconds: 0 };
+    const n = FRONTS[front]!.heavy ? (args.heavyN ?? args.n) : args.n;
+    const res: FrontResult = { front, n, counts: {}, failures: [], peakRssMb: 0, seconds: 0 };
     current = { res, t0 };
-    const per = Math.ceil(args.n / args.jobs);
+    const per = Math.ceil(n / args.jobs);
     const parts: Promise<void>[] = [];
     for (let j = 0; j < args.jobs; j++) {
       const from = j * per;
-      const to = Math.min(args.n, from + per);
+      const to = Math.min(n, from + per);
       if (from < to) parts.push(runRange(front, args.seed, from, to, args, res));
     }
     await Promise.all(parts);
@@ -248,7 +253,7 @@ async function main(): Promise<void> {
     current = undefined;
     const counts = countsText(res);
     process.stdout.write(
-      `${front}: ${args.n} inputs (seed ${args.seed}) in ${res.seconds.toFixed(1)} s, peak worker RSS ${res.peakRssMb | 0} MB: ${counts}\n`,
+      `${front}: ${n} inputs (seed ${args.seed}) in ${res.seconds.toFixed(1)} s, peak worker RSS ${res.peakRssMb | 0} MB: ${counts}\n`,
     );
     const bySig = new Map<string, Failure>();
     for (const f of res.failures) if (!bySig.has(f.sig)) bySig.set(f.sig, f);
