@@ -51,13 +51,14 @@ struct vFloat {
   vFloat operator+=(const vFloat b) { vFloat r; r.v = __sfpi_op("add", k, v, b.k, b.v); return __set(r); }
   vFloat operator+=(const float b) { vFloat c = b; return *this += c; }
   vFloat operator-=(const vFloat b) { vFloat r; r.v = __sfpi_op("sub", k, v, b.k, b.v); return __set(r); }
-  vFloat operator-=(const float b) { vFloat c = -b; return *this += c; }
+  vFloat operator-=(const float b) { vFloat c = b; return *this -= c; }
   vFloat operator*=(const vFloat b) { vFloat r; r.v = __sfpi_op("mul", k, v, b.k, b.v); return __set(r); }
   vFloat operator*=(const float b) { vFloat c = b; return *this *= c; }
-  vFloat operator++() { return *this += 1.0f; }
+  // As sfpi.h defines them: x++ gives the new value and ++x the old one (sic)
   vFloat operator++(int) { return *this += 1.0f; }
-  vFloat operator--() { return *this -= 1.0f; }
+  vFloat operator++() { vFloat t = *this; *this += 1.0f; return t; }
   vFloat operator--(int) { return *this -= 1.0f; }
+  vFloat operator--() { vFloat t = *this; *this -= 1.0f; return t; }
   __vCond operator<(const vFloat b) const { return __vCond{4, __sfpi_cmp("lt", k, v, b.k, b.v)}; }
   __vCond operator<(const float b) const { return __vCond{4, __sfpi_cmpf("lt", k, v, b)}; }
   __vCond operator<=(const vFloat b) const { return __vCond{4, __sfpi_cmp("le", k, v, b.k, b.v)}; }
@@ -125,10 +126,10 @@ struct T { \\
   T operator>>(const T amt) const { T n = -amt; return __mk(__sfpi_op(SIGNED ? "sar" : "shl", k, v, n.k, n.v)); } \\
   T operator>>=(const int amt) { return __set(*this >> amt); } \\
   T operator>>=(const T amt) { return __set(*this >> amt); } \\
-  T operator++() { return __set(*this + 1); } \\
   T operator++(int) { return __set(*this + 1); } \\
-  T operator--() { return __set(*this - 1); } \\
+  T operator++() { T t = *this; __set(*this + 1); return t; } \\
   T operator--(int) { return __set(*this - 1); } \\
+  T operator--() { T t = *this; __set(*this - 1); return t; } \\
   __vCond operator==(const T b) const { return __vCond{4, __sfpi_icmp("eq", k, v, b.k, b.v)}; } \\
   __vCond operator==(const IMMT b) const { return __vCond{4, __sfpi_icmpi("eq", k, v, static_cast<int>(b))}; } \\
   __vCond operator!=(const T b) const { return __vCond{4, __sfpi_icmp("ne", k, v, b.k, b.v)}; } \\
@@ -226,6 +227,7 @@ inline vFloat __sfpi_mk(const int id) { vFloat r; r.v = id; return r; }
 inline void __sfpi_cond(const __vCond c) { __sfpi_cc_cond(c.k, c.v); }
 // Library (sfpi_lib.h): the functions compiled so far; the others are reported at their call.
 inline vFloat abs(const vFloat a) { return __sfpi_mk(__sfpi_op("fabs", a.k, a.v, 0, -1)); }
+inline vInt abs(const vInt a) { vInt r; r.v = __sfpi_op("iabs", a.k, a.v, 0, -1); return r; }
 inline vFloat setsgn(const vFloat a, const int sgn) { return __sfpi_mk(__sfpi_opi("setsgn", a.k, a.v, sgn)); }
 inline vFloat setexp(const vFloat a, const unsigned int e) { return __sfpi_mk(__sfpi_opi("setexp", a.k, a.v, static_cast<int>(e))); }
 inline vInt exexp(const vFloat a) { vInt r; r.v = __sfpi_op("exexp", a.k, a.v, 0, -1); return r; }

@@ -96,7 +96,20 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
       if (j === undefined) continue;
       const p = ops[j]!;
       if (p.k !== 'op' || p.op !== 'mul' || uses.get(m) !== 1) continue;
-      if (ops.slice(j + 1, i).some(isCc)) continue;
+      // nothing but loads between: no CC change, and no other arithmetic, store or assignment (sfpi-gcc
+      // fuses only a product the add follows directly; gold combine.S mad_maybe_future1, mad_reg_pressure_no4)
+      // (the add's other operand may be computed between: gold coverage.S test_mad `vConst0 * -b + -a`)
+      const between = ops.slice(j + 1, i);
+      if (
+        between.some(
+          (x) =>
+            isCc(x) ||
+            x.k === 'store' ||
+            x.k === 'cmov' ||
+            ((x.k === 'op' || x.k === 'opi') && x.id !== other),
+        )
+      )
+        continue;
       ops[i] = { k: 'op', id: o.id, op: 'mad', a: p.a, b: p.b, c: other, at: o.at };
       dead.add(j);
       break;
@@ -427,8 +440,8 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         else if (o.op === 'neg')
           ins('SFPMOV', { def: id, uses: [a], args: (r) => [0, r(a), r(id), 1], at }); // COMPSIGN
         else if (o.op === 'copy') ins('SFPMOV', { def: id, uses: [a], args: (r) => [0, r(a), r(id), 0], at });
-        else if (o.op === 'fabs')
-          ins('SFPABS', { def: id, uses: [a], args: (r) => [0, r(a), r(id), 1], at }); // FLOAT
+        else if (o.op === 'fabs' || o.op === 'iabs')
+          ins('SFPABS', { def: id, uses: [a], args: (r) => [0, r(a), r(id), o.op === 'fabs' ? 1 : 0], at }); // FLOAT / INT
         else if (o.op === 'exexp' || o.op === 'exexp_nodebias') {
           const m = o.op === 'exexp' ? 0 : 1;
           ins('SFPEXEXP', { def: id, uses: [a], args: (r) => [0, r(a), r(id), m], at });

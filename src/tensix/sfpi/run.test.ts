@@ -53,6 +53,7 @@ const bitCases: [string, (b: number) => number][] = [
     },
   ],
   ['axsim_sfpi::calculate_top_byte<8>', (b) => (b & 0xff000000) >>> 0],
+  ['axsim_sfpi::calculate_iabs_bits<8>', (b) => ((b | 0) < 0 ? -(b | 0) >>> 0 : b)],
   ['axsim_sfpi::calculate_cond_value<8>', (b) => ((b >>> 31) + 5) << 23], // x < 0 is the sign bit here (no -0 in the input)
 ];
 

@@ -71,7 +71,7 @@ export function condUses(c: Cond, out: number[] = []): number[] {
 export const CMPS = new Set(['lt', 'le', 'gt', 'ge', 'eq', 'ne']);
 export const OPS = new Set(['add', 'sub', 'mul', 'mad', 'neg', 'fabs', 'exexp', 'exexp_nodebias']);
 /** Integer operations (operands from dst_reg[] are loaded in the integer format). */
-export const INT_OPS = new Set(['iadd', 'isub', 'and', 'or', 'xor', 'not', 'shl', 'sar']);
+export const INT_OPS = new Set(['iadd', 'isub', 'and', 'or', 'xor', 'not', 'shl', 'sar', 'iabs']);
 /** The SFPLOAD/SFPSTORE format of integer values (sfpi_imp.h: SFPLOAD_MOD0_FMT_INT32_TO_SM). */
 export const INT_FMT = 12;
 
