@@ -62,6 +62,22 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
+/**
+ * CPU milliseconds (user + system) a process has used, from /proc/PID/stat; undefined where that
+ * is not readable. The watchdog measures an input's CPU time, not its wall time: on a shared
+ * machine a niced worker can wait tens of seconds for a core, which is not the input's doing.
+ */
+function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // fields after the command name (which may contain spaces) start at the last ')'
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+  } catch {
+    return undefined;
+  }
+}
+
 function rssMb(pid: number): number {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -101,6 +117,7 @@ function runRange(
     let next = from;
     let current = -1;
     let started = 0;
+    let startedCpu: number | undefined;
     let child: ChildProcess;
     let timer: NodeJS.Timeout;
     const record = (index: number, outcome: Outcome, sig?: string) => {
@@ -125,6 +142,7 @@ function runRange(
           if (m.start !== undefined) {
             current = m.start;
             started = Date.now();
+            startedCpu = child.pid === undefined ? undefined : cpuMs(child.pid);
           } else if (m.done !== undefined) {
             record(m.done, m.outcome!, m.sig);
             next = m.done + 1;
@@ -158,14 +176,21 @@ function runRange(
       });
       let killedFor: Outcome | undefined;
       timer = setInterval(() => {
-        if (current < 0 || child.pid === undefined) return;
+        if (current < 0 || child.pid === undefined || killedFor) return;
         const rss = rssMb(child.pid);
         if (rss > res.peakRssMb) res.peakRssMb = rss;
-        const over: Outcome | undefined =
-          Date.now() - started > args.timeoutMs ? 'timeout' : rss > args.rssMb ? 'memory' : undefined;
+        // the input's CPU time past the limit (wall time only as a backstop, 20x the limit)
+        const cpu = startedCpu === undefined ? undefined : cpuMs(child.pid);
+        const spent = cpu === undefined || startedCpu === undefined ? Date.now() - started : cpu - startedCpu;
+        const late = spent > args.timeoutMs || Date.now() - started > 20 * args.timeoutMs;
+        const over: Outcome | undefined = late ? 'timeout' : rss > args.rssMb ? 'memory' : undefined;
         if (over) {
-          killedFor = over;
-          record(current, over, `${over} (${over === 'memory' ? `${rss | 0} MB` : `${args.timeoutMs} ms`})`);
+          killedFor = over; // recorded once: the interval ignores this worker until it has exited
+          record(
+            current,
+            over,
+            `${over} (${over === 'memory' ? `${rss | 0} MB` : `${args.timeoutMs} ms CPU`})`,
+          );
           child.kill('SIGKILL');
         }
       }, 200);
