@@ -36,6 +36,9 @@ const tensix: StreamParser<CState> = {
     if (s.match(/^\.(rept|endr|word|macro|endm)\b/)) return 'meta';
     if (s.match(/^TT(I|_OP)_\w+/)) return 'keyword';
     if (s.match(/^(SFP\w+|NOP|SETRWC|INCRWC|SETC16|STALLWAIT|REPLAY|RMWCIB\d?)\b/)) return 'keyword';
+    // SFPI (C++ with vector types and predication macros)
+    if (s.match(/^(v_if|v_elseif|v_else|v_endif|v_and|vFloat|vInt|vUInt|dst_reg|vConst\w*)\b/))
+      return 'keyword';
     if (s.match(/^(constexpr|const|std::u?int\d+_t|u?int\d+_t|unsigned|int|auto|for|if|else|return)\b/))
       return 'typeName';
     if (s.match(/^(\w+::)+\w+/)) return 'atom';

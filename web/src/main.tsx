@@ -485,7 +485,14 @@ function App() {
               <p class="muted">{status === 'error' ? 'Fix the error to see the views.' : 'Running…'}</p>
             ) : result.isa === 'tensix' && shown?.isa === 'tensix' ? (
               tab === 'dst' ? (
-                <DstView state={shown} format={result.format} fmt={fmt} setFmt={setFmt} />
+                <DstView
+                  state={shown}
+                  format={result.format}
+                  tile={result.tile}
+                  setTile={(t) => setOption('tile', String(t))}
+                  fmt={fmt}
+                  setFmt={setFmt}
+                />
               ) : tab === 'timeline' ? (
                 <TimelineView result={result} onLine={onLine} />
               ) : tab === 'diff' ? (

@@ -48,7 +48,7 @@ export interface TensixState {
   /** FlagStack entries in use, oldest first. */
   stack: { flags: number; en: number }[];
   stackSize: number;
-  /** The shown Dst tile in the input's view: 64 rows x 16 columns, raw bits. */
+  /** The shown Dst tile (TensixResult.tile) in the input's view: 64 rows x 16 columns, raw bits. */
   dst: number[];
   rwcDst: number;
   /** Dst rows (of the shown view) the last instruction loaded from or stored to. */
@@ -86,6 +86,8 @@ export interface TensixResult {
   arch: string;
   /** 'fp32' or 'int32': how the Dst tile and LRegs are read by default. */
   format: string;
+  /** The Dst tile the views show (0..7). */
+  tile: number;
   /** Instructions the stepper can step through (0 when the program needs the cycle model). */
   steps: number;
   /** Why stepping is unavailable, if it is. */

@@ -90,6 +90,14 @@ test('relu.sfpu (the default example): LRegs and the Dst tile are the library re
   tileShown.writeDstRows(0, dst, 'fp32');
   assert.deepEqual(Array.from(tileShown.readDstTile(0, 'fp32')), want);
   await shot(s.page, 'tensix-dst');
+  // another tile of Dst: rows 64..127 (untouched by relu.sfpu: still the zeros of reset)
+  let n = Number(await s.page.getAttribute('[data-testid=status]', 'data-runs'));
+  await s.page.selectOption('[data-testid=dst-tile]', '1');
+  await settled(s.page, ++n);
+  assert.deepEqual(await shownDst(), Array.from(m.readDstRows(64, 1024, 'fp32')));
+  assert.match((await s.page.textContent('#dst-grid figcaption')) ?? '', /Dst tile 1 .*rows 64–127/);
+  await s.page.selectOption('[data-testid=dst-tile]', '0');
+  await settled(s.page, ++n);
 });
 
 test('int_scale_add.sfpu on the int32 ramp: Dst is the library result and (x << 1) + 5, shown as integers', async () => {

@@ -58,9 +58,12 @@ interface Session {
 }
 
 let session: Session | undefined;
+/** The Dst tile the views show (0..7 of the 32-bit view), from the run's options. */
+let shownTile = 0;
 
 export function tensixRun(req: RunRequest, inputs: Record<string, Uint8Array>): TensixResult {
   session = undefined;
+  shownTile = Math.max(0, Math.min(7, Math.trunc(Number(req.options.tile ?? 0)) || 0));
   const arch = req.options.arch === 'blackhole' ? 'blackhole' : 'wormhole';
   const m = new TensixMachine(arch);
   const { bits, format } = tensixInput(req.options.input ?? 'tile.npy', inputs['tile.npy']);
@@ -154,7 +157,17 @@ export function tensixRun(req: RunRequest, inputs: Record<string, Uint8Array>): 
     line: sources[p.sourceIndex[k]!]?.line ?? 0,
   }));
   session = { m, p, sources, start, format, steps };
-  return { isa: 'tensix', arch, format, steps, ...(stepNote ? { stepNote } : {}), records, final, timeline };
+  return {
+    isa: 'tensix',
+    arch,
+    format,
+    tile: shownTile,
+    steps,
+    ...(stepNote ? { stepNote } : {}),
+    records,
+    final,
+    timeline,
+  };
 }
 
 /** The state after `k` instructions of the last run (the same machine, stepped from its start). */
@@ -193,7 +206,7 @@ function view(
     enabled: st.enabledMask() >>> 0,
     stack: Array.from({ length: n }, (_, k) => ({ flags: st.stackFlags[k]! >>> 0, en: st.stackEn[k]! })),
     stackSize: st.stackSize,
-    dst: Array.from(m.readDstRows(0, 1024, format)),
+    dst: Array.from(m.readDstRows(shownTile * 64, 1024, format)),
     rwcDst: st.rwcDst,
     touched,
   };

@@ -100,6 +100,8 @@ export function LRegView(p: { state: TensixState; fmt: NumFormat; setFmt: (f: Nu
 export function DstView(p: {
   state: TensixState;
   format: string;
+  tile: number;
+  setTile: (t: number) => void;
   fmt: NumFormat;
   setFmt: (f: NumFormat) => void;
 }) {
@@ -109,6 +111,20 @@ export function DstView(p: {
     <section class="view" aria-label="Dst tile" id="view-dst" data-step={s.step}>
       <div class="view-bar">
         <FormatToggle id="dst-fmt" value={p.fmt} onChange={p.setFmt} />
+        <label>
+          tile{' '}
+          <select
+            value={p.tile}
+            onChange={(e) => p.setTile(Number((e.target as HTMLSelectElement).value))}
+            data-testid="dst-tile"
+          >
+            {Array.from({ length: 8 }, (_, t) => (
+              <option key={t} value={t}>
+                {t} (rows {t * 64}–{t * 64 + 63})
+              </option>
+            ))}
+          </select>
+        </label>
         <span data-testid="dst-touched">
           {s.touched
             ? `rows ${s.touched.rows[0]}–${s.touched.rows[3]} ${s.touched.store ? 'written (SFPSTORE)' : 'read (SFPLOAD)'} by step ${s.step}`
@@ -117,15 +133,15 @@ export function DstView(p: {
       </div>
       <HeatGrid
         id="dst-grid"
-        label={`Dst tile 0 (${p.format} view: 64 rows x 16 columns), step ${s.step}`}
+        label={`Dst tile ${p.tile} (${p.format} view: rows ${p.tile * 64}–${p.tile * 64 + 63} x 16 columns), step ${s.step}`}
         rows={64}
         cols={16}
         heat={s.dst.map((b) => heatOf(b, p.fmt))}
         text={(i) => fmtBits32(s.dst[i]!, p.fmt)}
-        rowHighlight={rows}
+        rowHighlight={new Set([...rows].map((r) => r - p.tile * 64))}
         raw={s.dst.map((b) => b >>> 0).join(' ')}
         cell={26}
-        rowLabel={(r) => `Dst row ${r}`}
+        rowLabel={(r) => `Dst row ${p.tile * 64 + r}`}
       />
     </section>
   );
