@@ -152,6 +152,10 @@ export interface CorpusCase {
   seed?: number;
   /** The unpacked data format `_llk_math_hw_configure_` is given (default from the first input). */
   dataFormat?: string;
+  /** Evidence for a finding: run sequentially (each instruction completes before the next) instead of
+   * on the cycle model; `forms` limits the forms run. The detail says so. */
+  sequential?: boolean;
+  forms?: ('macro' | 'disable')[];
   /** is_fp32_dest_acc_en (default true); false = a 16-bit Dst (tiles of 64 16-bit rows). */
   fp32Dest?: boolean;
   /** L1 blocks the kernel's RISC-V code reads (e.g. a row map behind a pointer argument). */
@@ -237,6 +241,15 @@ export const CASES: CorpusCase[] = [
       'the SFPLOADMACRO form takes the sign with SFPSHFT2 SHFT_LREG by LReg[12], which _init_typecast_uint32_to_fp16b_ never sets to -31 ' +
       '(the uint32/int32_to_fp32 and int32_to_fp16b inits do; its reset value, 1/65536 per SoftReset.md, shifts by 0); with ' +
       "'(sfpi::vConstIntPrgm0 = -31)' added as an --init the macro form passes on both arches",
+  },
+  // evidence for the finding above: the macro form with the constant it needs set first
+  {
+    ...typecast('uint32_to_fp16b', 'uint32', 'raw32', (x) =>
+      withinUlps((K.bf16TiesAway(K.uint32ToFp32(x)) << 16) >>> 0, 1, 7),
+    ),
+    init: ['_init_typecast_uint32_to_fp16b_<false>', '(sfpi::vConstIntPrgm0 = -31)'],
+    forms: ['macro'],
+    what: "uint32 -> fp16b [evidence: with '(sfpi::vConstIntPrgm0 = -31)' as one more --init]",
   },
   typecast('uint32_to_fp32', 'uint32', 'raw32', (x) => withinUlps(K.uint32ToFp32(x), 1)),
   typecast('uint16_to_uint32', 'uint16', 'raw32', (x) => x & 0xffff),
@@ -598,6 +611,27 @@ CASES.push(
       'Wormhole DISABLE_SFPLOADMACRO form: SFP_STOCH_RND reads the SFPMAD result in the next instruction, which SFPMAD.md ' +
       '("Instruction scheduling") forbids on Wormhole (no SFPNOP); run sequentially, ignoring timing, it equals the macro form bit for bit',
   },
+  {
+    file: 'exp',
+    arches: ['wormhole'],
+    sequential: true,
+    forms: ['disable'],
+    covers: ['_calculate_exponential_', '_init_exponential_'],
+    entry: '_calculate_exponential_<true, false, 8, true, false, true>(0x3F80)',
+    init: ['_init_exponential_<true, true, 0x3F800000, true>()'],
+    inputs: ['fp32'],
+    gen: rangeInputs(-95, 88),
+    out: { tile: 0, view: 'raw32', float: true },
+    expectTile: (ins) =>
+      Array.from(ins[0]!, (x) => {
+        const e = Math.exp(K.bitsToF32(x));
+        return { value: K.f32ToBits(Math.fround(e)), tol: 0.065 * e + 2 ** -126 };
+      }),
+    what: 'the DISABLE form without timing: e^x, fast approximation: relative error <= 6.5% (Schraudolph: 2^f ~ 1+f is at most 6.14% high), below 2^-126 any value under 2^-126',
+    note:
+      'Wormhole DISABLE_SFPLOADMACRO form: SFP_STOCH_RND reads the SFPMAD result in the next instruction, which SFPMAD.md ' +
+      '("Instruction scheduling") forbids on Wormhole (no SFPNOP); run sequentially, ignoring timing, it equals the macro form bit for bit',
+  },
   ...(
     [
       ['7b', 7],
@@ -955,7 +989,7 @@ export function runCase(
       defines: form.macro ? {} : { DISABLE_SFPLOADMACRO: 1 },
     });
     // both forms run on the cycle model (the hardware's answer), which also counts hazards
-    const r = runCompiled(m, compiled, { timed: true, hazards: 'warn' });
+    const r = runCompiled(m, compiled, { timed: !c.sequential, hazards: 'warn' });
     const h0 = r.hazards[0];
     const at = h0?.location ? ` at ${h0.location.file ?? ''}:${h0.location.line}` : '';
     const w0 = compiled.warnings[0];
@@ -1037,11 +1071,15 @@ export function runCorpus(
       for (const c of CASES) {
         if (c.file !== short || (c.arches && !c.arches.includes(arch))) continue;
         const fnMacro = f.functions.some((g) => c.covers.includes(g.name) && g.macro);
-        const forms = fnMacro ? [{ macro: true }, { macro: false }] : [{ macro: false }];
+        const forms = (fnMacro ? [{ macro: true }, { macro: false }] : [{ macro: false }]).filter(
+          (f) => !c.forms || c.forms.includes(f.macro ? 'macro' : 'disable'),
+        );
         let macroOut: Uint32Array | undefined;
         for (const form of forms) {
           const r = runCase(compile, root, arch, c, form);
-          const tag = fnMacro ? (form.macro ? '[SFPLOADMACRO] ' : '[DISABLE_SFPLOADMACRO] ') : '';
+          const tag =
+            (fnMacro ? (form.macro ? '[SFPLOADMACRO] ' : '[DISABLE_SFPLOADMACRO] ') : '') +
+            (c.sequential ? '[evidence: run sequentially, no timing] ' : '');
           if (form.macro) macroOut = r.out;
           // the two forms compared with each other, bit for bit
           let agree = '';
