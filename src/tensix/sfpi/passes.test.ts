@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AxsimError } from '../../errors.ts';
 import { combine, compileTrace, lower, nops, regalloc } from './passes.ts';
-import type { TraceOp } from './trace.ts';
+import type { Cond, TraceOp } from './trace.ts';
 
 const at = { file: 'k.h', line: 1, col: 1 };
 const L = (line: number) => ({ file: 'k.h', line, col: 1 });
@@ -285,5 +285,61 @@ describe('sfpi regalloc and nops', () => {
       nops(insns, phys, 'wormhole').map((i) => i.name),
       ['SFPLOAD', 'SFPMUL', 'SFPLOAD', 'SFPSTORE', 'SFPSTORE'],
     );
+  });
+});
+
+describe('sfpi condition trees', () => {
+  const x = 0;
+  const eq = (): Cond => ({ k: 'fcmp', cmp: 'eq', a: x, b: -1, at });
+  const ne = (): Cond => ({ k: 'fcmp', cmp: 'ne', a: x, b: -1, at });
+  const prog = (cond: Cond): TraceOp[] => [
+    { k: 'load', id: 0, addr: 0, at },
+    { k: 'if', depth: 0, at },
+    { k: 'cond', cond, at },
+    { k: 'endif', depth: 0, pops: 0, at },
+  ];
+  it('(a && b) || (c && d): !(!(a && b) && !(c && d)) — COMPC at the top, a flag register below it', () => {
+    const or: Cond = { k: 'or', a: { k: 'and', a: eq(), b: eq() }, b: { k: 'and', a: eq(), b: eq() } };
+    assert.deepEqual(listing(prog(or), 'blackhole'), [
+      'SFPLOAD 0,0,7,0',
+      'SFPSETCC 0,0,0,6', // a && b
+      'SFPSETCC 0,0,0,6',
+      'SFPCOMPC 0,0,0,0', // !(a && b), at the top of the level
+      'SFPLOADI 1,4,1', // flag = 1 where !(a && b)
+      'SFPPUSHC 0,0,0,0',
+      'SFPSETCC 0,0,0,6', // c && d
+      'SFPSETCC 0,0,0,6',
+      'SFPCOMPC 0,0,0,0', // !(c && d) within the pushed level
+      'SFPLOADI 1,4,0', // flag = 0 there
+      'SFPPOPC 0,0,0,0',
+      'SFPSETCC 0,1,0,6', // flag == 0: !(a && b) && !(c && d)
+      'SFPCOMPC 0,0,0,0', // the outer !
+      'SFPENCC 3,0,0,10',
+    ]);
+  });
+  it('!(a || b) is !a && !b: the leaves invert, no complement', () => {
+    const c: Cond = { k: 'not', a: { k: 'or', a: eq(), b: ne() } };
+    assert.deepEqual(listing(prog(c), 'blackhole'), [
+      'SFPLOAD 0,0,7,0',
+      'SFPSETCC 0,0,0,2', // !(x == 0)
+      'SFPSETCC 0,0,0,6', // !(x != 0)
+      'SFPENCC 3,0,0,10',
+    ]);
+  });
+  it('a && (b || c): the OR below the top of the level goes through a flag', () => {
+    const c: Cond = { k: 'and', a: ne(), b: { k: 'or', a: eq(), b: ne() } };
+    assert.deepEqual(listing(prog(c), 'blackhole'), [
+      'SFPLOAD 0,0,7,0',
+      'SFPSETCC 0,0,0,2', // a
+      'SFPLOADI 1,4,1',
+      'SFPPUSHC 0,0,0,0',
+      'SFPSETCC 0,0,0,2', // !b
+      'SFPSETCC 0,0,0,6', // !c
+      'SFPCOMPC 0,0,0,0', // b || c within the pushed level
+      'SFPLOADI 1,4,0',
+      'SFPPOPC 0,0,0,0',
+      'SFPSETCC 0,1,0,6', // a && (b || c)
+      'SFPENCC 3,0,0,10',
+    ]);
   });
 });

@@ -298,10 +298,10 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
     } else notOf(() => emitPrim(p.a, true, at), top, at);
   };
   /** !X for X that is not a single compare: SFPCOMPC at the top of a level, else through a flag. */
-  const notOf = (emit: () => void, top: boolean, at: Loc) => {
+  const notOf = (emit: () => void, top: boolean, at: Loc, complement = true) => {
     if (top) {
       emit();
-      ins('SFPCOMPC', { args: () => [0, 0, 0, 0], at });
+      if (complement) ins('SFPCOMPC', { args: () => [0, 0, 0, 0], at });
       return;
     }
     // flag = 1; push; X; complement; flag = 0; pop; CC &= flag == 0 (the gold listings' sequence)
@@ -309,7 +309,7 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
     ins('SFPLOADI', { def: t, args: (r) => [r(t), 4, 1], at });
     ins('SFPPUSHC', { args: () => [0, 0, 0, 0], at });
     emit();
-    ins('SFPCOMPC', { args: () => [0, 0, 0, 0], at });
+    if (complement) ins('SFPCOMPC', { args: () => [0, 0, 0, 0], at });
     ins('SFPLOADI', { def: t, rw: true, args: (r) => [r(t), 4, 0], at });
     ins('SFPPOPC', { args: () => [0, 0, 0, 0], at });
     setcc(t, SETCC_MOD.eq!, at);
@@ -393,7 +393,13 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
       const x = c.a;
       if (x.k === 'fcmp' || x.k === 'icmp') emitLeaf(x, NEGATE[x.cmp]!, top);
       else if (x.k === 'not') emitCond(x.a, top);
-      else notOf(() => emitCond(x, true), top, condAt(x));
+      // !(a || b) = !a && !b (De Morgan; no double complement); below the top of a level it is
+      // evaluated at the top of a level of its own and carried back by a flag (gold lots_of_conditionals)
+      else if (x.k === 'or') {
+        const both: Cond = { k: 'and', a: { k: 'not', a: x.a }, b: { k: 'not', a: x.b } };
+        if (top || !needsTop(both)) emitCond(both, top);
+        else notOf(() => emitCond(both, true), false, condAt(x), false);
+      } else notOf(() => emitCond(x, true), top, condAt(x));
     }
   };
 
@@ -549,6 +555,17 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
     }
   }
   return { insns, fixed };
+}
+
+/** Whether emitting the condition uses SFPCOMPC, which needs the CC at the top of a level. */
+function needsTop(c: Cond): boolean {
+  if (c.k === 'fcmp' || c.k === 'icmp') return c.cmp === 'le';
+  if (c.k === 'and') return needsTop(c.a) || needsTop(c.b);
+  if (c.k === 'or') return true;
+  const x = c.a;
+  if (x.k === 'fcmp' || x.k === 'icmp') return x.cmp === 'gt';
+  if (x.k === 'not') return needsTop(x.a);
+  return x.k === 'and' || needsTop({ k: 'and', a: { k: 'not', a: x.a }, b: { k: 'not', a: x.b } });
 }
 
 function condAt(c: Cond): Loc {
