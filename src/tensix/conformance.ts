@@ -7,7 +7,7 @@ import { diffWords } from '../conformance/diff.ts';
 import type { CaseOutcome, CaseRunner } from '../conformance/index.ts';
 import { AxsimError, badInput } from '../errors.ts';
 import { type Arch, parseArch } from './encoding.ts';
-import { run } from './exec.ts';
+import { type RunOptions, run } from './exec.ts';
 import { compile, type Program } from './program.ts';
 import { DST_COLS, DST_ROWS, LANES, TensixState } from './state.ts';
 
@@ -214,12 +214,12 @@ export function diffCaseState(st: TensixState, out: Json): string[] {
   return lines;
 }
 
-function caseArch(rec: Json): Arch {
+export function caseArch(rec: Json): Arch {
   if (typeof rec.arch !== 'string') throw badInput('vector has no arch');
   return parseArch(rec.arch);
 }
 
-function caseWords(rec: Json): number[] {
+export function caseWords(rec: Json): number[] {
   return arr(rec.words, 'words').map((w) => {
     if (typeof w === 'number') return w >>> 0;
     if (typeof w === 'string' && /^(0x)?[0-9a-f]{1,8}$/i.test(w)) return Number.parseInt(w, 16) >>> 0;
@@ -242,7 +242,7 @@ function rejectCategory(rec: Json): string {
  * compiled, words 0..k-1 are run first and a run-time error among them (a flag-stack underflow,
  * say) is the one reported; only then word k's error.
  */
-export function runRejectRecord(st: TensixState, rec: Json): AxsimError | undefined {
+export function runRejectRecord(st: TensixState, rec: Json, opts: RunOptions = {}): AxsimError | undefined {
   const words = caseWords(rec);
   try {
     let prog: Program;
@@ -258,10 +258,10 @@ export function runRejectRecord(st: TensixState, rec: Json): AxsimError | undefi
         // the prefix alone does not compile (a REPLAY load cut short): report word k's error
         if (!(p instanceof AxsimError)) throw p;
       }
-      if (prefix) run(st, prefix);
+      if (prefix) run(st, prefix, 1, opts);
       throw e;
     }
-    run(st, prog);
+    run(st, prog, 1, opts);
   } catch (e) {
     if (!(e instanceof AxsimError)) throw e;
     return e;
@@ -275,7 +275,7 @@ export function runRejectRecord(st: TensixState, rec: Json): AxsimError | undefi
  * reason saying whether axsim ran it ("ran; no reference output") or which category it raised;
  * it never counts as passed. (conformance.test.ts checks the rejects against the documents.)
  */
-export function makeSfpuRunner(): CaseRunner {
+export function makeSfpuRunner(opts: RunOptions = {}): CaseRunner {
   const machines: Partial<Record<Arch, TensixState>> = {};
   return (rec: Json): CaseOutcome => {
     const arch = caseArch(rec);
@@ -284,13 +284,13 @@ export function makeSfpuRunner(): CaseRunner {
     if (!input) throw badInput('vector has no "in" state');
     loadCaseState(st, input);
     if (rec.out === undefined) {
-      const raised = runRejectRecord(st, rec);
+      const raised = runRejectRecord(st, rec, opts);
       const ttsim = rejectCategory(rec);
       return raised
         ? { pass: false, skip: `raised ${raised.category} (ttsim: ${ttsim})` }
         : { pass: false, skip: `ran; no reference output (ttsim: ${ttsim})` };
     }
-    run(st, compile(caseWords(rec), arch));
+    run(st, compile(caseWords(rec), arch), 1, opts);
     const lines = diffCaseState(st, rec.out as Json);
     return lines.length === 0 ? { pass: true } : { pass: false, diff: lines.join('\n') };
   };

@@ -18,6 +18,7 @@ import { sfpaddi, sfplut, sfplutfp32, sfpmad, sfpmadGeneral, sfpmuli } from './i
 import { sfpcast, sfpstochrnd } from './insns/round.ts';
 import { incrwc, rmwcib, setc16, setrwc } from './insns/rwc.ts';
 import { sfpswap } from './insns/swap.ts';
+import { compiledProgram, type JitHooks } from './jit.ts';
 import { STRIDE } from './ops.ts';
 import { AUX_TEN2932, type Program, predecode } from './program.ts';
 import { LANES, LC, LC_GROUP, LC_SPLIT, type TensixState } from './state.ts';
@@ -329,12 +330,52 @@ export function execRecord(st: TensixState, code: Int32Array, o: number): void {
   }
 }
 
+/** How `run` executes: 'auto' (the default) compiles a program once it has run enough, see {@link run}. */
+export type RunMode = 'auto' | 'compiled' | 'interpreted';
+
+export interface RunOptions {
+  mode?: RunMode;
+}
+
+/**
+ * Records a program runs before 'auto' compiles it (cumulative over calls, or in one call): below
+ * this, generating and optimising the code costs more than it saves.
+ */
+export const JIT_THRESHOLD = 4096;
+const executedRecords = new WeakMap<Program, number>();
+const hooks: JitHooks = { execRecord, relocate: locateRecordError };
+
 /**
  * Runs `prog` `reps` times back to back. An AxsimError raised by an instruction gets the
  * instruction's index (in the source words) as its location; the state keeps the effects of the
  * instructions before it.
+ *
+ * Mode 'interpreted' runs the reference interpreter ({@link runInterpreted}); 'compiled' runs the
+ * program's compiled JavaScript form (jit.ts), bit-identical to it (src/tensix/jit.test.ts);
+ * 'auto' interprets a program until it has executed {@link JIT_THRESHOLD} records (this call's
+ * `reps` included) and then compiles it, so that a program run once starts at once.
  */
-export function run(st: TensixState, prog: Program, reps = 1): void {
+export function run(st: TensixState, prog: Program, reps = 1, opts: RunOptions = {}): void {
+  if (prog.arch !== st.arch) throw badInput(`program compiled for ${prog.arch}, machine is ${st.arch}`);
+  const mode = opts.mode ?? 'auto';
+  if (mode !== 'interpreted' && prog.length > 0 && reps > 0) {
+    let go = mode === 'compiled';
+    if (!go) {
+      const seen = (executedRecords.get(prog) ?? 0) + reps * prog.length;
+      executedRecords.set(prog, seen);
+      go = seen >= JIT_THRESHOLD;
+    }
+    const f = go ? compiledProgram(prog, hooks) : null;
+    if (f) {
+      f(st, prog.code, reps);
+      return;
+    }
+  }
+  runInterpreted(st, prog, reps);
+}
+
+/** The reference interpreter: {@link run} in mode 'interpreted'. */
+export function runInterpreted(st: TensixState, prog: Program, reps = 1): void {
   if (prog.arch !== st.arch) throw badInput(`program compiled for ${prog.arch}, machine is ${st.arch}`);
   const code = prog.code;
   const end = prog.length * STRIDE;

@@ -69,7 +69,7 @@ export function fmaBh(x: number, y: number, z: number): number {
  * Blackhole branches and the helper calls folded away, which the optimiser does not do by itself
  * (about 20 % faster on the MAD-heavy workload). Must stay bit-identical to the generic loop.
  */
-function madLanesWh(
+export function madLanesWh(
   L: Uint32Array,
   mask: number,
   a: number,
@@ -208,7 +208,7 @@ export function madLanes(
  * its own so that its type feedback and optimised code do not depend on which generation ran first
  * in the process (in one function, Blackhole after Wormhole ran about 30 % slower).
  */
-function madLanesAny(
+export function madLanesAny(
   L: Uint32Array,
   mask: number,
   a: number,

@@ -1,0 +1,289 @@
+/**
+ * SFPU programs compiled to JavaScript: one specialised function per pre-decoded program (program.ts),
+ * with register rows, modes and immediates as literals, so that running it does no dispatch and no
+ * field reads. The interpreter (exec.ts `runInterpreted`) stays the reference: the generated code
+ * either does exactly what the interpreter's LaneConfig-0 fast path does (the same instruction
+ * function with the same arguments, or for the simplest instructions their all-lanes branch written
+ * out) or calls `execRecord` on the record, as the interpreter does.
+ *
+ * Safety of the generated text: it is assembled only from the fixed templates in this file and the
+ * integers of the pre-decoded records (every one goes through `int()`, which refuses anything that
+ * is not an integer); no user text, name or string ever reaches it.
+ *
+ * Structure of the generated code (docs/performance-tensix.md, "compiled programs"):
+ * - Control points: SFPCONFIG and template records (the only records that change LaneConfig) end a
+ *   straight-line segment. Each segment tests `st.laneConfig` once: when it is non-zero (ROW_MASK,
+ *   TEN-2932 checks, split lanes) the segment's records go through `execRecord` one by one, as the
+ *   interpreter does; otherwise the specialised code runs.
+ * - The lane mask (`UseLaneFlagsForLaneEnable ? LaneFlags : all`) is read afresh per instruction.
+ * - Long programs are split into several functions of bounded size (V8 does not optimise very large
+ *   functions); the top function calls them in order, `reps` times.
+ * - A local `k` holds the index of the record that may throw next; an AxsimError is relocated to it
+ *   (`relocate`, the interpreter's own error decoration).
+ */
+import type { Arch } from './encoding.ts';
+import { madLanesAny, madLanesWh } from './fma.ts';
+import { sfpcompc, sfppopc, sfppushc } from './insns/flags.ts';
+import { sfpshft } from './insns/intops.ts';
+import { sfpload, sfpstore } from './insns/ldst.ts';
+import { STRIDE } from './ops.ts';
+import type { Program } from './program.ts';
+import { IMM_ROW, LANES, type TensixState } from './state.ts';
+
+export type CompiledProgram = (st: TensixState, code: Int32Array, reps: number) => void;
+
+/** What the generated code needs from the interpreter (passed in, so this module does not import exec.ts). */
+export interface JitHooks {
+  execRecord(st: TensixState, code: Int32Array, o: number): void;
+  /** Decorates an error raised by record `k` of `prog` as the interpreter does (returns it unchanged if not an AxsimError). */
+  relocate(e: unknown, prog: Program, k: number): unknown;
+}
+
+/** The lane mask expression of the interpreter's fast path. */
+const MASK = '(st.useLaneFlags ? st.laneFlags : -1)';
+/** Upper bound on the generated source of one function (characters). */
+const CHUNK_CHARS = 24_000;
+
+function int(v: number): string {
+  if (!Number.isInteger(v)) throw new Error(`internal: non-integer ${v} in generated code`);
+  return String(v);
+}
+
+/** OR of 32 per-lane bit terms. */
+function laneBits(f: (l: number) => string): string {
+  const t: string[] = [];
+  for (let l = 0; l < LANES; l++) t.push(f(l));
+  return t.join(' | ');
+}
+
+/** `if all lanes enabled { fast } else { fallback(m) }` with the mask in `m`. */
+function allOrMasked(fast: string, masked: string): string {
+  return `{ const m = ${MASK}; if (m === -1) { ${fast} } else { ${masked} } }\n`;
+}
+
+/**
+ * Statements writing `value(l)` to row offset `D` in every lane, and (in the else branch) only in the
+ * lanes of the mask `m`, branch-free: the old value is kept where bit l of m is clear. Each lane
+ * reads only lane l of its operands, so the lane order does not matter.
+ */
+function laneWrites(D: number, value: (l: number) => string): { all: string; masked: string } {
+  let all = '';
+  let masked = '';
+  for (let l = 0; l < LANES; l++) {
+    const at = `L[${int(D + l)}]`;
+    all += `${at} = ${value(l)};`;
+    masked += `{ const x = ${at}; ${at} = x ^ ((x ^ (${value(l)})) & ((m << ${31 - l}) >> 31)); }`;
+  }
+  return { all, masked };
+}
+
+/**
+ * The code of record `i` for LaneConfig 0: the same effect as the interpreter's fast path. Records
+ * that may throw set `k` first.
+ */
+function emitRecord(code: Int32Array, i: number, arch: Arch): string {
+  const o = i * STRIDE;
+  const op = code[o]!;
+  const vd = code[o + 1]!;
+  const vc = code[o + 2]!;
+  const vb = code[o + 3]!;
+  const va = code[o + 4]!;
+  const mod = code[o + 5]!;
+  const imm = code[o + 6]!;
+  const D = vd * LANES;
+  const C = vc * LANES;
+  const B = vb * LANES;
+  switch (op) {
+    case 0: // NOP
+      return '';
+    case 26: // PUSHC
+      return `k = ${int(i)}; sfppushc(st, ${int(mod)});\n`;
+    case 27: // POPC
+      return `k = ${int(i)}; sfppopc(st, ${int(mod)});\n`;
+    case 29: // COMPC
+      return 'sfpcompc(st);\n';
+    case 13: {
+      // IADD (intops.ts sfpiadd): flags (VD < 8 only) from the sign bits of all lanes of VD, of
+      // which the mask keeps the enabled ones
+      const flags = vd < 8;
+      const w = laneWrites(
+        D,
+        mod & 1
+          ? (l) => `L[${int(C + l)}] + ${int(imm)}`
+          : mod & 2
+            ? (l) => `L[${int(C + l)}] - L[${int(D + l)}]`
+            : (l) => `L[${int(C + l)}] + L[${int(D + l)}]`,
+      );
+      let tail = '';
+      if (flags) {
+        const inv = mod & 8 ? ' ^ -1' : '';
+        const next =
+          mod & 4 ? `f${inv}` : `(${laneBits((l) => `((L[${int(D + l)}] >>> 31) << ${l})`)})${inv}`;
+        tail = `{ const f = st.laneFlags; st.laneFlags = (f & ~m) | ((${next}) & m); }`;
+      }
+      return `{ const m = ${MASK}; if (m === -1) { ${w.all} } else { ${w.masked} } ${tail} }\n`;
+    }
+    case 14: // SHFT (intops.ts sfpshft)
+      if ((mod & 7) === 1) {
+        const w =
+          imm >= 0
+            ? laneWrites(D, (l) => `L[${int(D + l)}] << ${int(imm & 31)}`)
+            : laneWrites(D, (l) => `L[${int(D + l)}] >>> ${int((32 - (imm & 31)) & 31)}`);
+        return allOrMasked(w.all, w.masked);
+      }
+      return `sfpshft(st, ${MASK}, ${int(vd)}, ${int(vc)}, ${int(mod)}, ${int(imm)});\n`;
+    case 15: {
+      // SETCC (flags.ts sfpsetcc): the condition over all 32 lanes (lanes outside the mask are
+      // masked off afterwards, so evaluating them changes nothing)
+      if (mod & 8) return `{ const m = ${MASK}; st.laneFlags = st.laneFlags & ~m; }\n`;
+      let cond: string;
+      if (mod & 1) cond = `st.useLaneFlags ? ${imm !== 0 ? -1 : 0} : 0`;
+      else if (mod === 0 || mod === 4) {
+        const bits = laneBits((l) => `((L[${int(C + l)}] >>> 31) << ${l})`);
+        cond = `st.useLaneFlags && m !== 0 ? ${mod === 0 ? '' : '~'}(${bits}) : 0`;
+      } else {
+        const bits = laneBits((l) => `(+(L[${int(C + l)}] === 0) << ${l})`);
+        cond = `st.useLaneFlags && m !== 0 ? ${mod === 6 ? '' : '~'}(${bits}) : 0`;
+      }
+      return `{ const m = ${MASK}; const c = ${cond}; st.laneFlags = (st.laneFlags & ~m) | (c & m); }\n`;
+    }
+    case 18: // AND
+    case 19: {
+      // OR
+      const sym = op === 18 ? '&' : '|';
+      const w = laneWrites(D, (l) => `L[${int(B + l)}] ${sym} L[${int(C + l)}]`);
+      return allOrMasked(w.all, w.masked);
+    }
+    case 20: {
+      // XOR
+      const w = laneWrites(D, (l) => `L[${int(D + l)}] ^ L[${int(C + l)}]`);
+      return allOrMasked(w.all, w.masked);
+    }
+    case 21: {
+      // NOT
+      const w = laneWrites(D, (l) => `~L[${int(C + l)}]`);
+      return allOrMasked(w.all, w.masked);
+    }
+    case 6: {
+      // MAD (insns/mad.ts sfpmad)
+      const A = va * LANES;
+      if (arch === 'wormhole')
+        return `madLanesWh(L, ${MASK}, ${int(A)}, 1, ${int(B)}, 1, ${int(C)}, 1, ${int(D)});\n`;
+      return `madLanesAny(L, ${MASK}, ${int(A)}, 1, ${int(B)}, 1, ${int(C)}, 1, ${int(D)}, ${int(mod)}, true);\n`;
+    }
+    case 7: // MULI: VD = imm * VD + LReg[9] (insns/mad.ts madImmediate)
+    case 8: {
+      // ADDI: VD = imm * LReg[10] + VD
+      const b = op === 7 ? vd : 10;
+      const c = op === 7 ? 9 : vd;
+      const I = IMM_ROW * LANES;
+      const args = `${int(I)}, 0, ${int(b * LANES)}, ${b === vd ? 1 : 0}, ${int(c * LANES)}, ${c === vd ? 1 : 0}, ${int(D)}`;
+      const call =
+        arch === 'wormhole' ? `madLanesWh(L, ${MASK}, ${args})` : `madLanesAny(L, ${MASK}, ${args}, 0, true)`;
+      return `L[${int(I)}] = ${int(imm)}; ${call};\n`;
+    }
+    case 1: // LOAD
+      return `k = ${int(i)}; sfpload(st, ${MASK}, ${int(vd)}, ${int(mod)}, ${int(va)}, ${int(imm)});\n`;
+    case 2: // STORE
+      return `k = ${int(i)}; sfpstore(st, ${MASK}, ${int(vd)}, ${int(mod)}, ${int(va)}, ${int(imm)});\n`;
+    default:
+      return `k = ${int(i)}; execRecord(st, code, ${int(o)});\n`;
+  }
+}
+
+/** SFPCONFIG and template records: the records after which LaneConfig may differ. */
+function isControlPoint(op: number): boolean {
+  return op === 33 || op === 40;
+}
+
+/** The source of one segment: records [a, b), none but the last a control point. */
+function emitSegment(code: Int32Array, a: number, b: number, arch: Arch): string {
+  let fast = '';
+  for (let i = a; i < b; i++) fast += emitRecord(code, i, arch);
+  const slow = `for (k = ${int(a)}; k < ${int(b)}; k++) execRecord(st, code, k * ${STRIDE});`;
+  return `if (st.laneConfig !== 0) { ${slow} } else {\n${fast}}\n`;
+}
+
+function chunkFunction(name: string, body: string): string {
+  return `function ${name}(st, code) {\nconst L = st.lreg;\nlet k = 0;\ntry {\n${body}} catch (e) { throw relocate(e, prog, k); }\n}\n`;
+}
+
+/** The JavaScript source of a program's compiled form (exported for tests and for reading). */
+export function programSource(prog: Program): string {
+  const code = prog.code;
+  const n = prog.length;
+  const chunks: string[] = [];
+  let body = '';
+  let a = 0;
+  const flush = () => {
+    if (body) chunks.push(chunkFunction(`c${chunks.length}`, body));
+    body = '';
+  };
+  while (a < n) {
+    // a segment ends after a control point, or when the chunk would grow too large
+    let b = a;
+    let size = 0;
+    let seg = '';
+    while (b < n) {
+      const s = emitRecord(code, b, prog.arch);
+      if (seg && size + s.length > CHUNK_CHARS) break;
+      seg += s;
+      size += s.length;
+      b++;
+      if (isControlPoint(code[(b - 1) * STRIDE]!)) break;
+    }
+    if (body && body.length + size > CHUNK_CHARS) flush();
+    body += emitSegment(code, a, b, prog.arch);
+    a = b;
+  }
+  flush();
+  const calls = chunks.map((_, j) => `c${j}(st, code);`).join(' ');
+  return `'use strict';\n${chunks.join('')}return function run(st, code, reps) {\nfor (let r = 0; r < reps; r++) { ${calls} }\n};\n`;
+}
+
+const cache = new WeakMap<Program, CompiledProgram | null>();
+
+/**
+ * The compiled form of `prog`, generated on first use and cached with the program. Returns null
+ * when the host forbids code generation (e.g. `--disallow-code-generation-from-strings`); callers
+ * then interpret.
+ */
+export function compiledProgram(prog: Program, hooks: JitHooks): CompiledProgram | null {
+  let f = cache.get(prog);
+  if (f !== undefined) return f;
+  const src = programSource(prog);
+  try {
+    const make = new Function(
+      'prog',
+      'execRecord',
+      'relocate',
+      'sfppushc',
+      'sfppopc',
+      'sfpcompc',
+      'sfpshft',
+      'madLanesWh',
+      'madLanesAny',
+      'sfpload',
+      'sfpstore',
+      src,
+    );
+    f = make(
+      prog,
+      hooks.execRecord,
+      hooks.relocate,
+      sfppushc,
+      sfppopc,
+      sfpcompc,
+      sfpshft,
+      madLanesWh,
+      madLanesAny,
+      sfpload,
+      sfpstore,
+    ) as CompiledProgram;
+  } catch (e) {
+    if (!(e instanceof EvalError)) throw e;
+    f = null;
+  }
+  cache.set(prog, f);
+  return f;
+}
