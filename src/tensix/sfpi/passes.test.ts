@@ -343,3 +343,32 @@ describe('sfpi condition trees', () => {
     ]);
   });
 });
+
+describe('sfpi register pressure', () => {
+  it('out of LRegs, constants are reloaded at each use instead of kept live (a 9th live value still spills)', () => {
+    const tenth = 0x3dcccccd; // 0.1f: an UPPER + LOWER pair
+    const ops: TraceOp[] = [
+      ...Array.from({ length: 7 }, (_, i) => ({ k: 'load', id: i, addr: 2 * i, at }) as TraceOp),
+      { k: 'fimm', id: 10, bits: tenth, at },
+      { k: 'fimm', id: 11, bits: tenth + 1, at },
+      { k: 'op', id: 20, op: 'mul', a: 0, b: 10, at },
+      { k: 'op', id: 21, op: 'mul', a: 1, b: 11, at },
+      { k: 'op', id: 22, op: 'mul', a: 2, b: 10, at },
+      { k: 'op', id: 23, op: 'mul', a: 3, b: 11, at },
+      ...[20, 21, 22, 23, 4, 5, 6].map((src, i) => ({ k: 'store', addr: 40 + 2 * i, src, at }) as TraceOp),
+    ];
+    // kept live, the two constants and seven loads need nine LRegs
+    assert.throws(
+      () => regalloc(lower(combine(ops), 'blackhole').insns, new Map()),
+      (e: unknown) => e instanceof AxsimError && /register spill/.test(e.message),
+    );
+    const l = listing(ops, 'blackhole');
+    // each of the four products loads its constant (two SFPLOADI each) right before it
+    assert.equal(l.filter((x) => x.startsWith('SFPLOADI')).length, 8);
+    const firstMul = l.findIndex((x) => x.startsWith('SFPMUL'));
+    assert.deepEqual(
+      l.slice(firstMul - 2, firstMul).map((x) => x.split(',')[1]),
+      ['8', '10'], // UPPER, LOWER of 0.1f just before the product
+    );
+  });
+});

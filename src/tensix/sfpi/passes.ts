@@ -12,7 +12,7 @@
  *   nops     — Wormhole: an SFPNOP after a MAD-class instruction whose result the next instruction
  *              reads (sfpi-gcc rtl-rvtt-schedule.cc); Blackhole: none (the hardware waits)
  */
-import { badInput } from '../../errors.ts';
+import { AxsimError, badInput } from '../../errors.ts';
 import type { Arch } from '../encoding.ts';
 import { type Cond, condUses, type Loc, notYet, type TraceOp } from './trace.ts';
 
@@ -836,8 +836,80 @@ export function resolve(
 
 /** All passes: trace -> resolved instructions. */
 export function compileTrace(ops: readonly TraceOp[], arch: Arch) {
-  const combined = immediates(copies(combine(ops)));
-  const lowered = lower(combined, arch);
-  const { phys, insns } = regalloc(fuseSetcc(elidePushPop(fuseCmov(lowered.insns))), lowered.fixed);
-  return resolve(nops(insns, phys, arch), phys);
+  const run = (remat: boolean) => {
+    let combined = immediates(copies(combine(ops)));
+    if (remat) combined = rematerialise(combined);
+    const lowered = lower(combined, arch);
+    const { phys, insns } = regalloc(fuseSetcc(elidePushPop(fuseCmov(lowered.insns))), lowered.fixed);
+    return resolve(nops(insns, phys, arch), phys);
+  };
+  try {
+    return run(false);
+  } catch (e) {
+    // out of LRegs: reload constants next to each use instead of keeping them live, as sfpi-gcc
+    // does under register pressure; a kernel that still needs a 9th value gets the spill error
+    if (!(e instanceof AxsimError && /register spill/.test(e.message))) throw e;
+    return run(true);
+  }
+}
+
+/**
+ * rematerialise: every use of a constant (float/int literal) in an operation, store or condition gets
+ * its own load right before it, so constants are live only at their uses. Not for a value that a
+ * conditional assignment replaces (its lanes outside the condition must keep it).
+ */
+export function rematerialise(input: readonly TraceOp[]): TraceOp[] {
+  const consts = new Map<number, TraceOp & { k: 'fimm' | 'iimm' }>();
+  const pinned = new Set<number>();
+  for (const o of input) {
+    if (o.k === 'fimm' || o.k === 'iimm') consts.set(o.id, o);
+    if (o.k === 'cmov') {
+      pinned.add(o.old);
+      pinned.add(o.src);
+    }
+    if (o.k === 'op' && o.op === 'copy') pinned.add(o.a);
+  }
+  let next = 2_000_000_000;
+  const out: TraceOp[] = [];
+  for (const o of input) {
+    if ((o.k === 'fimm' || o.k === 'iimm') && !pinned.has(o.id)) continue; // re-emitted at each use
+    const uses = usesOf(o).filter((u) => consts.has(u) && !pinned.has(u));
+    if (
+      !uses.length ||
+      (o.k !== 'op' && o.k !== 'opi' && o.k !== 'store' && o.k !== 'cond' && o.k !== 'lwrite')
+    ) {
+      out.push(o);
+      continue;
+    }
+    const fresh = new Map<number, number>();
+    for (const u of new Set(uses)) {
+      const id = next++;
+      fresh.set(u, id);
+      out.push({ ...consts.get(u)!, id, at: o.at });
+    }
+    out.push(renameUses(o, (v) => fresh.get(v) ?? v));
+  }
+  return out;
+}
+
+function renameUses(o: TraceOp, f: (v: number) => number): TraceOp {
+  const rc = (c: Cond): Cond =>
+    c.k === 'fcmp' || c.k === 'icmp'
+      ? { ...c, a: f(c.a), b: c.b >= 0 ? f(c.b) : c.b }
+      : c.k === 'not'
+        ? { k: 'not', a: rc(c.a) }
+        : { k: c.k, a: rc(c.a), b: rc(c.b) };
+  switch (o.k) {
+    case 'op':
+      return { ...o, a: f(o.a), b: o.b >= 0 ? f(o.b) : o.b, ...(o.c !== undefined ? { c: f(o.c) } : {}) };
+    case 'opi':
+      return { ...o, a: f(o.a) };
+    case 'store':
+    case 'lwrite':
+      return { ...o, src: f(o.src) };
+    case 'cond':
+      return { ...o, cond: rc(o.cond) };
+    default:
+      return o;
+  }
 }
