@@ -47,11 +47,15 @@ export function HeatGrid(p: HeatGridProps) {
     const g = c.getContext('2d');
     if (!g) return;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    let max = 0;
+    // the colour scale: the 98th percentile of the finite magnitudes, so that a few huge values
+    // (the test tile's 3e38) do not wash out the rest; larger ones get the full colour
+    const mags: number[] = [];
     for (let i = 0; i < n; i++) {
       const v = p.heat[i]!;
-      if (Number.isFinite(v)) max = Math.max(max, Math.abs(v));
+      if (Number.isFinite(v) && v !== 0) mags.push(Math.abs(v));
     }
+    mags.sort((a, b) => a - b);
+    const max = mags.length ? mags[Math.min(mags.length - 1, Math.floor(mags.length * 0.98))]! : 0;
     const bg = cssVar('--grid-zero', '#f4f4f4');
     for (let i = 0; i < n; i++) {
       const v = p.heat[i]!;
@@ -61,8 +65,7 @@ export function HeatGrid(p: HeatGridProps) {
       if (Number.isNaN(v)) fill = '#888';
       else if (!Number.isFinite(v)) fill = v > 0 ? '#b30000' : '#00309a';
       else if (v !== 0 && max > 0) {
-        // logarithmic, so that a few huge values (the test tile's 3e38) do not wash out the rest
-        const a = 0.15 + 0.85 * Math.min(1, Math.log1p(Math.abs(v)) / Math.log1p(max));
+        const a = 0.15 + 0.85 * Math.min(1, Math.abs(v) / max);
         fill = v > 0 ? `rgba(230,110,20,${a})` : `rgba(40,100,220,${a})`;
       }
       g.fillStyle = fill;
