@@ -9,7 +9,8 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FRONTS, ROOT } from './fronts.ts';
 import { generate, type Outcome, runOne } from './worker.ts';
@@ -104,7 +105,24 @@ interface FrontResult {
 
 const FAILING: ReadonlySet<Outcome> = new Set(['crash', 'Internal', 'timeout', 'memory']);
 
-/** Runs inputs [from, to) in one worker at a time, restarting after a kill. */
+/** The input a worker is running, as it wrote it before starting (worker.ts `markStart`). */
+function readMark(path: string): { index: number; cpuMs: number; wallMs: number } | undefined {
+  try {
+    const [i, c, w] = readFileSync(path, 'latin1').trim().split(' ').map(Number);
+    return i === undefined || !(i >= 0) ? undefined : { index: i, cpuMs: c!, wallMs: w! };
+  } catch {
+    return undefined;
+  }
+}
+
+let markSerial = 0;
+
+/**
+ * Runs inputs [from, to) in one worker at a time, restarting after a kill. The watchdog reads which
+ * input the worker is on from a small file the worker rewrites before each input (with its CPU time
+ * then), not from the IPC messages: on a loaded machine the parent may read those many seconds late,
+ * and judging the input by a stale message killed workers that were running fast (issue 18).
+ */
 function runRange(
   front: string,
   seed: number,
@@ -116,78 +134,88 @@ function runRange(
   return new Promise((resolve) => {
     let next = from;
     let current = -1;
-    let started = 0;
-    let startedCpu: number | undefined;
     let child: ChildProcess;
     let timer: NodeJS.Timeout;
+    const markFile = join(tmpdir(), `axsim-fuzz-${process.pid}-${markSerial++}.mark`);
     const record = (index: number, outcome: Outcome, sig?: string) => {
       res.counts[outcome] = (res.counts[outcome] ?? 0) + 1;
       if (FAILING.has(outcome)) res.failures.push({ index, outcome, sig: sig ?? outcome });
     };
+    const finish = () => {
+      rmSync(markFile, { force: true });
+      resolve();
+    };
     const spawnWorker = () => {
       if (next >= to) {
-        resolve();
+        finish();
         return;
       }
       current = -1;
       const first = next;
-      child = fork(join(ROOT, 'test/fuzz/worker.ts'), [front, String(seed), String(next), String(to)], {
-        execArgv: ['--import', 'tsx', '--max-old-space-size=3072'],
-        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      });
+      writeFileSync(markFile, '-1');
+      child = fork(
+        join(ROOT, 'test/fuzz/worker.ts'),
+        [front, String(seed), String(next), String(to), markFile],
+        {
+          execArgv: ['--import', 'tsx', '--max-old-space-size=3072'],
+          stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        },
+      );
       child.stderr!.on('data', () => {});
       child.on(
         'message',
         (m: { start?: number; done?: number; outcome?: Outcome; sig?: string; finished?: boolean }) => {
-          if (m.start !== undefined) {
-            current = m.start;
-            started = Date.now();
-            startedCpu = child.pid === undefined ? undefined : cpuMs(child.pid);
-          } else if (m.done !== undefined) {
+          if (m.start !== undefined) current = m.start;
+          else if (m.done !== undefined) {
             record(m.done, m.outcome!, m.sig);
             next = m.done + 1;
             current = -1;
           }
         },
       );
-      child.on('exit', (code, signal) => {
+      let killed: { index: number; outcome: Outcome } | undefined;
+      // handled once the process has exited and its IPC channel is drained (every message read)
+      let pending = 2;
+      let exitWith = '';
+      const ended = () => {
+        if (--pending > 0) return;
         clearInterval(timer);
-        if (current < 0 && next === first) {
+        if (killed) {
+          next = killed.index + 1;
+        } else if (current < 0 && next === first) {
           // died before running anything: a broken front end, not an input
-          process.stderr.write(
-            `fuzz: the ${front} worker exited (${code ?? signal}) before its first input\n`,
-          );
+          process.stderr.write(`fuzz: the ${front} worker exited (${exitWith}) before its first input\n`);
           res.counts.crash = (res.counts.crash ?? 0) + (to - next);
-          res.failures.push({
-            index: next,
-            outcome: 'crash',
-            sig: `worker could not start (${code ?? signal})`,
-          });
-          resolve();
+          res.failures.push({ index: next, outcome: 'crash', sig: `worker could not start (${exitWith})` });
+          finish();
           return;
-        }
-        if (current >= 0) {
+        } else if (current >= 0) {
           // the worker died on an input without being killed by us: V8 out of memory, stack, abort
-          if (!killedFor) record(current, 'crash', `worker exit ${code ?? signal}`);
+          record(current, 'crash', `worker exit ${exitWith}`);
           next = current + 1;
         }
-        killedFor = undefined;
         spawnWorker();
+      };
+      child.on('exit', (code, signal) => {
+        exitWith = String(code ?? signal);
+        ended();
       });
-      let killedFor: Outcome | undefined;
+      child.on('disconnect', ended);
       timer = setInterval(() => {
-        if (current < 0 || child.pid === undefined || killedFor) return;
+        if (child.pid === undefined || killed) return;
+        const mark = readMark(markFile);
+        if (!mark) return;
         const rss = rssMb(child.pid);
         if (rss > res.peakRssMb) res.peakRssMb = rss;
         // the input's CPU time past the limit (wall time only as a backstop, 20x the limit)
-        const cpu = startedCpu === undefined ? undefined : cpuMs(child.pid);
-        const spent = cpu === undefined || startedCpu === undefined ? Date.now() - started : cpu - startedCpu;
-        const late = spent > args.timeoutMs || Date.now() - started > 20 * args.timeoutMs;
+        const cpu = cpuMs(child.pid);
+        const spent = cpu === undefined ? Date.now() - mark.wallMs : cpu - mark.cpuMs;
+        const late = spent > args.timeoutMs || Date.now() - mark.wallMs > 20 * args.timeoutMs;
         const over: Outcome | undefined = late ? 'timeout' : rss > args.rssMb ? 'memory' : undefined;
         if (over) {
-          killedFor = over; // recorded once: the interval ignores this worker until it has exited
+          killed = { index: mark.index, outcome: over }; // recorded once
           record(
-            current,
+            mark.index,
             over,
             `${over} (${over === 'memory' ? `${rss | 0} MB` : `${args.timeoutMs} ms CPU`})`,
           );

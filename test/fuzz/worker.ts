@@ -3,6 +3,7 @@
  * the fuzz budget, reporting every input's start and outcome to the parent over IPC. The parent
  * kills the worker when an input runs past 30 s or the process grows past 2 GB.
  */
+import { openSync, writeSync } from 'node:fs';
 import { AxsimError } from '../../src/errors.ts';
 import { FRONTS, fuzzBudget, prepare } from './fronts.ts';
 import { rngFor } from './mutate.ts';
@@ -45,12 +46,25 @@ export function generate(front: string, seed: number, index: number): Uint8Array
   return FRONTS[front]!.generate(rngFor(seed, index));
 }
 
+/**
+ * Records, in the parent's mark file, the input about to run with this process's CPU and wall time
+ * (fixed-size, overwritten in place: one small write per input).
+ */
+function markStart(fd: number | undefined, i: number): void {
+  if (fd === undefined) return;
+  const u = process.cpuUsage();
+  const line = `${i} ${Math.round((u.user + u.system) / 1000)} ${Date.now()}`.padEnd(63);
+  writeSync(fd, `${line}\n`, 0);
+}
+
 async function main(): Promise<void> {
-  const [front, seedS, fromS, toS] = process.argv.slice(2);
+  const [front, seedS, fromS, toS, markPath] = process.argv.slice(2);
   const seed = Number(seedS);
   const to = Number(toS);
+  const mark = markPath ? openSync(markPath, 'r+') : undefined;
   await prepare();
   for (let i = Number(fromS); i < to; i++) {
+    markStart(mark, i);
     process.send!({ start: i });
     let input: Uint8Array;
     try {
