@@ -223,6 +223,8 @@ constexpr __vConstFloat vConst0p8373 = {3, 8}, vConst0 = {3, 9}, vConst1 = {3, 1
 constexpr __vConstInt vConstTileId = {3, 15};
 // reinterpret<T>(x) (sfpi_lib.h; the 7.x spelling): the same register seen as another type.
 template <class T, class S> inline T reinterpret(const S s) { T r; r.v = __sfpi_rvalue(s.k, s.v); return r; }
+// as<T>(x): the newer sfpi spelling of the same
+template <class T, class S> inline T as(const S s) { T r; r.v = __sfpi_rvalue(s.k, s.v); return r; }
 inline vFloat __sfpi_mk(const int id) { vFloat r; r.v = id; return r; }
 inline void __sfpi_cond(const __vCond c) { __sfpi_cc_cond(c.k, c.v); }
 // Library (sfpi_lib.h): the functions compiled so far; the others are reported at their call.

@@ -119,6 +119,18 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
       for (const x of l.slice(1, lastRead)) assert.doesNotMatch(x, /^SFP(LOAD|LOADI|MUL|MAD|MOV|ADD)\w* L0,/);
       assert.match(l.at(-1)!, /^SFPMOV L3, L\d, 0$/); // -v left in L3, after the loop
     });
+    it('vBool holds a condition for a later v_if; as<T> is reinterpret<T> (no instruction)', () => {
+      const r = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::uses_vbool_as' });
+      const l = wordsAsListing(Array.from(r.words), arch).map((i) => `${i.name} ${i.ops.join(', ')}`);
+      const am = arch === 'wormhole' ? 3 : 7;
+      assert.deepEqual(l, [
+        `SFPLOAD L0, 0, 0, ${am}`,
+        'SFPSETCC L0, 0, 0', // a < 0, evaluated at the v_if
+        'SFPLOADI L0, 0, 0', // a = 0.0f straight into a's LReg, under the CC
+        'SFPENCC 3, 10',
+        `SFPSTORE 0, L0, 0, ${am}`,
+      ]);
+    });
     it('8 live values compile; 9 are the register-spill error at the line that needs the 9th', () => {
       const ok = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::eight_live' });
       assert.ok(ok.words.length > 8);
