@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AxsimError } from '../errors.ts';
-import { createTile, execute, readElement } from './index.ts';
+import { createTile, execute, globalFromNpy, readElement } from './index.ts';
 
 /** f16 bits of a value that f16 represents exactly (|x| a small dyadic rational). */
 function f16Bits(x: number): number {
@@ -95,6 +95,47 @@ test('TEXTRACT_FP with an f32 scaling tile (PTOAS declares them so): its bytes a
   // the cpu profile keeps the CPU simulator's typed quant vector: a u64 tile
   assert.throws(
     () => execute('TEXTRACT_FP', { dst, src, fp }, { indexRow: 0, indexCol: 0 }, { profile: 'cpu' }),
+    (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported',
+  );
+});
+
+test('TLOAD / TSTORE element types per TLOAD.md / TSTORE.md: 8-bit and unsigned integers on a2a3', () => {
+  for (const [dtype, npy, Arr] of [
+    ['i8', 'i1', Int8Array],
+    ['u8', 'u1', Uint8Array],
+    ['u32', 'u4', Uint32Array],
+  ] as const) {
+    const src = new Arr(64);
+    for (let i = 0; i < 64; i++) src[i] = (i * 37 + 11) % 120;
+    const dst = new Arr(64);
+    const t = createTile({ dtype, rows: 2, cols: 32 }, undefined, { profile: 'a2a3' });
+    execute(
+      'TLOAD',
+      { tile: t, gm: globalFromNpy({ dtype: npy, shape: [2, 32], data: src }) },
+      {},
+      { profile: 'a2a3' },
+    );
+    execute(
+      'TSTORE',
+      { gm: globalFromNpy({ dtype: npy, shape: [2, 32], data: dst }), tile: t },
+      {},
+      { profile: 'a2a3' },
+    );
+    assert.deepEqual(Array.from(dst), Array.from(src), dtype);
+  }
+  // fp8 is an A5 type for the moves (TSTORE.md's A5 list), not an A2/A3 one
+  const f8 = createTile({ dtype: 'f8e4m3', rows: 1, cols: 32 });
+  assert.throws(
+    () =>
+      execute(
+        'TSTORE',
+        {
+          gm: globalFromNpy({ dtype: 'u1', shape: [1, 32], data: new Uint8Array(32) }, { dtype: 'f8e4m3' }),
+          tile: f8,
+        },
+        {},
+        { profile: 'a2a3' },
+      ),
     (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported',
   );
 });

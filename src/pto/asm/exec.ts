@@ -89,6 +89,8 @@ export interface ExecHooks {
    * key views use for it (like a pointer argument's name).
    */
   constant?(name: string, elem: string, values: number[]): string;
+  /** A GM -> GM copy of `src`'s elements into `dst` (same element count, row-major order). */
+  copy?(dst: ViewValue, src: ViewValue, what: string): void;
   /** The cube <-> vector FIFOs; without them pipe ops are Unsupported. */
   pipe?: PipeHooks;
   /** The scheduler is about to resume `core` (its buffer memories become the current ones). */
@@ -1155,6 +1157,32 @@ class Exec {
         return;
       case 'pto.set_ffts':
         // the FFTS base address for cross-core flags: ordering only, which the scheduler provides
+        return;
+      case 'pto.build_async_session': {
+        // the DMA session (scratch tile + workspace): only a handle in the functional model
+        if (op.results[0])
+          this.env.set(op.results[0].name, { kind: 'int', v: 0, type: '!pto.async_session' });
+        return;
+      }
+      case 'pto.tput_async':
+      case 'pto.tget_async': {
+        // GM -> GM copy, dst first (pto-isa comm TPUT_ASYNC / TGET_ASYNC). With one device the
+        // remote memory is this one; the copy is done when issued, as the CPU simulator's
+        // TPUT_ASYNC_IMPL (`Copy_Data`), so a later wait / test finds it complete
+        const uses = genericParen(op)?.uses ?? [];
+        const dst = uses[0] ? this.get(uses[0]) : undefined;
+        const src = uses[1] ? this.get(uses[1]) : undefined;
+        if (dst?.kind !== 'view' || src?.kind !== 'view')
+          throw badInput(`${op.name}: dst and src must be global memrefs / views`);
+        if (!this.hooks.copy) throw unsupported(`${op.name} is simulated by \`axsim pto run\` only`);
+        this.hooks.copy(dst, src, op.name);
+        if (op.results[0]) this.env.set(op.results[0].name, { kind: 'int', v: 1, type: '!pto.async_event' });
+        return;
+      }
+      case 'pto.wait_async_event':
+      case 'pto.test_async_event':
+        // every transfer completed when it was issued
+        if (op.results[0]) this.env.set(op.results[0].name, { kind: 'int', v: 1, type: 'i1' });
         return;
       case 'memref.reinterpret_cast': {
         // `memref.reinterpret_cast %m to offset: [o], sizes: [..], strides: [..]`: a view of the same

@@ -378,6 +378,10 @@ export function runProgram(
         arrays[key] = { dtype, shape: [values.length], data } as NpyArray;
         return key;
       },
+      copy(dst, src, what) {
+        copyViews(dst, src, arrays, what);
+        written.add(dst.arg);
+      },
       pipe: pipes,
       enterCore(core) {
         let m = mems.get(core.id);
@@ -456,6 +460,30 @@ export function runProgram(
           const t = out.handle as Tile;
           out.handle = new Tile(t.spec());
         }
+        if (call.sig.insn === 'TGET_SCALE_ADDR' && out.kind === 'tile' && ins[0]?.kind === 'tile') {
+          // TGET_SCALE_ADDR.md: Address(dst) = Address(src) >> SHIFT_MX_ADDR (4, npu/a5/utils.hpp):
+          // the destination is rebound, no data moves (the CPU simulator aliases dst to src)
+          if (profile !== 'a5')
+            throw unsupported('TGET_SCALE_ADDR: A5 only (TGET_SCALE_ADDR.md: no A2/A3 implementation)');
+          const p = places.get(ins[0].handle as Tile);
+          if (!p) throw unsupported('TGET_SCALE_ADDR: the source tile has no place in a buffer memory');
+          const spec = specOf(out.type, out.validRow, out.validCol);
+          const at = where(ctx.pos);
+          if (ins[0].addr !== undefined) {
+            out.addr = p.addr >> 4;
+            out.handle = placed(out, spec, {}, at, 'TGET_SCALE_ADDR');
+          } else {
+            // the source's address is axsim's own choice (no addr =): the scale tile gets a
+            // region of its own rather than one derived from an arbitrary address
+            out.addr = undefined;
+            out.handle = placed(out, spec, ctx.pos, at, 'TGET_SCALE_ADDR');
+            if (!notes.some((x) => x.startsWith(at)))
+              notes.push(
+                `${at}: TGET_SCALE_ADDR of a tile without an address: the scale tile is placed on its own (with an address it would be at the source's address >> 4)`,
+              );
+          }
+          return;
+        }
         if (windows.size)
           for (const v of [...ins, out, ...extraOuts]) if (v.kind === 'tile') syncIn(v.handle as Tile);
         const inputs = opts.trace ? traceValues(call, ins, arrays, places, mem) : undefined;
@@ -504,6 +532,41 @@ export function runProgram(
     notes,
     printed,
   };
+}
+
+/** Element-wise GM copy between two views of equal element count and type (row-major order). */
+function copyViews(dst: ViewValue, src: ViewValue, arrays: Record<string, NpyArray>, what: string): void {
+  const n = src.shape.reduce((a, b) => a * b, 1);
+  if (dst.shape.reduce((a, b) => a * b, 1) !== n)
+    throw badInput(`${what}: dst has ${dst.shape.join('x')} elements, src ${src.shape.join('x')}`);
+  if (dst.elem !== src.elem)
+    throw unsupported(`${what}: ${src.elem} -> ${dst.elem} would convert; the copy moves bytes`);
+  const bytes = (v: ViewValue) => {
+    const a = arrays[v.arg];
+    if (!a) throw badInput(`${what}: %${v.arg} is not bound to an array`);
+    return bytesOfArray(a);
+  };
+  const db = bytes(dst);
+  const sb = bytes(src);
+  const d = dtypeOfName(src.elem);
+  if (!d) throw unsupported(`${what}: ${src.elem} elements cannot be simulated`);
+  const eb = DTYPE_INFO[d].bytes;
+  const at = (v: ViewValue, k: number, len: number) => {
+    let off = v.offset;
+    for (let i = v.shape.length - 1; i >= 0; i--) {
+      const dim = v.shape[i]!;
+      off += (k % dim) * v.strides[i]!;
+      k = Math.floor(k / dim);
+    }
+    if ((off + 1) * eb > len) throw badInput(`${what}: element ${off} of %${v.arg} is past its array`);
+    return off * eb;
+  };
+  const tmp = new Uint8Array(n * eb);
+  for (let k = 0; k < n; k++) {
+    const o = at(src, k, sb.length);
+    tmp.set(sb.subarray(o, o + eb), k * eb);
+  }
+  for (let k = 0; k < n; k++) db.set(tmp.subarray(k * eb, k * eb + eb), at(dst, k, db.length));
 }
 
 /** `UB[2048..2111]` for a tile in a buffer memory. */
@@ -617,6 +680,12 @@ function elementsOf(v: RtValue): number {
   return 1;
 }
 
+/** Why an instruction has no model, when the reference itself defines none. */
+const NO_MODEL_WHY: Record<string, string> = {
+  TPACK:
+    ': pto-isa defines no semantics for it (docs/isa/tile/ops/layout-and-rearrangement/tpack.md: "Semantics are instruction-specific", constraints left to backend checks) and has no implementation under include/pto',
+};
+
 /** Maps one tile op onto part 1's `execute(name, operands, attrs)`. */
 function execCall(
   call: TileCall,
@@ -632,7 +701,9 @@ function execCall(
   try {
     def = getOp(insn);
   } catch {
-    throw unsupported(`${call.name} (${insn}) has no functional model in axsim yet`);
+    throw unsupported(
+      `${call.name} (${insn}) has no functional model in axsim${NO_MODEL_WHY[insn] ?? ' yet'}`,
+    );
   }
   const operands: Record<string, Operand> = {};
   const attrs: Record<string, unknown> = {};

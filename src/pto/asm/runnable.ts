@@ -29,6 +29,11 @@ export const RUN_GENERIC: ReadonlySet<string> = new Set([
   'pto.set_ffts',
   'pto.addptr',
   'memref.reinterpret_cast',
+  'pto.build_async_session',
+  'pto.tput_async',
+  'pto.tget_async',
+  'pto.wait_async_event',
+  'pto.test_async_event',
   ...PIPE_OPS,
 ]);
 

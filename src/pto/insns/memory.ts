@@ -74,6 +74,15 @@ function copyBytes(src: Uint8Array, s: number, dst: Uint8Array, d: number, n: nu
   for (let k = 0; k < n; k++) dst[d + k] = src[s + k]!;
 }
 
+/**
+ * TLOAD / TSTORE element types (pto-isa docs/isa/TLOAD.md, TSTORE.md "Implementation checks"):
+ * A2/A3 take the 8/16/32/64-bit integers, half, bfloat16 and float; A5 any 1/2/4/8-byte type.
+ */
+const MOVE_DTYPES = per(ALL, {
+  a2a3: ['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32'],
+  a5: ALL,
+});
+
 export const MEMORY_OPS: readonly OpDef[] = [
   {
     name: 'TLOAD',
@@ -85,7 +94,7 @@ export const MEMORY_OPS: readonly OpDef[] = [
       { name: 'gm', kind: 'global' },
     ],
     attrs: [],
-    dtypes: per(ALL),
+    dtypes: MOVE_DTYPES,
     check: (ctx) => {
       const t = ctx.tiles.tile!;
       const g = ctx.globals.gm!;
@@ -131,12 +140,22 @@ export const MEMORY_OPS: readonly OpDef[] = [
     ],
     attrs: [],
     primary: 'tile',
-    dtypes: per(ALL),
+    dtypes: MOVE_DTYPES,
     check: (ctx) => {
       const t = ctx.tiles.tile!;
       const g = ctx.globals.gm!;
-      if (g.dtype !== t.dtype)
-        reject('TSTORE', t.dtype, `global dtype ${g.dtype} differs (no quantisation modelled)`);
+      if (g.dtype !== t.dtype) {
+        // TSTORE.md "ACC-to-GM dtype support": without a pre-quant scalar an f32 accumulator stores
+        // as float / half / bfloat16 and an i32 one as int32 only; the quantising forms are
+        // TSTORE(dst, acc, preQuantScalar) and TSTORE_FP
+        const why =
+          t.loc === 'acc' && t.dtype === 'f32' && (g.dtype === 'f16' || g.dtype === 'bf16')
+            ? `the fix-pipe's f32 -> ${g.dtype} conversion on the way out (TSTORE.md allows it) is not modelled`
+            : t.loc === 'acc'
+              ? `an ${t.dtype} accumulator stored to ${g.dtype} without quantisation is not in TSTORE.md's ACC-to-GM table (${t.dtype === 'f32' ? 'f32 -> f32 / f16 / bf16' : 'i32 -> i32'}); the pre-quant-scalar form is not modelled`
+              : `global dtype ${g.dtype} differs: TSTORE.md requires sizeof(tile dtype) == sizeof(global dtype) and converts nothing`;
+        reject('TSTORE', t.dtype, why, ctx.profile);
+      }
     },
     exec: (ctx) => {
       const t = ctx.tiles.tile!;
