@@ -99,3 +99,45 @@ test('TGET_SCALE_ADDR (a5): the scale tile is bound at the source address >> 4',
   assert.equal(s.bytes.byteOffset, same.bytes.byteOffset);
   assert.throws(() => runProgram(parsePtoAs(src), {}, { profile: 'a2a3' }), /A5 only/);
 });
+
+test('pto.tgather index form with a tmp operand (ins(%src, %indices, %tmp)): dst[i] = src[indices[i]]', () => {
+  const F =
+    '!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=16, v_row=1, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+  const I =
+    '!pto.tile_buf<loc=vec, dtype=i32, rows=1, cols=16, v_row=1, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>';
+  const view = (n: string, t: string) =>
+    `%v${n} = pto.make_tensor_view %${n}, shape = [%c1, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?x${t}>
+    %p${n} = pto.partition_view %v${n}, offsets = [%c0, %c0], sizes = [%c1, %c16] : !pto.tensor_view<?x?x${t}> -> !pto.partition_tensor_view<1x16x${t}>`;
+  const src = `module {
+  func.func @k(%s: !pto.ptr<f32>, %ix: !pto.ptr<i32>, %o: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    ${view('s', 'f32')}
+    ${view('ix', 'i32')}
+    ${view('o', 'f32')}
+    %ts = pto.alloc_tile : ${F}
+    %ti = pto.alloc_tile : ${I}
+    %tmp = pto.alloc_tile : ${I}
+    %d = pto.alloc_tile : ${F}
+    pto.tload ins(%ps : !pto.partition_tensor_view<1x16xf32>) outs(%ts : ${F})
+    pto.tload ins(%pix : !pto.partition_tensor_view<1x16xi32>) outs(%ti : ${I})
+    pto.tgather ins(%ts, %ti, %tmp : ${F}, ${I}, ${I}) outs(%d : ${F})
+    pto.tstore ins(%d : ${F}) outs(%po : !pto.partition_tensor_view<1x16xf32>)
+    return
+  }
+}
+`;
+  const s = Float32Array.from({ length: 16 }, (_, i) => 100 + i);
+  const ix = Int32Array.from({ length: 16 }, (_, i) => (i * 5 + 3) % 16);
+  const o = new Float32Array(16);
+  runProgram(
+    parsePtoAs(src),
+    { s: f4(s), ix: { dtype: 'i4', shape: [16], data: ix }, o: f4(o) },
+    { profile: 'a2a3' },
+  );
+  assert.deepEqual(
+    Array.from(o),
+    Array.from(ix, (k) => 100 + k),
+  );
+});

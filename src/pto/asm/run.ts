@@ -758,6 +758,20 @@ function execCall(
     operands.key = u32(scalars.slice(0, 2));
     operands.counter = u32(scalars.slice(2, 6));
   }
+  if (insn === 'TGATHER') {
+    // PTOAS TGatherOp: index form ins(%src, %indices, %tmp) outs(%dst); compare form
+    // ins(%src, %kValue, %tmp) outs(%dst, %cdst) (lib/PTO/Transforms/PTOToEmitC.cpp)
+    if (extraOuts.length === 0 && operands.kValue !== undefined && operands.tmp === undefined) {
+      operands.tmp = operands.kValue;
+      delete operands.kValue;
+    }
+    if (extraOuts.length > 0 && scalars.length > 0 && ins.filter((v) => v.kind === 'tile').length < 3) {
+      throw unsupported(
+        `${call.name}: a scalar k_value in the comparison form: pto-isa's TGATHER(dst, src0, k_value, cdst, tmp) takes k_value as a tile (the A2/A3 kernel reads k_value.data(), npu/a2a3/TGather.hpp)`,
+        { hint: 'give k_value as a tile of per-row thresholds' },
+      );
+    }
+  }
   if (insn === 'TSUBVIEW') {
     attrs.rowIdx = scalars[0];
     attrs.colIdx = scalars[1];
