@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Arch } from '../encoding.ts';
 import { TensixMachine } from '../index.ts';
 import { EXTRA_CASES } from './cases-extra.ts';
+import { SFPI_CASES, type SfpiCheck, sfpiStats } from './cases-sfpi.ts';
 import * as K from './checks.ts';
 import type { LlkApiKind, LlkVectorMode } from './driver.ts';
 import { applyHwConfigure, compileLlk, type KernelCompiler, runCompiled } from './run.ts';
@@ -110,7 +111,7 @@ export function discover(root: string, arch: Arch): CorpusFile[] {
     .filter((f) => /^ckernel_sfpu_\w+\.h$/.test(f))
     .sort()
     .map((f) => classify(arch, join(dir, f), readFileSync(join(dir, f), 'utf8')))
-    .filter((c) => c.kind === 'tti' || c.kind === 'mixed');
+    .filter((c) => c.kind === 'tti' || c.kind === 'mixed' || c.kind === 'sfpi');
 }
 
 // ---- cases ---------------------------------------------------------------------------------------------
@@ -165,6 +166,9 @@ export interface CorpusCase {
   /** What we know about a failure of this case (added to the detail when it fails). */
   note?: string;
   what: string;
+  /** SFPI cases (cases-sfpi.ts): the double reference for the max ULP error and a PCC tolerance; the
+   * run also reports cycles per 32 elements (the kernel's cycles over a baseline run without it). */
+  sfpi?: SfpiCheck;
 }
 
 const T = (name: string) => `_calculate_typecast_${name}_`;
@@ -864,6 +868,7 @@ CASES.push({
 });
 
 CASES.push(...EXTRA_CASES);
+CASES.push(...SFPI_CASES);
 
 // ---- running ---------------------------------------------------------------------------------------------
 
@@ -927,6 +932,7 @@ function matches(
         : (x: number) => (x >>> 23) & 0xff;
   if (typeof e === 'number' && float && expField(e) === 0) e = (e & signBit) >>> 0;
   const isZero = (x: number) => (x & (signBit - 1)) === 0;
+  if (typeof e === 'number' && float && view === 'raw32' && K.isNanBits(e)) return K.isNanBits(got);
   if (typeof e === 'number') return got === e >>> 0 || (float && isZero(got) && isZero(e));
   const g = K.bitsToF32(got);
   const w = K.bitsToF32(e.value);
@@ -1037,21 +1043,66 @@ export function runCase(
         bad++;
       }
     }
+    let extra = '';
+    if (c.sfpi) {
+      const st = sfpiStats(c.sfpi, ins, out);
+      if (st.failure && !bad) {
+        bad = 1;
+        first = st.failure;
+      }
+      extra = `; max ULP error ${Number.isFinite(st.maxUlp) ? +st.maxUlp.toPrecision(3) : 'inf'}${st.pcc !== undefined ? `, PCC ${st.pcc.toFixed(6)}` : ''}`;
+      const base = baselineCycles(compile, root, arch, c, form);
+      if (r.cycles !== undefined && base !== undefined) {
+        const rows = (c.vectorMode ?? 'rc') === 'rc' ? 32 : (c.vectorMode ?? 'rc') === 'none' ? 8 : 16;
+        extra += `; ${+((r.cycles - base) / rows).toFixed(2)} cycles/32 elements`;
+      }
+    }
     if (bad)
       return {
         status: 'wrong',
-        detail: `${bad}/${checked} wrong; ${first}${hz}${c.note ? ` — ${c.note}` : ''}`,
+        detail: `${bad}/${checked} wrong; ${first}${extra}${hz}${c.note ? ` — ${c.note}` : ''}`,
         out,
       };
     const tol = want.some((e) => typeof e === 'object');
     return {
       status: 'ok',
-      detail: `${checked} elements ${tol ? 'within tolerance' : 'exact'} (${c.what})${hz}`,
+      detail: `${checked} elements ${tol ? 'within tolerance' : 'exact'} (${c.what})${extra}${hz}`,
       out,
     };
   } catch (err) {
     const e = err as { format?: () => string; message?: string };
     return { status: 'error', detail: (e.format?.() ?? String(e.message ?? err)).split('\n')[0]! };
+  }
+}
+
+/** Cycles of the same set-up (driver, inits) with an empty entry: the part of a run that is not the kernel. */
+function baselineCycles(
+  compile: KernelCompiler,
+  root: string,
+  arch: Arch,
+  c: CorpusCase,
+  form: { macro: boolean },
+): number | undefined {
+  const path = join(root, ARCH_DIRS[arch], 'common/inc/sfpu', `ckernel_sfpu_${c.file}.h`);
+  const m = new TensixMachine(arch);
+  applyHwConfigure(m, { fp32Dest: true, srcA: 'Float32' });
+  try {
+    const inc = [join(root, ARCH_DIRS[arch], 'common/inc/sfpu'), join(root, ARCH_DIRS[arch], 'common/inc')];
+    const { compiled } = compileLlk(compile, m, {
+      source: readFileSync(path, 'utf8'),
+      file: path,
+      entry: 'static_cast<void>(0)',
+      init: c.init,
+      api: c.api,
+      sfpuType: c.sfpuType,
+      vectorMode: c.vectorMode,
+      seed: c.seed,
+      includeDirs: inc,
+      defines: form.macro ? {} : { DISABLE_SFPLOADMACRO: 1 },
+    });
+    return runCompiled(m, compiled, { timed: true, hazards: 'off' }).cycles;
+  } catch {
+    return undefined;
   }
 }
 

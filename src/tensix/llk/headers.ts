@@ -130,6 +130,7 @@ enum VectorMode { None = 0, R = 1, C = 2, RC = 4, RC_custom = 6, Invalid = 0xFF 
 enum ReduceDim { REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR };
 enum PoolType { SUM, AVG, MAX, MIN };
 enum DstSync { SyncHalf = 0, SyncFull = 1 };
+enum class ActivationType { Celu = 0, Elu = 1, Gelu = 2, Hardtanh = 3, Hardsigmoid = 4 };
 // SFPLOAD / SFPSTORE InstrMod (SFPLOAD.md): the Dst element format of the access.
 enum InstrModLoadStore {
   DEFAULT = 0, FP16A = 1, FP16B = 2, FP32 = 3, INT32 = 4, INT8 = 5, LO16 = 6, HI16 = 7,
@@ -309,7 +310,10 @@ enum class SfpuType {
   unary_max_uint32, unary_min_uint32, signbit, mul_int32, mul_uint16, max, min, max_int32, min_int32,
   max_uint32, min_uint32, add_int32, sub_int32, exponential, where, cumsum, reduce, dropout, quant,
   shift, bitwise, square, fill, rounding, max_pool_with_indices, add_top_row, reshuffle_rows, ema,
-  welfords, lrelu, cast_fp32_to_fp16a
+  welfords, lrelu, cast_fp32_to_fp16a,
+  // the comparison / classification ops the SFPI kernels (comp.h, isinf_isnan.h) dispatch on
+  equal_zero, not_equal_zero, less_than_zero, greater_than_equal_zero, greater_than_zero, less_than_equal_zero,
+  unary_ne, unary_eq, unary_gt, unary_lt, unary_ge, unary_le, isinf, isposinf, isneginf, isnan, isfinite
 };
 `;
 }
@@ -318,7 +322,7 @@ function sfpiH(): string {
   return `// axsim LLK environment: sfpi.h — the part of SFPI that TTI-style kernels use.
 // - sfpi::SFP*_MOD* instruction-field constants: resolved by the emitter's constant table.
 // - sfpi::dst_reg++ / dst_reg += n: an INCRWC of the Dst counter (builtin of the emitter).
-// - sfpi::vConst{Int,Float}Prgm{0,1,2} = value: programs LReg[12..14] (see below).
+// - sfpi::vConst{Int,Float}Prgm{0,1,2} (read and assigned), s2vFloat16a/b: axsim_sfpi_vector.h.
 // Vector SFPI code (vFloat, vInt, v_if, dst_reg[i], ...): axsim_sfpi_vector.h, src/tensix/sfpi (issue 12).
 #pragma once
 #include <cstdint>
@@ -328,8 +332,6 @@ function sfpiH(): string {
 #endif
 namespace sfpi {
 struct vBool {};
-struct sFloat16a {};
-struct sFloat16b {};
 }
 // SFPI's vector types, dst_reg[] elements, constants and v_if: the SFPI compiler's (src/tensix/sfpi).
 #include "axsim_sfpi_vector.h"
@@ -346,26 +348,6 @@ struct __axsim_dst_reg {
   __vDReg operator[](const int i) const { return __vDReg{2, i}; }
 };
 constexpr __axsim_dst_reg dst_reg = {};
-// A programmable constant register (LReg 12, 13, 14). Assigning loads the value into LReg[0] with
-// SFPLOADI and copies it with SFPCONFIG, as the SFPI compiler's lowering does (it picks a free
-// LReg; axsim uses L0 — kernels assign these in init functions, before any LReg is live).
-struct __axsim_prgm_const {
-  std::uint32_t lreg;
-  void operator=(const int value) const {
-    TT_SFPLOADI(0, 10, static_cast<std::uint32_t>(value) & 0xFFFF);
-    TT_SFPLOADI(0, 8, (static_cast<std::uint32_t>(value) >> 16) & 0xFFFF);
-    TT_SFPCONFIG(0, lreg, 0);
-  }
-  void operator=(const float value) const {
-    const std::uint32_t bits = __builtin_bit_cast(std::uint32_t, value);
-    TT_SFPLOADI(0, 10, bits & 0xFFFF);
-    TT_SFPLOADI(0, 8, (bits >> 16) & 0xFFFF);
-    TT_SFPCONFIG(0, lreg, 0);
-  }
-  void operator=(const double value) const { *this = static_cast<float>(value); }
-};
-constexpr __axsim_prgm_const vConstIntPrgm0 = {12}, vConstIntPrgm1 = {13}, vConstIntPrgm2 = {14};
-constexpr __axsim_prgm_const vConstFloatPrgm0 = {12}, vConstFloatPrgm1 = {13}, vConstFloatPrgm2 = {14};
 }
 `;
 }

@@ -13,7 +13,8 @@
  */
 export const SFPI_VECTOR_H = `// axsim SFPI: vector types, dst_reg[] elements, constants, v_if (docs/sfpi.md)
 // Every SFPI operand is {k, v}: k = 1 a traced float value, 5 a traced integer value (v = its id),
-// 2 a dst_reg element (v = row), 3 a constant LReg (v = its number), 4 a condition (v = its id).
+// 2 a dst_reg element (v = row), 3 a constant LReg (v = its number), 4 a condition (v = its id),
+// 6 an l_reg[] element (v = the LReg), 7 / 8 an s2vFloat16b / s2vFloat16a (v = the 16-bit pattern).
 // The builtins read the pair, so an operand reaching a function through any overload is still what it is.
 #pragma once
 namespace sfpi {
@@ -30,6 +31,27 @@ struct __vCond {
   __vCond operator!() const { return __vCond{4, __sfpi_cbool(3, k, v, k, v)}; }
 };
 typedef __vCond vBool;
+// s2vFloat16a/b (sfpi_fp16.h; sFloat16a/b in the 7.x spelling tt-llk uses): a 16-bit FP16A/FP16B
+// pattern loaded with one SFPLOADI (mod0 FLOATA 1 / FLOATB 0). From an integer: the pattern as given;
+// from a float: converted on the host (sfpi_fp16.h fp32_to_fp16a / fp32_to_fp16b: __sfpi_f16bits).
+struct s2vFloat16 {
+  int k;
+  int v;
+};
+struct s2vFloat16a : s2vFloat16 {
+  s2vFloat16a(const int in) { k = 8; v = in; }
+  s2vFloat16a(const unsigned int in) { k = 8; v = static_cast<int>(in); }
+  s2vFloat16a(const float in) { k = 8; v = __sfpi_f16bits(1, in); }
+  s2vFloat16a(const double in) { k = 8; v = __sfpi_f16bits(1, static_cast<float>(in)); }
+};
+struct s2vFloat16b : s2vFloat16 {
+  s2vFloat16b(const int in) { k = 7; v = in; }
+  s2vFloat16b(const unsigned int in) { k = 7; v = static_cast<int>(in); }
+  s2vFloat16b(const float in) { k = 7; v = __sfpi_f16bits(0, in); }
+  s2vFloat16b(const double in) { k = 7; v = __sfpi_f16bits(0, static_cast<float>(in)); }
+};
+typedef s2vFloat16a sFloat16a;
+typedef s2vFloat16b sFloat16b;
 struct vFloat {
   int k;
   int v;
@@ -182,9 +204,37 @@ struct __vDReg {
   __vCond operator!=(const vFloat b) const { vFloat a = *this; return a != b; }
   __vCond operator!=(const float b) const { vFloat a = *this; return a != b; }
 };
+// A constant register. The programmable ones (LReg 12..14, vConst{Float,Int}Prgm0..2) are also
+// assigned: the value is loaded into LReg 0 with SFPLOADI and copied with SFPCONFIG (sfpi_imp.h
+// __vConstFloat::operator=). The words are issued directly, which flushes the SFPI trace first, so no
+// traced value is live in LReg 0 then (docs/sfpi.md).
+#define __SFPI_PRGM_ASSIGN \
+  void __config() const { \
+    if (v < 12 || v > 14) __sfpi_unsupported("assignment to a fixed constant register"); \
+    TT_SFPCONFIG(0, v, 0); \
+  } \
+  void operator=(const float f) const { \
+    const unsigned int bits = __builtin_bit_cast(unsigned int, f); \
+    TT_SFPLOADI(0, 10, bits & 0xFFFF); \
+    TT_SFPLOADI(0, 8, (bits >> 16) & 0xFFFF); \
+    __config(); \
+  } \
+  void operator=(const double f) const { *this = static_cast<float>(f); } \
+  void operator=(const int i) const { \
+    const unsigned int bits = static_cast<unsigned int>(i); \
+    TT_SFPLOADI(0, 10, bits & 0xFFFF); \
+    TT_SFPLOADI(0, 8, (bits >> 16) & 0xFFFF); \
+    __config(); \
+  } \
+  void operator=(const unsigned int i) const { *this = static_cast<int>(i); } \
+  void operator=(const s2vFloat16 h) const { \
+    TT_SFPLOADI(0, h.k == 8 ? 1 : 0, __sfpi_imm16(h.v)); \
+    __config(); \
+  }
 struct __vConstFloat {
   int k;
   int v;
+  __SFPI_PRGM_ASSIGN
   vFloat operator+(const vFloat b) const { vFloat a = *this; return a + b; }
   vFloat operator-(const vFloat b) const { vFloat a = *this; return a - b; }
   vFloat operator*(const vFloat b) const { vFloat a = *this; return a * b; }
@@ -198,6 +248,7 @@ struct __vConstFloat {
 struct __vConstInt {
   int k;
   int v;
+  __SFPI_PRGM_ASSIGN
   vInt operator+(const vInt b) const { vInt a = *this; return a + b; }
   vInt operator+(const int b) const { vInt a = *this; return a + b; }
   vInt operator-(const vInt b) const { vInt a = *this; return a - b; }
@@ -221,6 +272,9 @@ constexpr __LReg l_reg = {};
 // The fixed constant registers (VectorUnit.md; sfpi CREG_IDX_*): no instruction.
 constexpr __vConstFloat vConst0p8373 = {3, 8}, vConst0 = {3, 9}, vConst1 = {3, 10}, vConstNeg1 = {3, 11};
 constexpr __vConstInt vConstTileId = {3, 15};
+constexpr __vConstFloat vConstFloatPrgm0 = {3, 12}, vConstFloatPrgm1 = {3, 13}, vConstFloatPrgm2 = {3, 14};
+constexpr __vConstInt vConstIntPrgm0 = {3, 12}, vConstIntPrgm1 = {3, 13}, vConstIntPrgm2 = {3, 14};
+#undef __SFPI_PRGM_ASSIGN
 // reinterpret<T>(x) (sfpi_lib.h; the 7.x spelling): the same register seen as another type.
 template <class T, class S> inline T reinterpret(const S s) { T r; r.v = __sfpi_rvalue(s.k, s.v); return r; }
 // as<T>(x): the newer sfpi spelling of the same
@@ -234,7 +288,43 @@ inline vFloat setsgn(const vFloat a, const int sgn) { return __sfpi_mk(__sfpi_op
 inline vFloat setexp(const vFloat a, const unsigned int e) { return __sfpi_mk(__sfpi_opi("setexp", a.k, a.v, static_cast<int>(e))); }
 inline vInt exexp(const vFloat a) { vInt r; r.v = __sfpi_op("exexp", a.k, a.v, 0, -1); return r; }
 inline vInt exexp_nodebias(const vFloat a) { vInt r; r.v = __sfpi_op("exexp_nodebias", a.k, a.v, 0, -1); return r; }
+// sfpi_lib.h: addexp = SFPDIVP2 ADD (exponent += imm, wrapping, Inf/NaN kept); setsgn(v, vFloat) takes the
+// sign of the second operand (SFPSETSGN register form); vec_min_max / vec_swap = SFPSWAP VEC_MIN_MAX / SWAP,
+// both variables rewritten in place; subvec_shflror1 / subvec_shflshr1 = SFPSHFT2 SUBVEC_SHFLROR1 (3) /
+// SUBVEC_SHFLSHR1 (4); approx_recip / approx_exp (Blackhole) = SFPARECIP RECIP (0) or COND_RECIP (1) / EXP (2);
+// lut / lut_sign = SFPLUT (table in LRegs 0..2, input in LReg 3; SGN_RETAIN 4 / SGN_UPDATE 0).
+inline vFloat setsgn(const vFloat a, const vFloat s) { return __sfpi_mk(__sfpi_op("setsgn_v", a.k, a.v, s.k, s.v)); }
+inline vFloat addexp(const vFloat a, const int e) { return __sfpi_mk(__sfpi_opi("addexp", a.k, a.v, e)); }
+inline void vec_min_max(vFloat &a, vFloat &b) {
+  const int r = __sfpi_swap(1, a.k, a.v, b.k, b.v);
+  a.k = 1; a.v = r; b.k = 1; b.v = r + 1;
 }
+inline void vec_swap(vFloat &a, vFloat &b) {
+  const int r = __sfpi_swap(0, a.k, a.v, b.k, b.v);
+  a.k = 1; a.v = r; b.k = 1; b.v = r + 1;
+}
+inline vFloat subvec_shflror1(const vFloat a) { return __sfpi_mk(__sfpi_op("shflror1", a.k, a.v, 0, -1)); }
+inline vFloat subvec_shflshr1(const vFloat a) { return __sfpi_mk(__sfpi_op("shflshr1", a.k, a.v, 0, -1)); }
+template <bool uncond = true>
+inline vFloat approx_recip(const vFloat a) { return __sfpi_mk(__sfpi_op(uncond ? "arecip" : "arecip_cond", a.k, a.v, 0, -1)); }
+inline vFloat approx_exp(const vFloat a) { return __sfpi_mk(__sfpi_op("aexp", a.k, a.v, 0, -1)); }
+inline vFloat lut(const vFloat v, const vUInt l0, const vUInt l1, const vUInt l2) {
+  return __sfpi_mk(__sfpi_lut(4, v.k, v.v, l0.k, l0.v, l1.k, l1.v, l2.k, l2.v));
+}
+inline vFloat lut_sign(const vFloat v, const vUInt l0, const vUInt l1, const vUInt l2) {
+  return __sfpi_mk(__sfpi_lut(0, v.k, v.v, l0.k, l0.v, l1.k, l1.v, l2.k, l2.v));
+}
+}
+// The library functions tt-llk calls unqualified from ckernel::sfpu (found there by argument-dependent
+// lookup, which axsim's C++ front end does not do yet): made visible at global scope.
+using sfpi::lut;
+using sfpi::lut_sign;
+using sfpi::setsgn;
+using sfpi::setexp;
+using sfpi::exexp;
+using sfpi::exexp_nodebias;
+using sfpi::addexp;
+using sfpi::vec_min_max;
 // Predication (sfpi.h v_if family): control passes through every block; the tracer keeps the CC stack.
 #define v_if(cond) { __sfpi_cc_if(); sfpi::__sfpi_cond((cond)); {
 #define v_elseif(cond) } __sfpi_cc_elseif(); sfpi::__sfpi_cond((cond)); {

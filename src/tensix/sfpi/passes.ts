@@ -38,11 +38,19 @@ export interface MInsn {
   pin?: number;
   /** A commutative in-place instruction's other form: overwriting the other operand instead. */
   alt?: { tied: number; uses: number[]; args: MInsn['args'] };
+  /** A second value written in place of a dying one (SFPSWAP writes both of its registers). */
+  def2?: { def: number; tied: number };
+  /** Operands that must be in given physical LRegs when this instruction runs (SFPLUT: table 0..2, input 3). */
+  wantUses?: [number, number][];
+  /** An SFPNOP always follows, on both arches (sfpi-gcc's gold listings after SFPSHFT2, SFPLUT; SFPSWAP). */
+  nopAfter?: boolean;
   args: (reg: (v: number) => number) => number[];
   at: Loc;
 }
 
 const MAD_CLASS = new Set(['SFPMAD', 'SFPADD', 'SFPMUL', 'SFPMULI', 'SFPADDI']);
+/** Blackhole: instructions whose VD read the MAD stall logic does not see (BH SFPMAD.md). */
+const BH_MISSED = new Set(['SFPIADD', 'SFPSHFT', 'SFPAND', 'SFPOR', 'SFPSHFT2']);
 /** Fixed constant LRegs (VectorUnit.md): 0.8373, 0.0, 1.0, -1.0 (firmware-loaded L11). */
 export const L_0 = 9;
 export const L_1 = 10;
@@ -57,6 +65,11 @@ function usesOf(op: TraceOp): number[] {
       return [op.a, ...(op.b >= 0 ? [op.b] : []), ...(op.c !== undefined ? [op.c] : [])];
     case 'opi':
       return [op.a];
+    case 'swap':
+      return [op.a, op.b];
+    case 'lut':
+    case 'lut2':
+      return [op.v, ...op.l];
     case 'cmov':
       return op.old >= 0 ? [op.old, op.src] : [op.src];
     case 'cond':
@@ -66,7 +79,8 @@ function usesOf(op: TraceOp): number[] {
       return [];
   }
 }
-const defOf = (op: TraceOp): number | undefined => ('id' in op ? op.id : undefined);
+const defOf = (op: TraceOp): number | undefined =>
+  'id' in op ? op.id : op.k === 'swap' ? op.ida : undefined;
 const isCc = (op: TraceOp) =>
   op.k === 'if' || op.k === 'else' || op.k === 'elseif' || op.k === 'endif' || op.k === 'cond';
 
@@ -129,6 +143,7 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
         o.k === 'cmov' ||
         o.k === 'load' ||
         o.k === 'condval' ||
+        o.k === 'swap' ||
         KEPT.has(o.k === 'op' || o.k === 'opi' ? o.op : '') ||
         (n.get(d) ?? 0) > 0
       );
@@ -406,6 +421,47 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
   for (const o of ops) {
     const at = o.at;
     switch (o.k) {
+      case 'loadi':
+        ins('SFPLOADI', { def: o.id, args: (r) => [r(o.id), o.mod, o.imm], at });
+        break;
+      case 'lut':
+        ins('SFPLUT', {
+          def: o.id,
+          uses: [o.v, ...o.l],
+          wantUses: [
+            [o.v, 3],
+            [o.l[0], 0],
+            [o.l[1], 1],
+            [o.l[2], 2],
+          ],
+          nopAfter: true,
+          args: (r) => [r(o.id), o.mod, 0],
+          at,
+        });
+        break;
+      case 'lut2':
+        ins('SFPLUTFP32', {
+          def: o.id,
+          uses: [o.v, ...o.l],
+          wantUses: [[o.v, 3], ...o.l.map((v, k): [number, number] => [v, k < 3 ? k : k + 1])],
+          nopAfter: true,
+          args: (r) => [r(o.id), o.mod],
+          at,
+        });
+        break;
+      case 'swap':
+        // SFPSWAP VD = a (min), VC = b (max): both written in place, so the new values take the registers of
+        // the old ones, which must die here (a later read of an old value is reported)
+        ins('SFPSWAP', {
+          def: o.ida,
+          tied: o.a,
+          def2: { def: o.idb, tied: o.b },
+          uses: [o.a, o.b],
+          nopAfter: true,
+          args: (r) => [0, r(o.b), r(o.ida), o.mod],
+          at,
+        });
+        break;
       case 'load': {
         const addr = o.addr & addrMask;
         ins('SFPLOAD', { def: o.id, args: (r) => [r(o.id), o.fmt ?? 0, noinc, addr], at });
@@ -451,6 +507,39 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         else if (o.op === 'exexp' || o.op === 'exexp_nodebias') {
           const m = o.op === 'exexp' ? 0 : 1;
           ins('SFPEXEXP', { def: id, uses: [a], args: (r) => [0, r(a), r(id), m], at });
+        } else if (o.op === 'setsgn_v')
+          // SFPSETSGN register form: the sign source's register is also the result's (sfpi_lib.h: "dst is
+          // both sgn and result"; copied first when the sign source lives on)
+          inPlace('SFPSETSGN', id, b, [a], (r) => [0, r(a), r(id), 0], at);
+        else if (o.op === 'setexp_v' || o.op === 'setman_v')
+          // register form: the exponent's / mantissa's register is also the result's (sfpi_lib.h)
+          inPlace(
+            o.op === 'setexp_v' ? 'SFPSETEXP' : 'SFPSETMAN',
+            id,
+            b,
+            [a],
+            (r) => [0, r(a), r(id), 0],
+            at,
+          );
+        else if (o.op === 'shflror1' || o.op === 'shflshr1') {
+          const m = o.op === 'shflror1' ? 3 : 4;
+          ins('SFPSHFT2', { def: id, uses: [a], nopAfter: true, args: (r) => [0, r(a), r(id), m], at });
+        } else if (o.op === 'arecip' || o.op === 'arecip_cond' || o.op === 'aexp') {
+          if (arch !== 'blackhole')
+            throw badInput(
+              `approx_${o.op === 'aexp' ? 'exp' : 'recip'} exists on Blackhole only (SFPARECIP)`,
+              {
+                location: at,
+              },
+            );
+          const m = o.op === 'arecip' ? 0 : o.op === 'arecip_cond' ? 1 : 2;
+          ins('SFPARECIP', { def: id, uses: [a], args: (r) => [0, r(a), r(id), m], at });
+        } else if (o.op === 'exman8' || o.op === 'exman9') {
+          const m = o.op === 'exman8' ? 0 : 1;
+          ins('SFPEXMAN', { def: id, uses: [a], args: (r) => [0, r(a), r(id), m], at });
+        } else if (o.op === 'lz' || o.op === 'lz_nosgn') {
+          const m = o.op === 'lz' ? 0 : 4;
+          ins('SFPLZ', { def: id, uses: [a], args: (r) => [0, r(a), r(id), m], at });
         } else if (o.op === 'iadd')
           inPlace(
             'SFPIADD',
@@ -485,8 +574,23 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
       }
       case 'opi': {
         const { id, a, imm } = o;
-        if (o.op === 'setsgn' || o.op === 'setexp') {
-          const name = o.op === 'setsgn' ? 'SFPSETSGN' : 'SFPSETEXP';
+        if (o.op === 'setman') {
+          // SFPSETMAN imm12 (the mantissa's top 12 bits)
+          ins('SFPSETMAN', { def: id, uses: [a], args: (r) => [imm & 0xfff, r(a), r(id), 1], at });
+        } else if (o.op === 'cast')
+          ins('SFPCAST', { def: id, uses: [a], args: (r) => [r(a), r(id), imm], at });
+        else if (o.op === 'stoch') {
+          // SFP_STOCH_RND(rnd_mode, imm8, src_b, src_c, dest, mod1): src_b = src_c = the input (gold)
+          const rnd = imm & 0x10 ? 1 : 0;
+          ins('SFP_STOCH_RND', {
+            def: id,
+            uses: [a],
+            args: (r) => [rnd, 0, r(a), r(a), r(id), imm & 0xf],
+            at,
+          });
+        } else if (o.op === 'setsgn' || o.op === 'setexp' || o.op === 'addexp') {
+          // addexp = SFPDIVP2 with Mod1 ADD (sfpi_lib.h)
+          const name = o.op === 'setsgn' ? 'SFPSETSGN' : o.op === 'setexp' ? 'SFPSETEXP' : 'SFPDIVP2';
           ins(name, { def: id, uses: [a], args: (r) => [imm & 0xfff, r(a), r(id), 1], at });
         } else if (o.op === 'addi' || o.op === 'muli')
           inPlace(o.op === 'addi' ? 'SFPADDI' : 'SFPMULI', id, a, [], (r) => [imm, r(id), 0], at);
@@ -716,9 +820,40 @@ export function regalloc(
   const phys = new Map<number, number>(fixed);
   const busy = new Set<number>();
   const out: MInsn[] = [];
-  const take = (at: Loc) => {
+  // operands an instruction needs in given LRegs (SFPLUT / SFPLUTFP32): value -> LReg, and where each is defined
+  const want = new Map<number, number>();
+  for (const m of input)
+    for (const [v, reg] of m.wantUses ?? []) {
+      const w = want.get(v);
+      if (w !== undefined && w !== reg)
+        throw notYet(`a value needed in LReg ${w} and in LReg ${reg} (a copy)`, m.at);
+      if (fixed.has(v)) throw notYet(`a constant register as an operand that must be in LReg ${reg}`, m.at);
+      want.set(v, reg);
+    }
+  const defIndex = new Map<number, number>();
+  input.forEach((m, i) => {
+    if (m.def !== undefined && !m.rw && !defIndex.has(m.def)) defIndex.set(m.def, i);
+    if (m.def2) {
+      last.set(m.def2.tied, i);
+      if (!last.has(m.def2.def)) last.set(m.def2.def, i);
+    }
+  });
+  /** Registers that values defined within (from, to] must get: kept free over that stretch. */
+  const wantedBetween = (from: number, to: number) => {
+    const regs = new Set<number>();
+    for (const [v, reg] of want) {
+      const d = defIndex.get(v);
+      if (d !== undefined && d > from && d <= to) regs.add(reg);
+    }
+    return regs;
+  };
+  const take = (at: Loc, avoid?: Set<number>) => {
     let r = 0;
-    while (r < 8 && busy.has(r)) r++;
+    while (r < 8 && (busy.has(r) || avoid?.has(r))) r++;
+    if (r === 8) {
+      r = 0;
+      while (r < 8 && busy.has(r)) r++;
+    }
     if (r === 8)
       throw badInput('cannot store sfpu register (register spill): more than 8 SFPI values are live here', {
         location: at,
@@ -750,6 +885,38 @@ export function regalloc(
       if (dying(src) && p !== n) busy.delete(p!);
       busy.add(n);
       kept.add(n);
+      return;
+    }
+    for (const [v, reg] of m0.wantUses ?? [])
+      if (phys.get(v) !== reg)
+        throw notYet(
+          `an operand of ${m0.name} that must be in LReg ${reg} (it is in LReg ${phys.get(v)})`,
+          m0.at,
+        );
+    if (m0.def2 && m0.tied !== undefined && m0.def !== undefined) {
+      // SFPSWAP: both results in place of their (dying) operands
+      const a = m0.tied;
+      const b = m0.def2.tied;
+      if (fixed.has(a) || fixed.has(b) || last.get(a) !== i || last.get(b) !== i)
+        throw notYet(
+          'vec_min_max/vec_swap of a value still used afterwards, or of a constant register',
+          m0.at,
+        );
+      phys.set(m0.def, phys.get(a)!);
+      phys.set(m0.def2.def, phys.get(b)!);
+      out.push(m0);
+      return;
+    }
+    const w = m0.def !== undefined && !m0.rw && m0.tied === undefined ? want.get(m0.def) : undefined;
+    if (w !== undefined) {
+      // a value an SFPLUT needs in LReg w is made there
+      for (const u of m0.uses) if (dying(u)) busy.delete(phys.get(u)!);
+      if (busy.has(w))
+        throw notYet(`a value that must be in LReg ${w} while LReg ${w} holds another live value`, m0.at);
+      busy.add(w);
+      phys.set(m0.def!, w);
+      out.push(m0);
+      if (last.get(m0.def!) === i) busy.delete(w);
       return;
     }
     // a commutative in-place instruction overwrites whichever operand dies here (gold regmov.S)
@@ -793,7 +960,11 @@ export function regalloc(
     for (const u of m.uses) if (dying(u)) busy.delete(phys.get(u)!);
     out.push(m);
     if (m.def === undefined || m.rw) return;
-    const r = reuse !== undefined && m.def !== undefined ? phys.get(reuse)! : take(m.at);
+    const avoid = wantedBetween(i, last.get(m.def) ?? i);
+    const r =
+      reuse !== undefined && m.def !== undefined && !avoid.has(phys.get(reuse)!)
+        ? phys.get(reuse)!
+        : take(m.at, avoid);
     busy.add(r);
     phys.set(m.def, r);
     if (last.get(m.def) === i) busy.delete(r);
@@ -803,11 +974,26 @@ export function regalloc(
 
 /** nops: Wormhole needs an independent instruction after a MAD-class one before its result is read. */
 export function nops(insns: readonly MInsn[], phys: ReadonlyMap<number, number>, arch: Arch): MInsn[] {
-  if (arch !== 'wormhole') return [...insns];
   const out: MInsn[] = [];
   insns.forEach((m, i) => {
     out.push(m);
+    if (m.nopAfter) {
+      out.push({ name: 'SFPNOP', uses: [], args: () => [], at: m.at });
+      return;
+    }
     const n = insns[i + 1];
+    if (arch !== 'wormhole') {
+      // Blackhole stalls the next reader of a MAD-family result, except where its stall logic misses
+      // the read (BH SFPMAD.md, docs/tensix-timing.md): the in-place operand (VD) of SFPIADD / SFPSHFT /
+      // SFPAND / SFPOR / SFPSHFT2, and SFPCONFIG's LReg 0 — there an SFPNOP goes between
+      if (!n || !MAD_CLASS.has(m.name) || m.def === undefined) return;
+      const d = phys.get(m.def);
+      const vd =
+        n.tied !== undefined ? phys.get(n.tied) : n.rw && n.def !== undefined ? phys.get(n.def) : undefined;
+      if ((BH_MISSED.has(n.name) && vd === d) || (n.name === 'SFPCONFIG' && d === 0))
+        out.push({ name: 'SFPNOP', uses: [], args: () => [], at: m.at });
+      return;
+    }
     if (!n || !MAD_CLASS.has(m.name) || m.def === undefined) return;
     const d = phys.get(m.def);
     const reads = [
@@ -841,7 +1027,10 @@ export function compileTrace(ops: readonly TraceOp[], arch: Arch) {
     if (remat) combined = rematerialise(combined);
     const lowered = lower(combined, arch);
     const { phys, insns } = regalloc(fuseSetcc(elidePushPop(fuseCmov(lowered.insns))), lowered.fixed);
-    return resolve(nops(insns, phys, arch), phys);
+    // a copy into its own register (an l_reg[] write of the value already there) is no instruction
+    return resolve(nops(insns, phys, arch), phys).filter(
+      (i) => !(i.name === 'SFPMOV' && i.args[3] === 0 && i.args[1] === i.args[2]),
+    );
   };
   try {
     return run(false);

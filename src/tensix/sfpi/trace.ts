@@ -53,7 +53,15 @@ export type TraceOp =
   /** `pops`: the v_elseif levels of this chain, popped before the chain's own level. */
   | { k: 'endif'; depth: number; pops: number; at: Loc }
   /** A word that is not SFPI (the Dst counter step dst_reg++), kept in order. */
-  | { k: 'raw'; word: number; at: Loc };
+  | { k: 'raw'; word: number; at: Loc }
+  /** SFPLOADI with an explicit mode (FLOATA 1 / FLOATB 0 for s2vFloat16a/b) and 16-bit immediate. */
+  | { k: 'loadi'; id: number; mod: number; imm: number; at: Loc }
+  /** SFPLUT: table l0..l2 in LRegs 0..2, input in LReg 3. */
+  | { k: 'lut'; id: number; mod: number; v: number; l: [number, number, number]; at: Loc }
+  /** SFPLUTFP32, six-register forms: table in LRegs 0..2 and 4..6, input in LReg 3. */
+  | { k: 'lut2'; id: number; mod: number; v: number; l: number[]; at: Loc }
+  /** SFPSWAP: `ida`/`idb` are the new values of the variables that held `a`/`b` (written in place). */
+  | { k: 'swap'; ida: number; idb: number; a: number; b: number; mod: number; at: Loc };
 
 /** The values a condition reads. */
 export function condUses(c: Cond, out: number[] = []): number[] {
@@ -69,7 +77,29 @@ export function condUses(c: Cond, out: number[] = []): number[] {
 }
 
 export const CMPS = new Set(['lt', 'le', 'gt', 'ge', 'eq', 'ne']);
-export const OPS = new Set(['add', 'sub', 'mul', 'mad', 'neg', 'fabs', 'exexp', 'exexp_nodebias']);
+export const OPS = new Set([
+  'add',
+  'sub',
+  'mul',
+  'mad',
+  'neg',
+  'fabs',
+  'exexp',
+  'exexp_nodebias',
+  // library (sfpi_lib.h; docs/sfpi-library.md)
+  'setsgn_v',
+  'shflror1',
+  'shflshr1',
+  'arecip',
+  'arecip_cond',
+  'aexp',
+  'exman8',
+  'exman9',
+  'setexp_v',
+  'setman_v',
+  'lz',
+  'lz_nosgn',
+]);
 /** Integer operations (operands from dst_reg[] are loaded in the integer format). */
 export const INT_OPS = new Set(['iadd', 'isub', 'and', 'or', 'xor', 'not', 'shl', 'sar', 'iabs']);
 /** The SFPLOAD/SFPSTORE format of integer values (sfpi_imp.h: SFPLOAD_MOD0_FMT_INT32_TO_SM). */
@@ -115,6 +145,22 @@ export function notYet(what: string, at: Loc) {
     location: at,
     hint: 'docs/sfpi.md lists what the SFPI compiler handles today',
   });
+}
+
+/**
+ * FP32 bits -> the FP16A pattern s2vFloat16a stores (sfpi_fp16.h fp32_to_fp16a): add half of the
+ * dropped mantissa (0x1000) to the magnitude, rebias the exponent 127 -> 15, denormals for biased
+ * exponents 102..112 (rounded half up), and 0x7fff ORed in when the exponent is above 143 (saturate).
+ */
+export function fp16aOfF32(bits: number): number {
+  const b = (bits + 0x1000) >>> 0;
+  const e = (b >>> 23) & 0xff;
+  const m = b & 0x7fffff;
+  let r = (b & 0x80000000) >>> 16;
+  if (e > 112) r |= (((e - 112) << 10) & 0x7c00) | (m >>> 13);
+  if (e < 113 && e > 101) r |= (((0x7ff000 + m) >>> (125 - e)) + 1) >>> 1;
+  if (e > 143) r |= 0x7fff;
+  return r;
 }
 
 const int = (v: number): Value => ({ k: 'int', t: I32, v: BigInt(v) }) as Value;
@@ -174,6 +220,14 @@ export function installTracer(
       trace.condOf.set(id, cc);
       return id;
     }
+    if (kind === 7 || kind === 8) {
+      // s2vFloat16b / s2vFloat16a: one SFPLOADI FLOATB (0) / FLOATA (1) of the 16-bit pattern
+      if (v < 0 || v > 0xffff)
+        throw notYet(`s2vFloat16 value 0x${(v >>> 0).toString(16)} wider than the 16-bit SFPLOADI field`, at);
+      const id = trace.newId();
+      trace.push({ k: 'loadi', id, mod: kind === 8 ? 1 : 0, imm: v, at });
+      return id;
+    }
     if (kind !== 1 && kind !== 5) throw notYet('operand of this type', at);
     if (v < 0)
       throw badInput('an SFPI vector variable is used before it is given a value', {
@@ -231,6 +285,42 @@ export function installTracer(
     trace.push({ k: 'fimm', id, bits, at: loc(c) });
     return int(id);
   });
+  b.set('__sfpi_f16bits', (c) => {
+    const v = c.args[1];
+    const bits = v?.k === 'float' && v.nan !== undefined ? Number(v.nan) >>> 0 : f32bits(num(c, 1));
+    return int(num(c, 0) === 1 ? fp16aOfF32(bits) : bits >>> 16);
+  });
+  b.set('__sfpi_imm16', (c) => {
+    const v = num(c, 0);
+    if (v < 0 || v > 0xffff)
+      throw notYet(
+        `s2vFloat16 value 0x${(v >>> 0).toString(16)} wider than the 16-bit SFPLOADI field`,
+        loc(c),
+      );
+    return int(v);
+  });
+  b.set('__sfpi_lut', (c) => {
+    const v = use(c, 1);
+    const l: [number, number, number] = [use(c, 3), use(c, 5), use(c, 7)];
+    const id = trace.newId();
+    trace.push({ k: 'lut', id, mod: num(c, 0), v, l, at: loc(c) });
+    return int(id);
+  });
+  b.set('__sfpi_lut2', (c) => {
+    const v = use(c, 1);
+    const l = [3, 5, 7, 9, 11, 13].map((k) => use(c, k));
+    const id = trace.newId();
+    trace.push({ k: 'lut2', id, mod: num(c, 0), v, l, at: loc(c) });
+    return int(id);
+  });
+  b.set('__sfpi_swap', (c) => {
+    const a = use(c, 1);
+    const bb = use(c, 3);
+    const ida = trace.newId();
+    const idb = trace.newId();
+    trace.push({ k: 'swap', ida, idb, a, b: bb, mod: num(c, 0), at: loc(c) });
+    return int(ida);
+  });
   b.set('__sfpi_iimm', (c) => {
     const id = trace.newId();
     trace.push({ k: 'iimm', id, value: num(c, 0) | 0, signed: num(c, 1) !== 0, at: loc(c) });
@@ -254,7 +344,7 @@ export function installTracer(
   });
   b.set('__sfpi_opi', (c) => {
     const op = str(c, 0);
-    const a = use(c, 1, op === 'iaddi' || op === 'shli' || op === 'sari' ? INT_FMT : 0);
+    const a = use(c, 1, op === 'iaddi' || op === 'shli' || op === 'sari' || op === 'cast' ? INT_FMT : 0);
     const id = trace.newId();
     trace.push({ k: 'opi', id, op, a, imm: num(c, 3), at: loc(c) });
     return int(id);

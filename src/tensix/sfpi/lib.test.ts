@@ -1,0 +1,214 @@
+/**
+ * SFPI library constructs (issue 12): s2vFloat16a/b, constant registers as values and operands, the
+ * programmable constants written and read. Expected instruction sequences follow sfpi's headers
+ * (sfpi_fp16.h: s2vFloat16a/b load with SFPLOADI_MOD0_FLOATA 1 / FLOATB 0; sfpi_imp.h
+ * __vConstFloat::operator=: the value loaded then SFPCONFIG to LReg 12..14; sfpi_constants.h: the
+ * constant LRegs 9 = 0.0, 10 = 1.0, 11 = -1.0, 12..14 programmable); values are worked out by hand.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { disassemble } from '../asm/index.ts';
+import type { Arch } from '../encoding.ts';
+import { TensixMachine } from '../index.ts';
+import { f32ToBits } from '../llk/checks.ts';
+import { runLlkKernel } from '../llk/run.ts';
+import { compileSfpi } from './compile.ts';
+import { fp16aOfF32 } from './trace.ts';
+
+const FILE = join(import.meta.dirname, '../../../test/fixtures/sfpi/lib.h');
+const SOURCE = readFileSync(FILE, 'utf8');
+const L = (n: number) => `p_sfpu::LREG${n}`;
+const listing = (arch: Arch, entry: string) =>
+  disassemble(compileSfpi(SOURCE, arch, { file: FILE, entry }).words, arch, { style: 'macro' });
+
+/** Runs an entry over a tile whose element i is (i % 17) - 8, returns the FP32 result bits. */
+async function run(arch: Arch, entry: string) {
+  const m = new TensixMachine(arch);
+  m.writeDstTile(
+    0,
+    Array.from({ length: 1024 }, (_, i) => f32ToBits((i % 17) - 8)),
+    'fp32',
+  );
+  const r = await runLlkKernel(m, { source: SOURCE, file: FILE, entry });
+  return { r, out: Array.from(m.readDstTile(0, 'fp32'), (b) => b >>> 0) };
+}
+
+describe('s2vFloat16a/b host conversion (sfpi_fp16.h)', () => {
+  it('FP16A: exponent rebiased 127 -> 15, mantissa rounded half up, saturating, denormals', () => {
+    assert.equal(fp16aOfF32(f32ToBits(1)), 0x3c00); // 2^0: exponent 15
+    assert.equal(fp16aOfF32(f32ToBits(-1.5)), 0xbe00);
+    assert.equal(fp16aOfF32(f32ToBits(1 + 2 ** -11)), 0x3c01); // exactly half an FP16A ulp: up
+    assert.equal(fp16aOfF32(f32ToBits(1 + 2 ** -12)), 0x3c00); // a quarter: down
+    assert.equal(fp16aOfF32(f32ToBits(65504)), 0x7bff); // largest IEEE half
+    assert.equal(fp16aOfF32(f32ToBits(2 ** 17)), 0x7fff); // biased exponent 144 > 143: saturated
+    assert.equal(fp16aOfF32(f32ToBits(2 ** -15)), 0x0200); // a denormal: 2^-15 = 512 * 2^-24
+  });
+});
+
+for (const arch of ['wormhole', 'blackhole'] as const) {
+  const am = arch === 'wormhole' ? 'ADDR_MOD_3' : 'ADDR_MOD_7';
+  const nop = arch === 'wormhole' ? ['TTI_SFPNOP;'] : [];
+  describe(`SFPI library constructs (${arch})`, () => {
+    it('s2vFloat16a(pattern) is SFPLOADI FLOATA, s2vFloat16b(float) SFPLOADI FLOATB of its high half', () => {
+      assert.deepEqual(listing(arch, 'axsim_sfpi_lib::load_f16'), [
+        `TTI_SFPLOADI(${L(0)}, 1, 0x3e00);`,
+        `TTI_SFPLOADI(${L(1)}, 0, 0xbf40);`, // -0.75f = 0xbf400000
+        `TTI_SFPSTORE(${L(0)}, 0, ${am}, 0);`,
+        `TTI_SFPSTORE(${L(1)}, 0, ${am}, 2);`,
+      ]);
+    });
+    it('vConstFloatPrgm0 = 2.5f then read as the MAD operand LReg 12', () => {
+      assert.deepEqual(listing(arch, 'axsim_sfpi_lib::scale_by_prgm0<1>'), [
+        `TTI_SFPLOADI(${L(0)}, 0xa, 0);`, // 2.5f = 0x40200000: LOWER half
+        `TTI_SFPLOADI(${L(0)}, 8, 0x4020);`, // UPPER half
+        'TTI_SFPCONFIG(0, 0xc, 0);', // LReg 12 = LReg 0
+        `TTI_SFPLOAD(${L(0)}, 0, ${am}, 0);`,
+        `TTI_SFPMUL(${L(0)}, ${L(12)}, p_sfpu::LCONST_0, ${L(0)}, 0);`, // v * c + 0.0 (SFPMUL = SFPMAD)
+        ...nop,
+        `TTI_SFPSTORE(${L(0)}, 0, ${am}, 0);`,
+        'TTI_INCRWC(0, 2, 0, 0);',
+      ]);
+    });
+    it('x * vConstFloatPrgm0 over a tile: every element x * 2.5 (exact for these inputs)', async () => {
+      const { out, r } = await run(arch, 'axsim_sfpi_lib::scale_by_prgm0<8>');
+      for (let i = 0; i < 1024; i++) assert.equal(out[i], f32ToBits(((i % 17) - 8) * 2.5), `element ${i}`);
+      assert.deepEqual(r.hazards, []);
+    });
+    it('vConst1 / vConstNeg1 stored straight from their LRegs; v < vConst0 selects -1', async () => {
+      const lst = listing(arch, 'axsim_sfpi_lib::const_select<1>');
+      assert.equal(lst[1], `TTI_SFPSTORE(p_sfpu::LCONST_1, 0, ${am}, 0);`);
+      assert.ok(lst.includes(`TTI_SFPSTORE(${L(11)}, 0, ${am}, 0);`));
+      const { out } = await run(arch, 'axsim_sfpi_lib::const_select<8>');
+      for (let i = 0; i < 1024; i++)
+        assert.equal(out[i], f32ToBits((i % 17) - 8 < 0 ? -1 : 1), `element ${i}`);
+    });
+  });
+}
+
+/** Tile element (row-major 32x32, TensixMachine.writeDstTile's face layout) of Dst row `row`, column `col`. */
+const tileIndex = (row: number, col: number) => {
+  const face = row >> 4;
+  return ((face >> 1) * 16 + (row & 15)) * 32 + (face & 1) * 16 + col;
+};
+/** The tile element lane `lane` of `dst_reg[k]` reads in face `f` (ISA SFPLOAD.md: address 2k selects rows
+ * (2k & ~3) + lane / 8 and the even (or, for 2k & 2, odd) column (lane & 7) * 2; faces are 16 rows apart). */
+const laneElem = (f: number, k: number, lane: number) =>
+  tileIndex(16 * f + ((2 * k) & ~3) + (lane >> 3), (lane & 7) * 2 + ((2 * k) & 2 ? 1 : 0));
+const inputBits = (e: number) => f32ToBits((e % 17) - 8);
+
+/** Sign-magnitude order of FP32 patterns (SFPSWAP.md SignMagIsSmaller). */
+const smLess = (a: number, b: number) => {
+  const sa = a >>> 31;
+  const sb = b >>> 31;
+  if (sa !== sb) return sa === 1;
+  return sa === 0 ? (a & 0x7fffffff) < (b & 0x7fffffff) : (a & 0x7fffffff) > (b & 0x7fffffff);
+};
+
+for (const arch of ['wormhole', 'blackhole'] as const) {
+  const am = arch === 'wormhole' ? 'ADDR_MOD_3' : 'ADDR_MOD_7';
+  describe(`SFPI library functions (${arch})`, () => {
+    it("setsgn(v, imm) = SFPSETSGN imm; setsgn(v, vFloat) = SFPSETSGN in the sign source's register; addexp = SFPDIVP2 ADD", async () => {
+      assert.deepEqual(listing(arch, 'axsim_sfpi_lib::sign_exp'), [
+        `TTI_SFPLOAD(${L(0)}, 0, ${am}, 0);`,
+        `TTI_SFPLOAD(${L(1)}, 0, ${am}, 2);`,
+        `TTI_SFPSETSGN(1, ${L(0)}, ${L(2)}, 1);`, // imm 1, Mod1 1 (immediate)
+        `TTI_SFPSTORE(${L(2)}, 0, ${am}, 4);`,
+        // the copy of s into the result's register is dropped: s dies here, so both are LReg 1
+        `TTI_SFPSETSGN(0, ${L(0)}, ${L(1)}, 0);`, // Mod1 0: sign from LReg[VD]
+        `TTI_SFPSTORE(${L(1)}, 0, ${am}, 6);`,
+        `TTI_SFPDIVP2(0xffd, ${L(0)}, ${L(0)}, 1);`, // -3 as 12 bits, Mod1 1 = ADD
+        `TTI_SFPSTORE(${L(0)}, 0, ${am}, 8);`,
+      ]);
+      const { out } = await run(arch, 'axsim_sfpi_lib::sign_exp');
+      for (let f = 0; f < 4; f++)
+        for (let lane = 0; lane < 32; lane++) {
+          const x = inputBits(laneElem(f, 0, lane));
+          const s = inputBits(laneElem(f, 1, lane));
+          assert.equal(
+            out[laneElem(f, 2, lane)],
+            (x | 0x80000000) >>> 0,
+            `setsgn(x, 1) face ${f} lane ${lane}`,
+          );
+          assert.equal(
+            out[laneElem(f, 3, lane)],
+            ((x & 0x7fffffff) | (s & 0x80000000)) >>> 0,
+            'setsgn(x, s)',
+          );
+          // exponent field + 0xfd mod 256 (wrapping, as SFPDIVP2.md; a zero's exponent 0 becomes 253)
+          const e = (((x >>> 23) & 0xff) + 0xfd) & 0xff;
+          assert.equal(out[laneElem(f, 4, lane)], ((x & 0x807fffff) | (e << 23)) >>> 0, 'addexp(x, -3)');
+        }
+    });
+    it('vec_min_max = SFPSWAP VEC_MIN_MAX (+ SFPNOP): a gets the min, b the max, in sign-magnitude order', async () => {
+      assert.deepEqual(listing(arch, 'axsim_sfpi_lib::min_max'), [
+        `TTI_SFPLOAD(${L(0)}, 0, ${am}, 0);`,
+        `TTI_SFPLOAD(${L(1)}, 0, ${am}, 2);`,
+        `TTI_SFPSWAP(0, ${L(1)}, ${L(0)}, 1);`, // VC = b, VD = a, Mod1 1
+        'TTI_SFPNOP;',
+        `TTI_SFPSTORE(${L(0)}, 0, ${am}, 0);`,
+        `TTI_SFPSTORE(${L(1)}, 0, ${am}, 2);`,
+      ]);
+      const { out } = await run(arch, 'axsim_sfpi_lib::min_max');
+      for (let f = 0; f < 4; f++)
+        for (let lane = 0; lane < 32; lane++) {
+          const a = inputBits(laneElem(f, 0, lane));
+          const b = inputBits(laneElem(f, 1, lane));
+          const [lo, hi] = smLess(b, a) ? [b, a] : [a, b];
+          assert.equal(out[laneElem(f, 0, lane)], lo, `min face ${f} lane ${lane}`);
+          assert.equal(out[laneElem(f, 1, lane)], hi, `max face ${f} lane ${lane}`);
+        }
+    });
+    it('subvec_shflror1 / subvec_shflshr1 = SFPSHFT2 3 / 4, each followed by SFPNOP; lanes rotate within eights', async () => {
+      assert.deepEqual(listing(arch, 'axsim_sfpi_lib::shuffles'), [
+        `TTI_SFPLOAD(${L(0)}, 0, ${am}, 0);`,
+        `TTI_SFPSHFT2(0, ${L(0)}, ${L(1)}, 3);`,
+        'TTI_SFPNOP;',
+        `TTI_SFPSTORE(${L(1)}, 0, ${am}, 4);`,
+        `TTI_SFPSHFT2(0, ${L(0)}, ${L(0)}, 4);`,
+        'TTI_SFPNOP;',
+        `TTI_SFPSTORE(${L(0)}, 0, ${am}, 8);`,
+      ]);
+    });
+  });
+}
+
+/** SFPLUT's 8-bit coefficient format (ISA SFPLUT.md Lut8ToFp32): sign, 3-bit negative exponent, 4-bit mantissa. */
+const lut8 = (x: number) =>
+  x === 0xff ? 0 : (x & 0x80 ? -1 : 1) * (1 + (x & 15) / 16) * 2 ** -((x >> 4) & 7);
+
+for (const arch of ['wormhole', 'blackhole'] as const) {
+  const am = arch === 'wormhole' ? 'ADDR_MOD_3' : 'ADDR_MOD_7';
+  describe(`SFPI l_reg[] and lut (${arch})`, () => {
+    it('lut with the table in LRegs 0..2 from l_reg[]: input placed in LReg 3, SFPLUT SGN_RETAIN + SFPNOP, no copies', async () => {
+      assert.deepEqual(listing(arch, 'axsim_sfpi_lib::lut_table<1>'), [
+        `TTI_SFPLOADI(${L(0)}, 2, 0x10);`,
+        `TTI_SFPLOADI(${L(1)}, 2, 0x1000);`,
+        `TTI_SFPLOADI(${L(2)}, 2, 0xff08);`,
+        `TTI_SFPLOAD(${L(3)}, 0, ${am}, 0);`,
+        `TTI_SFPLUT(${L(3)}, 4, 0);`,
+        'TTI_SFPNOP;',
+        `TTI_SFPSTORE(${L(3)}, 0, ${am}, 0);`,
+        'TTI_INCRWC(0, 2, 0, 0);',
+      ]);
+      const { out } = await run(arch, 'axsim_sfpi_lib::lut_table<8>');
+      const table = [0x0010, 0x1000, 0xff08];
+      for (let i = 0; i < 1024; i++) {
+        const x = (i % 17) - 8;
+        const t = table[Math.abs(x) < 1 ? 0 : Math.abs(x) < 2 ? 1 : 2]!;
+        const d = lut8(t >> 8) * Math.abs(x) + lut8(t & 0xff);
+        assert.equal(out[i], f32ToBits(x < 0 ? -d : d), `element ${i} (x = ${x})`);
+      }
+    });
+    it('l_reg[5] = v * v: the value copied into LReg 5 for the TTI_ code after it', async () => {
+      assert.deepEqual(listing(arch, 'axsim_sfpi_lib::lreg_out'), [
+        `TTI_SFPLOAD(${L(0)}, 0, ${am}, 0);`,
+        `TTI_SFPMUL(${L(0)}, ${L(0)}, p_sfpu::LCONST_0, ${L(0)}, 0);`,
+        ...(arch === 'wormhole' ? ['TTI_SFPNOP;'] : []),
+        `TTI_SFPMOV(0, ${L(0)}, ${L(5)}, 0);`,
+        `TTI_SFPSTORE(${L(5)}, 0, ADDR_MOD_3, 2);`,
+      ]);
+    });
+  });
+}
