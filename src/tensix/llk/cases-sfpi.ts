@@ -64,6 +64,7 @@ export interface FloatCase {
   covers: string[];
   entry: string;
   init?: string[];
+  harness?: string;
   arches?: CorpusCase['arches'];
   ref: (x: number) => number | undefined;
   tol: SfpiTol;
@@ -79,6 +80,7 @@ export function floatCase(c: FloatCase): CorpusCase {
     arches: c.arches,
     entry: c.entry,
     init: c.init,
+    harness: c.harness,
     inputs: ['fp32'],
     gen: c.gen ? (rng) => c.gen!(rng) : undefined,
     out: { tile: 0, view: 'raw32', float: true },
@@ -360,5 +362,478 @@ SFPI_CASES.push(
     tol: COMPARE_PCC,
     gen: uniform(-1, 1),
     what: "tanh'(x) = 1 - t^2 from t = tanh(x) in Dst",
+  }),
+);
+
+// ---- the math kernels (most need SFPI constructs still being compiled: their rows show which) ----------
+
+/** A loop over a face around `call` (a C++ expression of the vFloat `v`), for the functions that take and
+ * return one vFloat. axsim's own harness code, appended to the kernel file. */
+function harness(name: string, call: string): { harness: string; entry: string } {
+  return {
+    harness: `\nnamespace axsim_case {\ntemplate <int N>\ninline void ${name}() {\n  for (int d = 0; d < N; d++) {\n    sfpi::vFloat v = sfpi::dst_reg[0];\n    sfpi::dst_reg[0] = ${call};\n    sfpi::dst_reg++;\n  }\n}\n}  // namespace axsim_case\n`,
+    entry: `axsim_case::${name}<8>`,
+  };
+}
+
+const PCC = (pcc: number, test: string): SfpiTol => ({
+  pcc,
+  cite: `${TEST_UNARY} ${test} (assert_with_pcc ${pcc})`,
+});
+const finite = (f: (x: number) => number | undefined) => (x: number) =>
+  Number.isFinite(x) ? f(x) : undefined;
+const erf = (x: number) => {
+  // Abramowitz-Stegun 7.1.26 is too coarse for a reference; a series/continued-fraction pair instead
+  const ax = Math.abs(x);
+  if (ax > 6) return Math.sign(x);
+  if (ax < 2.5) {
+    let sum = 0;
+    let term = x;
+    for (let n = 0; n < 200; n++) {
+      sum += term / (2 * n + 1);
+      term *= (-x * x) / (n + 1);
+      if (Math.abs(term) < 1e-18) break;
+    }
+    return (2 / Math.sqrt(Math.PI)) * sum;
+  }
+  // erfc continued fraction (Lentz) for the tail
+  let f = ax;
+  let c = ax;
+  let d = 0;
+  for (let n = 1; n < 300; n++) {
+    const an = n / 2;
+    d = ax + an * d;
+    d = 1 / d;
+    c = ax + an / c;
+    const delta = c * d;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  const erfc = Math.exp(-ax * ax) / (f * Math.sqrt(Math.PI));
+  return Math.sign(x) * (1 - erfc);
+};
+const gelu = (x: number) => 0.5 * x * (1 + erf(x / Math.SQRT2));
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+const cls =
+  (f: (bits: number) => boolean): CorpusCase['expect'] =>
+  (x) =>
+    f(x) ? 0x3f800000 : 0;
+
+SFPI_CASES.push(
+  // exp2 in FP32 Dst mode (_sfpu_exp_fp32_accurate_ of x * ln 2)
+  floatCase({
+    file: 'exp2',
+    covers: ['_calculate_exp2_', '_init_exp2_'],
+    entry: '_calculate_exp2_<false, true, 8>',
+    init: ['_init_exp2_<false>'],
+    ref: finite((x) => 2 ** x),
+    tol: PCC(0.9998, 'test_exp (the exp family)'),
+    gen: uniform(-10, 10),
+    what: '2^x',
+  }),
+  floatCase({
+    file: 'elu',
+    covers: ['_calculate_elu_'],
+    entry: '_calculate_elu_<false, true, 8>(0x3f800000u)',
+    ref: finite((x) => (x < 0 ? Math.expm1(x) : x)),
+    tol: COMPARE_PCC,
+    gen: uniform(-5, 5),
+    what: 'elu(x, alpha 1.0)',
+  }),
+  floatCase({
+    file: 'sigmoid',
+    covers: ['_calculate_sigmoid_', '_init_sigmoid_'],
+    entry: '_calculate_sigmoid_<false, 8>(8)',
+    init: ['_init_sigmoid_<false>'],
+    ref: finite(sigmoid),
+    tol: PCC(0.999, 'test_sigmoid'),
+    gen: uniform(-8, 8),
+    what: 'sigmoid(x)',
+  }),
+  floatCase({
+    file: 'silu',
+    covers: ['_calculate_silu_'],
+    entry: '_calculate_silu_<false, 8>',
+    ref: finite((x) => x * sigmoid(x)),
+    tol: {
+      rtol: 1e-5,
+      atol: 0.011,
+      cite: `${TEST_UNARY} test_unary_silu_swish_ttnn (float32: rtol 1e-5, atol 0.011)`,
+    },
+    gen: uniform(-100, 100),
+    what: 'silu(x) = x * sigmoid(x)',
+  }),
+  floatCase({
+    file: 'log',
+    covers: ['_calculate_log_', '_calculate_log_body_', '_init_log_'],
+    entry: '_calculate_log_<false, false, 8>(8, 0)',
+    init: ['_init_log_<false>'],
+    ref: finite((x) => (x > 0 ? Math.log(x) : undefined)),
+    tol: PCC(0.9999, 'test_log'),
+    gen: uniform(0.01, 100),
+    what: 'ln(x), x in (0, 100)',
+  }),
+  floatCase({
+    file: 'log',
+    covers: ['_calculate_log_body_no_init_'],
+    ...harness('log_no_init', 'ckernel::sfpu::_calculate_log_body_no_init_(v)'),
+    ref: finite((x) => (x > 0 ? Math.log(x) : undefined)),
+    tol: PCC(0.9999, 'test_log'),
+    gen: uniform(0.01, 100),
+    what: 'ln(x) (no programmable constants), x in (0, 100)',
+  }),
+  floatCase({
+    file: 'recip',
+    arches: ['wormhole'],
+    covers: [
+      '_calculate_reciprocal_',
+      '_calculate_reciprocal_internal_',
+      '_init_reciprocal_',
+      '_init_sfpu_reciprocal_',
+    ],
+    entry: '_calculate_reciprocal_<false, 8, true>(8)',
+    init: ['_init_reciprocal_<false, true>'],
+    ref: finite((x) => 1 / x),
+    tol: COMPARE_PCC,
+    gen: (rng) => {
+      const v = uniform(0.125, 8)(rng);
+      for (let i = 0; i < v.length; i += 2) v[i] = (v[i]! | 0x80000000) >>> 0;
+      return v;
+    },
+    what: '1/x, |x| in [1/8, 8)',
+  }),
+  floatCase({
+    file: 'sqrt',
+    covers: ['_calculate_sqrt_', '_calculate_sqrt_internal_', '_calculate_sqrt_body_', '_init_sqrt_'],
+    entry: '_calculate_sqrt_<false, 8, true, false>(8)',
+    init: ['_init_sqrt_<false>'],
+    ref: finite((x) => (x >= 0 ? Math.sqrt(x) : undefined)),
+    tol: COMPARE_PCC,
+    gen: uniform(0, 100),
+    what: 'sqrt(x), x in [0, 100)',
+  }),
+  ...(
+    [
+      ['rsqrt_compat', (x: number) => 1 / Math.sqrt(x)],
+      ['sqrt_compat', Math.sqrt],
+      ['reciprocal_compat', (x: number) => 1 / x],
+    ] as const
+  ).map(([name, f]) =>
+    floatCase({
+      file: 'rsqrt_compat',
+      covers: [`_calculate_${name}_`],
+      entry: `_calculate_${name}_<false, 8, true>(8)`,
+      ref: finite((x) => (x > 0 ? f(x) : undefined)),
+      tol: COMPARE_PCC,
+      gen: uniform(0.01, 100),
+      what: `${name.replace('_compat', '')}(x), x in (0, 100)`,
+    }),
+  ),
+  floatCase({
+    file: 'gelu',
+    covers: ['_calculate_gelu_', '_calculate_gelu_accurate_', '_init_gelu_'],
+    entry: '_calculate_gelu_<false, 8>',
+    init: ['_init_gelu_<false>'],
+    ref: finite(gelu),
+    tol: PCC(0.9996, 'test_gelu'),
+    gen: uniform(-5, 5),
+    what: 'gelu(x) (erf form)',
+  }),
+  floatCase({
+    file: 'gelu',
+    covers: ['_calculate_gelu_', '_calculate_gelu_appx_', '_init_gelu_'],
+    entry: '_calculate_gelu_<true, 8>',
+    init: ['_init_gelu_<true>'],
+    ref: finite(gelu),
+    tol: PCC(0.9996, 'test_gelu'),
+    gen: uniform(-5, 5),
+    what: 'gelu(x), approximate mode',
+  }),
+  floatCase({
+    file: 'gelu',
+    covers: ['_calculate_gelu_core_'],
+    // the exact-mode core: the tanh argument sqrt(2/pi) * (x + 0.044715 x^3), constants as FP16B
+    ...harness('gelu_core', 'ckernel::sfpu::_calculate_gelu_core_<false>(v)'),
+    ref: finite((x) => Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)),
+    tol: COMPARE_PCC,
+    gen: uniform(-5, 5),
+    what: 'gelu core: sqrt(2/pi) * (x + 0.044715 x^3)',
+  }),
+  floatCase({
+    file: 'gelu',
+    covers: ['_calculate_gelu_derivative_', '_init_gelu_derivative_'],
+    entry: '_calculate_gelu_derivative_<false, 8>',
+    init: ['_init_gelu_derivative_<false>'],
+    ref: finite(
+      (x) => 0.5 * (1 + erf(x / Math.SQRT2)) + (x * Math.exp(-0.5 * x * x)) / Math.sqrt(2 * Math.PI),
+    ),
+    tol: COMPARE_PCC,
+    gen: uniform(-5, 5),
+    what: "gelu'(x)",
+  }),
+  floatCase({
+    file: 'trigonometry',
+    covers: ['_calculate_sine_'],
+    entry: '_calculate_sine_<false, 8>(8)',
+    ref: finite(Math.sin),
+    tol: PCC(0.9999, 'test_sin'),
+    gen: uniform(-6, 6),
+    what: 'sin(x)',
+  }),
+  floatCase({
+    file: 'trigonometry',
+    covers: ['_calculate_cosine_'],
+    entry: '_calculate_cosine_<false, 8>(8)',
+    ref: finite(Math.cos),
+    tol: PCC(0.999, 'test_cos'),
+    gen: uniform(-6, 6),
+    what: 'cos(x)',
+  }),
+  floatCase({
+    file: 'trigonometry',
+    covers: ['_calculate_acosh_', '_init_inverse_hyperbolic_'],
+    entry: '_calculate_acosh_<false, 8>',
+    init: ['_init_inverse_hyperbolic_<false>'],
+    ref: finite(Math.acosh),
+    tol: { pcc: 0.999, cite: `${TEST_UNARY} test_unary_acosh_ttnn (assert_with_pcc 0.999)` },
+    gen: uniform(1, 100),
+    what: 'acosh(x), x in [1, 100)',
+  }),
+  floatCase({
+    file: 'trigonometry',
+    covers: ['_calculate_asinh_', '_init_inverse_hyperbolic_'],
+    entry: '_calculate_asinh_<false, 8>',
+    init: ['_init_inverse_hyperbolic_<false>'],
+    ref: finite(Math.asinh),
+    tol: { pcc: 0.9999, cite: `${TEST_UNARY} test_unary_asinh_ttnn (assert_with_pcc 0.9999)` },
+    gen: uniform(-100, 100),
+    what: 'asinh(x)',
+  }),
+  floatCase({
+    file: 'trigonometry',
+    covers: ['_calculate_atanh_', '_init_atanh_'],
+    entry: '_calculate_atanh_<false, true, 8>',
+    init: ['_init_atanh_<false>'],
+    ref: finite(Math.atanh),
+    tol: { pcc: 0.999, cite: `${TEST_UNARY} test_unary_atanh_ttnn (assert_with_pcc 0.999)` },
+    gen: uniform(-0.9, 1),
+    what: 'atanh(x), x in [-0.9, 1)',
+  }),
+  floatCase({
+    file: 'cdf',
+    covers: ['_calculate_cdf_appx_', '_calculate_pos_cdf_appx_'],
+    ...harness('cdf', 'ckernel::sfpu::_calculate_cdf_appx_(v, false)'),
+    ref: finite((x) => 0.5 * (1 + erf(x / Math.SQRT2))),
+    tol: COMPARE_PCC,
+    gen: uniform(-4, 4),
+    what: 'normal CDF Phi(x) (approximation)',
+  }),
+  floatCase({
+    file: 'exp',
+    covers: ['_calculate_exponential_body_'],
+    ...harness('exp_body', 'ckernel::sfpu::_calculate_exponential_body_<false>(v)'),
+    init: ['_init_exponential_<false, false, 0x3F800000>'],
+    ref: finite(Math.exp),
+    tol: PCC(0.9998, 'test_exp'),
+    gen: uniform(-10, 10),
+    what: 'e^x (exact mode body)',
+  }),
+  floatCase({
+    file: 'exp',
+    covers: ['_calculate_exponential_approx_'],
+    ...harness('exp_approx', 'ckernel::sfpu::_calculate_exponential_approx_(v)'),
+    init: ['_init_exponential_<true, false, 0x3F800000>'],
+    ref: finite(Math.exp),
+    tol: PCC(0.9998, 'test_exp'),
+    gen: uniform(-10, 10),
+    what: 'e^x (approximate body)',
+  }),
+  floatCase({
+    file: 'exp',
+    covers: ['_calculate_exponential_piecewise_'],
+    ...harness(
+      'exp_piecewise',
+      'ckernel::sfpu::_calculate_exponential_piecewise_<false, false, false>(v, 0x3f80)',
+    ),
+    init: ['_init_exponential_<false, false, 0x3F800000>'],
+    ref: finite(Math.exp),
+    tol: PCC(0.9998, 'test_exp'),
+    gen: uniform(-10, 10),
+    what: 'e^x (piecewise, exact mode)',
+  }),
+  floatCase({
+    file: 'rounding_ops',
+    covers: ['_calculate_round_'],
+    entry: '_calculate_round_<false, 8>(2)',
+    ref: finite((x) => Math.round(x * 100) / 100),
+    tol: COMPARE_PCC,
+    gen: uniform(-100, 100),
+    what: 'round(x, 2 decimals)',
+  }),
+  floatCase({
+    file: 'activations',
+    covers: ['_calculate_activation_', '_init_hardsigmoid_'],
+    entry: '_calculate_activation_<false, ActivationType::Hardsigmoid, 8>',
+    init: ['_init_hardsigmoid_<false>'],
+    ref: finite((x) => Math.min(Math.max(x / 6 + 0.5, 0), 1)),
+    tol: {
+      rtol: 1e-5,
+      atol: 0.0004,
+      cite: `${TEST_UNARY} test_unary_hardsigmoid_ttnn (float32: rtol 1e-5, atol 0.0004)`,
+    },
+    gen: uniform(-100, 100),
+    what: 'hardsigmoid(x)',
+  }),
+  floatCase({
+    file: 'threshold',
+    covers: ['_calculate_threshold_'],
+    entry: '_calculate_threshold_<false, 8, float>(1.0f, 5.0f)',
+    ref: (x) => (Number.isNaN(x) ? undefined : x <= 1 ? 5 : x),
+    tol: EXACT_UNARY,
+    what: 'threshold(x, 1.0, 5.0): x <= 1 -> 5',
+  }),
+);
+
+/** isinf / isposinf / isneginf / isnan / isfinite through the dispatcher: 1.0 where it holds, else 0.0. */
+const CLASSIFY: [string, (b: number) => boolean][] = [
+  ['isinf', (b) => (b & 0x7fffffff) === 0x7f800000],
+  ['isposinf', (b) => b >>> 0 === 0x7f800000],
+  ['isneginf', (b) => b >>> 0 === 0xff800000],
+  ['isnan', (b) => K.isNanBits(b)],
+  ['isfinite', (b) => ((b >>> 23) & 0xff) !== 0xff],
+];
+SFPI_CASES.push(
+  ...CLASSIFY.map(
+    ([op, f]): CorpusCase => ({
+      file: 'isinf_isnan',
+      covers: ['_calculate_sfpu_isinf_isnan_', `_calculate_${op}_`],
+      entry: `_calculate_sfpu_isinf_isnan_<SfpuType::${op}, false, 8>`,
+      inputs: ['fp32'],
+      out: { tile: 0, view: 'raw32' },
+      expect: cls(f),
+      what: `${op}(x) as 1.0 / 0.0 (tolerance exact: classification)`,
+    }),
+  ),
+);
+
+/** Integer kernels (Int32 Dst): exact. */
+const INT_TOL = `${TEST_UNARY} test_unary_zero_comp_ttnn / test_unary_comp_ops (torch.equal)`;
+SFPI_CASES.push(
+  {
+    file: 'negative',
+    covers: ['_calculate_negative_int_'],
+    entry: '_calculate_negative_int_<false, 8>',
+    inputs: ['int32'],
+    out: { tile: 0, view: 'raw32' },
+    expect: (x) => -(x | 0) >>> 0,
+    what: '-x (int32; exact)',
+  },
+  ...ZERO_COMPS.map(
+    ([mode, f]): CorpusCase => ({
+      file: 'comp',
+      covers: ['_calculate_zero_comp_int_'],
+      entry: `_calculate_zero_comp_int_<false, SfpuType::${mode}, 8>`,
+      inputs: ['int32'],
+      out: { tile: 0, view: 'raw32' },
+      // INT_MIN is not checked: vInt loads read Dst in sign-magnitude (SFPLOAD INT32_TO_SM), where
+      // 0x80000000 is -0, so it compares as zero
+      expect: (x) => (x >>> 0 === 0x80000000 ? undefined : f(x | 0) ? 1 : 0),
+      what: `${mode}(x) as 1 / 0 (int32; INT_MIN not checked: it reads as sign-magnitude -0; ${INT_TOL})`,
+    }),
+  ),
+  ...UNARY_COMPS.map(
+    ([mode, f]): CorpusCase => ({
+      file: 'comp',
+      covers: ['_calculate_comp_unary_int_'],
+      entry: `_calculate_comp_unary_int_<false, SfpuType::${mode}, 8>(13)`,
+      inputs: ['int32'],
+      gen: (rng) => K.int32Inputs(rng, 1024, -40, 40),
+      out: { tile: 0, view: 'raw32' },
+      expect: (x) => (f(x | 0, 13) ? 1 : 0),
+      what: `x ${mode.slice(6)} 13 as 1 / 0 (int32; ${INT_TOL})`,
+    }),
+  ),
+);
+
+/** tt-metal's FP32 binary checks (tests/ttnn/unit_tests/operations/eltwise/test_binary_fp32.py:
+ * torch.allclose(..., atol=1e-10, rtol=1e-5)). */
+const BINARY_FP32: SfpiTol = {
+  rtol: 1e-5,
+  atol: 1e-10,
+  cite: 'tt-metal tests/ttnn/unit_tests/operations/eltwise/test_binary_fp32.py (allclose rtol 1e-5, atol 1e-10)',
+};
+/** Two FP32 input tiles: moderate values of both signs (|x| in [2^-20, 2^20]) and some zeros. */
+const binaryGen = (rng: K.Rng) => K.finiteFp32Inputs(rng);
+
+SFPI_CASES.push(
+  ...(
+    [
+      ['ADD', (a: number, b: number) => a + b],
+      ['SUB', (a: number, b: number) => a - b],
+      ['MUL', (a: number, b: number) => a * b],
+      ['RSUB', (a: number, b: number) => b - a],
+      ['DIV', (a: number, b: number) => a / b],
+    ] as const
+  ).map(
+    ([op, f]): CorpusCase => ({
+      file: 'binary',
+      covers: ['_calculate_sfpu_binary_'],
+      entry: `_calculate_sfpu_binary_<false, BinaryOp::${op}, 8>(0, 1, 0)`,
+      init: op === 'DIV' ? ['_sfpu_binary_init_<false, BinaryOp::DIV>'] : [],
+      api: 'binary',
+      inputs: ['fp32', 'fp32'],
+      gen: binaryGen,
+      out: { tile: 0, view: 'raw32', float: true },
+      expect: (a, b) => {
+        const x = K.bitsToF32(a);
+        const y = K.bitsToF32(b);
+        // denormal operands read as zero (SFPMAD.md); a zero divisor is not checked
+        const xa = ((a >>> 23) & 0xff) === 0 ? 0 : x;
+        const yb = ((b >>> 23) & 0xff) === 0 ? 0 : y;
+        if (op === 'DIV' && yb === 0) return undefined;
+        return expected(f(xa, yb), BINARY_FP32);
+      },
+      sfpi: {
+        ref: ([a, b]) => {
+          const xa = ((a! >>> 23) & 0xff) === 0 ? 0 : K.bitsToF32(a!);
+          const yb = ((b! >>> 23) & 0xff) === 0 ? 0 : K.bitsToF32(b!);
+          return op === 'DIV' && yb === 0 ? undefined : f(xa, yb);
+        },
+        tol: BINARY_FP32,
+      },
+      what: `${op.toLowerCase()}(a, b) in FP32; tolerance rtol 1e-5 atol 1e-10 (${BINARY_FP32.cite})`,
+    }),
+  ),
+  {
+    file: 'binary',
+    covers: ['_calculate_sfpu_binary_', '_calculate_sfpu_binary_power_'],
+    entry: '_calculate_sfpu_binary_<false, BinaryOp::POW, 8>(0, 1, 0)',
+    init: ['_sfpu_binary_init_<false, BinaryOp::POW>'],
+    api: 'binary',
+    inputs: ['fp32', 'fp32'],
+    gen: (rng, t) => (t === 0 ? uniform(0.1, 10)(rng) : uniform(-3, 3)(rng)),
+    out: { tile: 0, view: 'raw32', float: true },
+    expect: (a, b) => expected(K.bitsToF32(a) ** K.bitsToF32(b), COMPARE_PCC),
+    sfpi: { ref: ([a, b]) => K.bitsToF32(a!) ** K.bitsToF32(b!), tol: COMPARE_PCC },
+    what: `pow(a, b), a in [0.1, 10), b in [-3, 3); tolerance PCC >= 0.99 (${COMPARE_PCC.cite})`,
+  },
+);
+
+// Blackhole: the SFPI reciprocal (approx_recip + two Newton steps) with its init's 2.0 in vConstFloatPrgm0
+SFPI_CASES.push(
+  floatCase({
+    file: 'recip',
+    arches: ['blackhole'],
+    covers: ['_init_sfpu_reciprocal_'],
+    ...harness('sfpu_recip', 'ckernel::sfpu::_sfpu_reciprocal_<2>(v)'),
+    init: ['_init_sfpu_reciprocal_<false>'],
+    ref: finite((x) => 1 / x),
+    tol: COMPARE_PCC,
+    gen: (rng) => {
+      const v = uniform(0.125, 8)(rng);
+      for (let i = 0; i < v.length; i += 2) v[i] = (v[i]! | 0x80000000) >>> 0;
+      return v;
+    },
+    what: '1/x by approx_recip and two Newton-Raphson steps, |x| in [1/8, 8)',
   }),
 );

@@ -131,6 +131,10 @@ enum ReduceDim { REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR };
 enum PoolType { SUM, AVG, MAX, MIN };
 enum DstSync { SyncHalf = 0, SyncFull = 1 };
 enum class ActivationType { Celu = 0, Elu = 1, Gelu = 2, Hardtanh = 3, Hardsigmoid = 4 };
+enum class BinaryOp : std::uint8_t {
+  ADD = 0, SUB = 1, MUL = 2, DIV = 3, RSUB = 4, POW = 5, XLOGY = 6, RSHFT = 7, LSHFT = 8, LOGICAL_RSHFT = 9,
+  ADD_TOP_ROW = 10
+};
 // SFPLOAD / SFPSTORE InstrMod (SFPLOAD.md): the Dst element format of the access.
 enum InstrModLoadStore {
   DEFAULT = 0, FP16A = 1, FP16B = 2, FP32 = 3, INT32 = 4, INT8 = 5, LO16 = 6, HI16 = 7,
@@ -232,6 +236,8 @@ function ckernelH(arch: Arch): string {
 #include "ckernel_addrmod.h"
 #include "ckernel_ops.h"
 #include "llk_defs.h"
+// tt-metal's compute build has SfpuType in scope before any sfpu/ kernel (isinf_isnan.h uses it unincluded)
+#include "llk_sfpu_types.h"
 #include "lltt.h"
 #include "sfpi.h"
 #define tt_reg_ptr

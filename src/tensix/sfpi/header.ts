@@ -282,8 +282,12 @@ template <class T, class S> inline T as(const S s) { T r; r.v = __sfpi_rvalue(s.
 inline vFloat __sfpi_mk(const int id) { vFloat r; r.v = id; return r; }
 inline void __sfpi_cond(const __vCond c) { __sfpi_cc_cond(c.k, c.v); }
 // Library (sfpi_lib.h): the functions compiled so far; the others are reported at their call.
-inline vFloat abs(const vFloat a) { return __sfpi_mk(__sfpi_op("fabs", a.k, a.v, 0, -1)); }
-inline vInt abs(const vInt a) { vInt r; r.v = __sfpi_op("iabs", a.k, a.v, 0, -1); return r; }
+// abs: SFPABS FLOAT (1) for a vFloat, INT (0) for a vInt. Overloads on vFloat / vInt are not told apart
+// by axsim's C++ front end, so the operand's tag decides and an integer result keeps the integer tag.
+inline vFloat abs(const __vAny a) {
+  if (a.k == 5) { vFloat r; r.k = 5; r.v = __sfpi_op("iabs", a.k, a.v, 0, -1); return r; }
+  return __sfpi_mk(__sfpi_op("fabs", a.k, a.v, 0, -1));
+}
 inline vFloat setsgn(const vFloat a, const int sgn) { return __sfpi_mk(__sfpi_opi("setsgn", a.k, a.v, sgn)); }
 inline vFloat setexp(const vFloat a, const unsigned int e) { return __sfpi_mk(__sfpi_opi("setexp", a.k, a.v, static_cast<int>(e))); }
 inline vInt exexp(const vFloat a) { vInt r; r.v = __sfpi_op("exexp", a.k, a.v, 0, -1); return r; }
@@ -308,6 +312,62 @@ inline vFloat subvec_shflshr1(const vFloat a) { return __sfpi_mk(__sfpi_op("shfl
 template <bool uncond = true>
 inline vFloat approx_recip(const vFloat a) { return __sfpi_mk(__sfpi_op(uncond ? "arecip" : "arecip_cond", a.k, a.v, 0, -1)); }
 inline vFloat approx_exp(const vFloat a) { return __sfpi_mk(__sfpi_op("aexp", a.k, a.v, 0, -1)); }
+// exman8 / exman9 = SFPEXMAN PAD8 (0) / PAD9 (1); setexp / setman with a vector = SFPSETEXP / SFPSETMAN
+// register form in the exponent's / mantissa's register (copied first when it lives on); setman with an
+// immediate: SFPSETMAN imm12 when it fits 12 bits, else the value is loaded and the register form used
+// (gold coverage.S); int32_to_float = SFPCAST (round_mode 0 RNE, else stochastic); float_to_* =
+// SFP_STOCH_RND (round_mode 0 to even, else stochastic; Mod1 FP16A 0, FP16B 1, UINT8 2, INT8 3, UINT16 6,
+// INT16 7); lz / lz_nosgn = SFPLZ 0 / 4; shft = SFPSHFT (a left shift by a signed amount).
+inline vInt exman8(const vFloat a) { vInt r; r.v = __sfpi_op("exman8", a.k, a.v, 0, -1); return r; }
+inline vInt exman9(const vFloat a) { vInt r; r.v = __sfpi_op("exman9", a.k, a.v, 0, -1); return r; }
+inline vFloat setexp(const vFloat a, const vInt e) { return __sfpi_mk(__sfpi_op("setexp_v", a.k, a.v, e.k, e.v)); }
+inline vFloat setman(const vFloat a, const vInt m) { return __sfpi_mk(__sfpi_op("setman_v", a.k, a.v, m.k, m.v)); }
+inline vFloat setman(const vFloat a, const unsigned int m) {
+  if (m <= 0xfff) return __sfpi_mk(__sfpi_opi("setman", a.k, a.v, static_cast<int>(m)));
+  vUInt t = m;
+  return __sfpi_mk(__sfpi_op("setman_v", a.k, a.v, t.k, t.v));
+}
+inline vFloat setman(const vFloat a, const int m) { return setman(a, static_cast<unsigned int>(m)); }
+inline vFloat int32_to_float(const vInt a, const int round_mode = 1) {
+  return __sfpi_mk(__sfpi_opi("cast", a.k, a.v, round_mode ? 1 : 0));
+}
+#define __SFPI_STOCH(NAME, MOD) \\
+  inline vUInt NAME(const vFloat a, const int round_mode = 1) { \\
+    vUInt r; r.v = __sfpi_opi("stoch", a.k, a.v, (MOD) | (round_mode ? 0x10 : 0)); return r; \\
+  }
+__SFPI_STOCH(float_to_fp16a, 0)
+__SFPI_STOCH(float_to_fp16b, 1)
+__SFPI_STOCH(float_to_uint8, 2)
+__SFPI_STOCH(float_to_int8, 3)
+__SFPI_STOCH(float_to_uint16, 6)
+__SFPI_STOCH(float_to_int16, 7)
+#undef __SFPI_STOCH
+inline vInt lz(const __vAny a) { vInt r; r.v = __sfpi_op("lz", a.k, a.v, 0, -1); return r; }
+inline vInt lz_nosgn(const __vAny a) { vInt r; r.v = __sfpi_op("lz_nosgn", a.k, a.v, 0, -1); return r; }
+inline vUInt shft(const vUInt v, const vInt amt) { return v << amt; }
+inline vUInt shft(const vUInt v, const int amt) { return v << amt; }
+// lut2 / lut2_sign = SFPLUTFP32: the six-register forms, table in LRegs 0..2 and 4..6, input in LReg 3;
+// FP32 entries (vFloat: Mod0 FP32_3ENTRY 0) or FP16 pairs (vUInt: FP16_6ENTRY_TABLE1 2 for mode 1, else
+// TABLE2 3), | SGN_RETAIN 4 for lut2. (The three-register FP16 form is not compiled yet.) The forms differ
+// only in the operands' type, which axsim's C++ front end does not tell apart in overloads: the tag of
+// the first table operand decides (5 = an integer vector: FP16 pairs).
+inline vFloat __sfpi_lut2f(const int mod, const vFloat v, const __vAny a0, const __vAny a1, const __vAny a2,
+                           const __vAny b0, const __vAny b1, const __vAny b2) {
+  return __sfpi_mk(__sfpi_lut2(mod, v.k, v.v, a0.k, a0.v, a1.k, a1.v, a2.k, a2.v, b0.k, b0.v, b1.k, b1.v, b2.k, b2.v));
+}
+#define __SFPI_LUT2(NAME, SGN) \\
+  inline vFloat NAME(const vFloat v, const __vAny a0, const __vAny a1, const __vAny a2, const __vAny b0, \\
+                     const __vAny b1, const __vAny b2) { \\
+    return __sfpi_lut2f((a0.k == 5 ? 2 : 0) | (SGN), v, a0, a1, a2, b0, b1, b2); \\
+  } \\
+  inline vFloat NAME(const vFloat v, const __vAny a0, const __vAny a1, const __vAny a2, const __vAny b0, \\
+                     const __vAny b1, const __vAny b2, const int mode) { \\
+    if (a0.k != 5) __sfpi_unsupported("lut2 with FP32 table entries and a mode"); \\
+    return __sfpi_lut2f((mode == 1 ? 2 : 3) | (SGN), v, a0, a1, a2, b0, b1, b2); \\
+  }
+__SFPI_LUT2(lut2, 4)
+__SFPI_LUT2(lut2_sign, 0)
+#undef __SFPI_LUT2
 inline vFloat lut(const vFloat v, const vUInt l0, const vUInt l1, const vUInt l2) {
   return __sfpi_mk(__sfpi_lut(4, v.k, v.v, l0.k, l0.v, l1.k, l1.v, l2.k, l2.v));
 }
@@ -325,6 +385,16 @@ using sfpi::exexp;
 using sfpi::exexp_nodebias;
 using sfpi::addexp;
 using sfpi::vec_min_max;
+using sfpi::lut2;
+using sfpi::lut2_sign;
+using sfpi::exman8;
+using sfpi::exman9;
+using sfpi::setman;
+using sfpi::int32_to_float;
+using sfpi::float_to_fp16a;
+using sfpi::float_to_fp16b;
+using sfpi::float_to_int16;
+using sfpi::float_to_uint16;
 // Predication (sfpi.h v_if family): control passes through every block; the tracer keeps the CC stack.
 #define v_if(cond) { __sfpi_cc_if(); sfpi::__sfpi_cond((cond)); {
 #define v_elseif(cond) } __sfpi_cc_elseif(); sfpi::__sfpi_cond((cond)); {

@@ -212,3 +212,99 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
     });
   });
 }
+
+/** Runs an entry over a tile whose element e holds `input(e)` (FP32 bits), returns the result bits. */
+async function runOn(arch: Arch, entry: string, input: (e: number) => number) {
+  const m = new TensixMachine(arch);
+  m.writeDstTile(
+    0,
+    Array.from({ length: 1024 }, (_, e) => input(e)),
+    'fp32',
+  );
+  await runLlkKernel(m, { source: SOURCE, file: FILE, entry });
+  return Array.from(m.readDstTile(0, 'fp32'), (b) => b >>> 0);
+}
+
+for (const arch of ['wormhole', 'blackhole'] as const) {
+  const am = arch === 'wormhole' ? 'ADDR_MOD_3' : 'ADDR_MOD_7';
+  describe(`SFPI field and conversion functions (${arch})`, () => {
+    it("exman9 = SFPEXMAN 1; setman(v, imm) = SFPSETMAN imm 1; setexp(v, vInt) = SFPSETEXP 0 in the exponent's register", async () => {
+      assert.deepEqual(listing(arch, 'axsim_sfpi_lib::fields'), [
+        `TTI_SFPLOAD(${L(0)}, 0, ${am}, 0);`,
+        `TTI_SFPEXMAN(0, ${L(0)}, ${L(1)}, 1);`,
+        `TTI_SFPSTORE(${L(1)}, 0xc, ${am}, 2);`, // a vInt: stored in the integer format
+        `TTI_SFPSETMAN(0x400, ${L(0)}, ${L(1)}, 1);`,
+        `TTI_SFPSTORE(${L(1)}, 0, ${am}, 4);`,
+        `TTI_SFPEXEXP(0, ${L(0)}, ${L(1)}, 1);`,
+        `TTI_SFPIADD(1, ${L(1)}, ${L(1)}, 5);`,
+        `TTI_SFPSETEXP(0, ${L(0)}, ${L(1)}, 0);`,
+        `TTI_SFPSTORE(${L(1)}, 0, ${am}, 6);`,
+      ]);
+      const out = await runOn(arch, 'axsim_sfpi_lib::fields', inputBits);
+      for (let f = 0; f < 4; f++)
+        for (let lane = 0; lane < 32; lane++) {
+          const x = inputBits(laneElem(f, 0, lane));
+          assert.equal(out[laneElem(f, 1, lane)], x & 0x7fffff, `exman9 face ${f} lane ${lane}`);
+          // SFPSETMAN.md: the immediate is the top 12 of the 23 mantissa bits
+          // a zero exponent makes it a denormal, which the FP32 store flushes to zero (SFPU-NOTES A2)
+          const sm = (x >>> 23) & 0xff ? ((x & 0xff800000) | (0x400 << 11)) >>> 0 : (x & 0x80000000) >>> 0;
+          assert.equal(out[laneElem(f, 2, lane)], sm, 'setman');
+          const e = (((x >>> 23) & 0xff) + 1) & 0xff; // SFPSETEXP.md: the low 8 bits of the integer
+          assert.equal(out[laneElem(f, 3, lane)], ((x & 0x807fffff) | (e << 23)) >>> 0, 'setexp');
+        }
+    });
+    it('int32_to_float(i, 0) = SFPCAST 0 (nearest even); float_to_fp16b(f, 0) = SFP_STOCH_RND FP16B, not stochastic', async () => {
+      assert.deepEqual(listing(arch, 'axsim_sfpi_lib::convert'), [
+        `TTI_SFPLOAD(${L(0)}, 0xc, ${am}, 0);`,
+        `TTI_SFPCAST(${L(0)}, ${L(0)}, 0);`,
+        `TTI_SFPSTORE(${L(0)}, 0, ${am}, 2);`,
+        `TTI_SFPLOAD(${L(0)}, 0, ${am}, 4);`,
+        `TTI_SFP_STOCH_RND(0, 0, ${L(0)}, ${L(0)}, ${L(0)}, 1);`, // rnd_mode 0, src_b = src_c = f, Mod1 FP16B
+        `TTI_SFPSTORE(${L(0)}, 0, ${am}, 6);`,
+      ]);
+      // integers in dst_reg[0]'s lanes, FP32 values with 16 bits to drop in dst_reg[2]'s
+      const bits = new Array<number>(1024).fill(0);
+      for (let f = 0; f < 4; f++)
+        for (let lane = 0; lane < 32; lane++) {
+          const e = f * 32 + lane;
+          // non-negative: the sign-magnitude vs two's complement reading of negative integers differs
+          // between the arches' SFPLOAD/SFPCAST (Blackhole: see typecast.h's sign-magnitude conversion)
+          bits[laneElem(f, 0, lane)] = ((e * 2654435761) >>> (1 + (e % 7))) >>> 0;
+          bits[laneElem(f, 2, lane)] = f32ToBits((e & 1 ? -1 : 1) * (1 + (e % 97) / 97 + (e % 5)));
+        }
+      const input = (e: number) => bits[e]!;
+      const out = await runOn(arch, 'axsim_sfpi_lib::convert', input);
+      for (let f = 0; f < 4; f++)
+        for (let lane = 0; lane < 32; lane++) {
+          const i = input(laneElem(f, 0, lane)) | 0;
+          assert.equal(out[laneElem(f, 1, lane)], f32ToBits(Math.fround(i)), `int32_to_float(${i})`);
+          const x = input(laneElem(f, 2, lane));
+          // SFP_STOCH_RND's non-stochastic rounding: to nearest, ties away from zero (spec 003, SFPU-NOTES B5)
+          const r = ((x & 0x7fffffff) + 0x8000) & 0x7fff0000;
+          assert.equal(
+            out[laneElem(f, 3, lane)],
+            ((x & 0x80000000) | r) >>> 0,
+            `float_to_fp16b(0x${x.toString(16)})`,
+          );
+        }
+    });
+  });
+}
+
+for (const arch of ['wormhole', 'blackhole'] as const) {
+  const am = arch === 'wormhole' ? 'ADDR_MOD_3' : 'ADDR_MOD_7';
+  it(`abs(vInt) = SFPABS INT (0), loaded and stored in the integer format (${arch})`, async () => {
+    assert.deepEqual(listing(arch, 'axsim_sfpi_lib::int_abs'), [
+      `TTI_SFPLOAD(${L(0)}, 0xc, ${am}, 0);`,
+      `TTI_SFPABS(0, ${L(0)}, ${L(0)}, 0);`,
+      `TTI_SFPSTORE(${L(0)}, 0xc, ${am}, 2);`,
+    ]);
+    const ints = (e: number) => ((e % 2 ? -1 : 1) * ((e * 7919) % 100000)) >>> 0;
+    const out = await runOn(arch, 'axsim_sfpi_lib::int_abs', ints);
+    for (let f = 0; f < 4; f++)
+      for (let lane = 0; lane < 32; lane++) {
+        const i = ints(laneElem(f, 0, lane)) | 0;
+        assert.equal(out[laneElem(f, 1, lane)], Math.abs(i), `abs(${i}) face ${f} lane ${lane}`);
+      }
+  });
+}
