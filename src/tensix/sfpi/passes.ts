@@ -1057,6 +1057,8 @@ export function rematerialise(input: readonly TraceOp[]): TraceOp[] {
       pinned.add(o.src);
     }
     if (o.k === 'op' && o.op === 'copy') pinned.add(o.a);
+    // operands placed in fixed LRegs or rewritten in place (SFPLUT/SFPLUTFP32/SFPSWAP) keep their one load
+    if (o.k === 'lut' || o.k === 'lut2' || o.k === 'swap') for (const u of usesOf(o)) pinned.add(u);
   }
   let next = 2_000_000_000;
   const out: TraceOp[] = [];
