@@ -227,6 +227,26 @@ function binaryInt(
   };
 }
 
+/** The exponential kernel's case; the evidence row below runs its DISABLE form without timing. */
+const EXP_CASE: CorpusCase = {
+  file: 'exp',
+  covers: ['_calculate_exponential_', '_init_exponential_'],
+  entry: '_calculate_exponential_<true, false, 8, true, false, true>(0x3F80)',
+  init: ['_init_exponential_<true, true, 0x3F800000, true>()'],
+  inputs: ['fp32'],
+  gen: rangeInputs(-95, 88),
+  out: { tile: 0, view: 'raw32', float: true },
+  expectTile: (ins) =>
+    Array.from(ins[0]!, (x) => {
+      const e = Math.exp(K.bitsToF32(x));
+      return { value: K.f32ToBits(Math.fround(e)), tol: 0.065 * e + 2 ** -126 };
+    }),
+  what: 'e^x, fast approximation: relative error <= 6.5% (Schraudolph: 2^f ~ 1+f is at most 6.14% high), below 2^-126 any value under 2^-126',
+  note:
+    'Wormhole DISABLE_SFPLOADMACRO form: SFP_STOCH_RND reads the SFPMAD result in the next instruction, which SFPMAD.md ' +
+    '("Instruction scheduling") forbids on Wormhole (no SFPNOP); run sequentially, ignoring timing, it equals the macro form bit for bit',
+};
+
 export const CASES: CorpusCase[] = [
   // SFP_STOCH_RND rounds to nearest with ties away from zero (spec 003, SFPU-NOTES B5); SFPCAST
   // (int -> FP32) rounds ties to even. The kernels' conversions are those steps, in that order.
@@ -600,44 +620,13 @@ CASES.push(
     expect: (a, s) => K.fmaF32(K.addF32(K.intToF32Bits(BigInt(fromSignMag(a))), ZP | 0x80000000), s, 0),
     what: '(a - zp) * scale in FP32 (zp passed negated), two roundings',
   },
+  EXP_CASE,
   {
-    file: 'exp',
-    covers: ['_calculate_exponential_', '_init_exponential_'],
-    entry: '_calculate_exponential_<true, false, 8, true, false, true>(0x3F80)',
-    init: ['_init_exponential_<true, true, 0x3F800000, true>()'],
-    inputs: ['fp32'],
-    gen: rangeInputs(-95, 88),
-    out: { tile: 0, view: 'raw32', float: true },
-    expectTile: (ins) =>
-      Array.from(ins[0]!, (x) => {
-        const e = Math.exp(K.bitsToF32(x));
-        return { value: K.f32ToBits(Math.fround(e)), tol: 0.065 * e + 2 ** -126 };
-      }),
-    what: 'e^x, fast approximation: relative error <= 6.5% (Schraudolph: 2^f ~ 1+f is at most 6.14% high), below 2^-126 any value under 2^-126',
-    note:
-      'Wormhole DISABLE_SFPLOADMACRO form: SFP_STOCH_RND reads the SFPMAD result in the next instruction, which SFPMAD.md ' +
-      '("Instruction scheduling") forbids on Wormhole (no SFPNOP); run sequentially, ignoring timing, it equals the macro form bit for bit',
-  },
-  {
-    file: 'exp',
+    ...EXP_CASE,
     arches: ['wormhole'],
     sequential: true,
     forms: ['disable'],
-    covers: ['_calculate_exponential_', '_init_exponential_'],
-    entry: '_calculate_exponential_<true, false, 8, true, false, true>(0x3F80)',
-    init: ['_init_exponential_<true, true, 0x3F800000, true>()'],
-    inputs: ['fp32'],
-    gen: rangeInputs(-95, 88),
-    out: { tile: 0, view: 'raw32', float: true },
-    expectTile: (ins) =>
-      Array.from(ins[0]!, (x) => {
-        const e = Math.exp(K.bitsToF32(x));
-        return { value: K.f32ToBits(Math.fround(e)), tol: 0.065 * e + 2 ** -126 };
-      }),
-    what: 'the DISABLE form without timing: e^x, fast approximation: relative error <= 6.5% (Schraudolph: 2^f ~ 1+f is at most 6.14% high), below 2^-126 any value under 2^-126',
-    note:
-      'Wormhole DISABLE_SFPLOADMACRO form: SFP_STOCH_RND reads the SFPMAD result in the next instruction, which SFPMAD.md ' +
-      '("Instruction scheduling") forbids on Wormhole (no SFPNOP); run sequentially, ignoring timing, it equals the macro form bit for bit',
+    what: `the DISABLE form without timing: ${EXP_CASE.what}`,
   },
   ...(
     [
