@@ -227,7 +227,7 @@ describe('eval: errors and budgets', () => {
     throwsAt(
       () => run('int r(int n) { return r(n + 1); }', 'r(0)', { budget: new Budget({ depth: 100 }) }),
       1,
-      25,
+      23, // the recursive call (compiled functions charge the depth at the call)
       'nesting depth limit exceeded',
       'ResourceLimit',
     );

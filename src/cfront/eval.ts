@@ -38,6 +38,7 @@ import type {
   TypeSyntax,
   VarDecl,
 } from './ast.ts';
+import { Compiler } from './compile.ts';
 import type { SrcLoc } from './lex.ts';
 import { roundRational } from './literal.ts';
 import { Memory } from './memory.ts';
@@ -127,6 +128,11 @@ export interface EvalOptions {
   host?: Host;
   /** The file whose lines are "user-visible" (see `userLoc`). */
   mainFile?: string;
+  /**
+   * Run functions of the plain scalar C subset as compiled closures (compile.ts; default true).
+   * False runs everything on the tree walker (for differential tests).
+   */
+  compile?: boolean;
 }
 
 class Scope {
@@ -255,7 +261,25 @@ export class Evaluator {
     this.ptrSize = this.model === 'lp64' ? 8 : 4;
     this.sizeT = intType(this.ptrSize * 8, false, 'size_t');
     this.ptrdiffT = intType(this.ptrSize * 8, true, 'ptrdiff_t');
+    this.jit = opts.compile === false ? undefined : new Compiler(this);
     this.index(tu.decls, []);
+  }
+
+  /** The closure compiler (compile.ts), unless disabled. */
+  readonly jit: Compiler | undefined;
+
+  /** @internal A fresh empty scope (for compiled functions' frames). */
+  newScope(): Scope {
+    return new Scope();
+  }
+
+  /** @internal The library function `name` stands for, when the host does not provide it. */
+  libraryFunction(
+    name: string,
+  ): { min: number; max: number; f: (ev: Evaluator, a: Value[], at: SrcLoc) => Value } | undefined {
+    const lib = LIBRARY[name.replace(/^(::)?std::/, '')];
+    if (!lib || this.host.builtins?.has(name)) return undefined;
+    return lib;
   }
 
   // ---- symbol table ----
@@ -1786,7 +1810,8 @@ export class Evaluator {
   }
 
   /** Integer promotion (C++ [conv.prom]). */
-  private promote(t: CType): CType {
+  /** @internal */
+  promote(t: CType): CType {
     if (t.k === 'bool') return I32;
     if (t.k === 'enum') return t.base.bits < 32 ? I32 : t.base;
     if (t.k === 'int' && t.bits < 32) return I32;
@@ -1794,7 +1819,8 @@ export class Evaluator {
   }
 
   /** The common type of the usual arithmetic conversions. */
-  private common(a: CType, b: CType): CType {
+  /** @internal */
+  common(a: CType, b: CType): CType {
     if (a.k === 'float' || b.k === 'float') {
       if (a.k === 'float' && b.k === 'float') return a.bits >= b.bits ? a : b;
       return a.k === 'float' ? a : b;
@@ -2133,7 +2159,8 @@ export class Evaluator {
   }
 
   /** C++ [lex.icon]: the first of int, long, long long (unsigned variants for hex/octal/u) that fits. */
-  private literalType(e: Expr & { kind: 'int' }): IntType {
+  /** @internal */
+  literalType(e: Expr & { kind: 'int' }): IntType {
     const v = e.value;
     const dec = !/^0[xXbB0-7]/.test(e.text) || e.text === '0';
     const longBits = this.model === 'lp64' ? 64 : 32;
@@ -3115,6 +3142,14 @@ export class Evaluator {
       this.fail(`${f.name} is declared but not defined`, at, `declared at ${f.at.file}:${f.at.line}`);
     }
     const body = this.parser.parseBody(f);
+    if (this.jit && tb.size === 0 && !self && !rec && !f.owner && args.length === f.params.length) {
+      const cf = this.jit.get(f);
+      const r = cf?.callBoxed(args, at);
+      if (r) {
+        this.lastCallRef = false;
+        return r;
+      }
+    }
     const owner = rec ?? (f.owner ? this.ownerType(f, self) : undefined);
     const scope = this.templateScope(f, tb, owner);
     const frame: Frame = {

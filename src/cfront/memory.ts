@@ -143,6 +143,13 @@ export class Memory {
     return { r, off: addr - r.base };
   }
 
+  /** The region holding [addr, addr+size), after its read hook (as `read`, without an allocation). */
+  readRegion(addr: number, size: number, loc?: ErrorLocation): Region {
+    const r = this.find(addr, size, loc);
+    if (!this.hooksOff && r.hooks?.read) r.hooks.read(addr, size, r);
+    return r;
+  }
+
   /** After the bytes of a store are in place: the region's write hook. */
   wrote(r: Region, addr: number, size: number): void {
     r.hooks?.write?.(addr, size, r);
