@@ -22,6 +22,7 @@
 import { loadavg } from 'node:os';
 import { executeRaw, fnv1a64 } from '../src/amx/index.ts';
 import { type Arch, compile, runProgram, TensixState } from '../src/tensix/index.ts';
+import { amxCRows } from './amx-c.bench.ts';
 import { AMX_WORKLOADS, setUp } from './amx-workloads.ts';
 import { PTO_WORKLOADS } from './pto-workloads.ts';
 import { digest, SFPU_WORKLOADS } from './sfpu-workloads.ts';
@@ -133,6 +134,19 @@ function amxRows(): BenchRow[] {
   return out;
 }
 
+/**
+ * Issue 14's row: AMX C kernels through the front end against the same instructions as words
+ * (bench/amx-c.bench.ts). "reference" is axsim's own words rate; ratio = C rate / words rate
+ * (target > 0.5: the C layer adds < 2x).
+ */
+function amxCRowsForTable(): BenchRow[] {
+  const name = 'AMX C sgemm (C layer vs words)';
+  if (!wanted(name)) return [];
+  return amxCRows(quick ? 256 : 1024, quick ? 3 : 7, quick ? 2 : 5).map((r) =>
+    row(`AMX C ${r.label}`, 'm1', 'k instr/s', r.instructions / r.cMs, r.instructions / r.wordsMs, null),
+  );
+}
+
 function ptoRows(): BenchRow[] {
   const out: BenchRow[] = [];
   const minSeconds = quick ? 0.05 : 0.5;
@@ -172,7 +186,7 @@ log(
       .join(' ')}${quick ? ', --quick (1 repetition, reduced N: rough figures)' : ', median of 3'}`,
 );
 const rows: BenchRow[] = [];
-for (const part of [sfpuRows, amxRows, ptoRows]) {
+for (const part of [sfpuRows, amxRows, amxCRowsForTable, ptoRows]) {
   for (const r of part()) {
     rows.push(r);
     log(`  ${r.workload} [${r.arch}]: ${fmt(r.axsim)} ${r.unit} (${r.ratio.toFixed(2)}x)`);

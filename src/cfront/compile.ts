@@ -3,14 +3,16 @@
  * plain scalar C — integer, floating-point and pointer locals that never have their address taken,
  * arithmetic, loads and stores through pointers, `if`/`for`/`while`/`do`, calls of other plain
  * functions and of host builtins in statement position — is translated once into a tree of
- * JavaScript closures over a slot array. Names are resolved to slots, types, conversions and call
- * targets are fixed when the function is compiled, and integers of at most 32 bits are JavaScript
- * numbers (64-bit ones stay BigInt), so running it allocates nothing per operation.
+ * JavaScript closures over a slot array of numbers. Names are resolved to slots; types,
+ * conversions and call targets are fixed when the function is compiled. Values are JavaScript
+ * numbers: integers of at most 32 bits normalised to their type, 64-bit integers as two 32-bit
+ * halves (the closure returns the low half and leaves the high half in `HI`), floats, and
+ * pointers as addresses; so running compiled code allocates nothing per operation.
  *
  * It computes what the tree-walking evaluator (eval.ts) computes, with the same errors at the same
  * positions and the same budget charges (a step per statement and per call, a loop charge per
- * iteration, the frame-depth limit); see docs/cfront.md "Compiled functions". Anything outside the
- * subset makes `compile` return undefined and the evaluator runs the function as before, so the
+ * iteration, the depth limit); see docs/cfront.md "Compiled functions". Anything outside the
+ * subset makes `get` return undefined and the evaluator runs the function as before, so the
  * subset can grow without changing what programs mean. No JavaScript source is generated: only
  * closures are made.
  *
@@ -24,7 +26,7 @@
  */
 import { AxsimError, type ErrorLocation, internalError } from '../errors.ts';
 import type { Expr, FuncDecl, Stmt, TypeSyntax } from './ast.ts';
-import type { Evaluator, Scope, Value } from './eval.ts';
+import type { Evaluator, Frame, Scope, Value } from './eval.ts';
 import { intToFloat } from './eval.ts';
 import type { SrcLoc } from './lex.ts';
 import {
@@ -32,7 +34,6 @@ import {
   type CType,
   F32,
   F64,
-  type FloatType,
   I8,
   type IntType,
   intOf,
@@ -43,14 +44,24 @@ import {
   VOID,
 } from './types.ts';
 
-type Raw = number | bigint;
-/** Slot 0/1: return value and its NaN payload; then parameters and locals. */
-type Slots = Raw[];
-type EFn = (s: Slots) => Raw;
+/**
+ * Slot 0..2: the return value (64-bit: low, high; float: value, NaN payload), then parameters and
+ * locals (64-bit integers and floats take two slots, doubles three: value and payload halves).
+ */
+type Slots = number[];
+type EFn = (s: Slots) => number;
 type SFn = (s: Slots) => number;
+/** A conversion of a raw value (`vh`: the high half of a 64-bit value). */
+type Conv = (v: number, vh: number) => number;
+/** A binary operator on raw operands already of its operand type. */
+type Op = (x: number, xh: number, y: number, yh: number) => number;
 
+/** The high half of the last 64-bit value a closure returned. */
+let HI = 0;
 /** The NaN payload of the last NaN an operation produced (undefined: JavaScript's NaN). */
 const nan: { bits: bigint | undefined } = { bits: undefined };
+
+const TWO32 = 4294967296;
 
 /** Thrown while compiling: the function stays with the tree walker. */
 class NotCompiled extends Error {}
@@ -65,7 +76,7 @@ interface CE {
   /** The text of a string literal (kept on the pointer value builtins receive). */
   str?: string;
   /** Static: an integer constant (for `p == 0`). */
-  konst?: Raw;
+  konst?: bigint;
 }
 
 type CL =
@@ -87,14 +98,114 @@ export interface CompiledFn {
 }
 
 interface Fn extends CompiledFn {
-  nslots: number;
   init: Slots;
+  /** A slot array of a finished call, reused by the next (locals read before a store keep stale values, as stack bytes do). */
+  free: Slots | undefined;
+  /** The frame pushed while running (reused when the function is not already running). */
+  frame: Frame;
+  active: number;
   paramSlots: number[];
   body: SFn;
   frameScope: Scope;
 }
 
-const isBig = (t: CType): boolean => (t.k === 'int' && t.bits > 32) || (t.k === 'enum' && t.base.bits > 32);
+const is64 = (t: CType): boolean =>
+  (t.k === 'int' && t.bits === 64) || (t.k === 'enum' && t.base.bits === 64);
+const isSigned = (t: CType): boolean =>
+  (t.k === 'int' && t.signed) || (t.k === 'enum' && t.base.signed) || t.k === 'float';
+const slotsOf = (t: CType): number => (t.k === 'float' ? (t.bits === 32 ? 2 : 3) : is64(t) ? 2 : 1);
+
+/** The halves of an exact integer-valued double in [-2^63, 2^64) (low half returned, high in HI). */
+function split(r: number): number {
+  const h = Math.floor(r / TWO32);
+  HI = h >>> 0;
+  return (r - h * TWO32) >>> 0;
+}
+function big(lo: number, hi: number, signed: boolean): bigint {
+  const u = (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
+  return signed ? BigInt.asIntN(64, u) : u;
+}
+function fromBig(v: bigint): number {
+  HI = Number(BigInt.asUintN(32, v >> 32n));
+  return Number(BigInt.asUintN(32, v));
+}
+/** The value of a 64-bit integer as a double (rounded once, as Number(bigint)). */
+const num64 = (lo: number, hi: number, signed: boolean): number => (signed ? hi | 0 : hi) * TWO32 + lo;
+
+function add64(xl: number, xh: number, yl: number, yh: number): number {
+  const l = xl + yl;
+  HI = (xh + yh + (l > 0xffffffff ? 1 : 0)) >>> 0;
+  return l >>> 0;
+}
+function sub64(xl: number, xh: number, yl: number, yh: number): number {
+  const l = xl - yl;
+  HI = (xh - yh - (l < 0 ? 1 : 0)) >>> 0;
+  return l >>> 0;
+}
+function mul64(xl: number, xh: number, yl: number, yh: number): number {
+  const a0 = xl & 0xffff;
+  const a1 = xl >>> 16;
+  const b0 = yl & 0xffff;
+  const b1 = yl >>> 16;
+  const p00 = a0 * b0;
+  const p01 = a0 * b1;
+  const p10 = a1 * b0;
+  const mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
+  const hi = a1 * b1 + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16);
+  HI = (hi + Math.imul(xl, yh) + Math.imul(xh, yl)) >>> 0;
+  return ((mid & 0xffff) * 65536 + (p00 & 0xffff)) >>> 0;
+}
+function shl64(xl: number, xh: number, c: number): number {
+  if (c === 0) {
+    HI = xh;
+    return xl;
+  }
+  if (c < 32) {
+    HI = ((xh << c) | (xl >>> (32 - c))) >>> 0;
+    return (xl << c) >>> 0;
+  }
+  HI = (xl << (c - 32)) >>> 0;
+  return 0;
+}
+function shr64u(xl: number, xh: number, c: number): number {
+  if (c === 0) {
+    HI = xh;
+    return xl;
+  }
+  if (c < 32) {
+    HI = xh >>> c;
+    return ((xl >>> c) | (xh << (32 - c))) >>> 0;
+  }
+  HI = 0;
+  return xh >>> (c - 32);
+}
+function shr64s(xl: number, xh: number, c: number): number {
+  if (c === 0) {
+    HI = xh;
+    return xl;
+  }
+  if (c < 32) {
+    HI = ((xh | 0) >> c) >>> 0;
+    return ((xl >>> c) | (xh << (32 - c))) >>> 0;
+  }
+  const r = ((xh | 0) >> (c - 32)) >>> 0;
+  HI = ((xh | 0) >> 31) >>> 0;
+  return r;
+}
+
+/** The NaN payload slots of a float variable (-1: none). */
+function putNaN(s: Slots, slot: number, double: boolean): void {
+  const b = nan.bits;
+  if (b === undefined) s[slot + 1] = -1;
+  else if (double) {
+    s[slot + 1] = Number(b >> 32n);
+    s[slot + 2] = Number(b & 0xffffffffn);
+  } else s[slot + 1] = Number(b);
+}
+function getNaN(s: Slots, slot: number, double: boolean): void {
+  const p = s[slot + 1]!;
+  nan.bits = p < 0 ? undefined : double ? (BigInt(p) << 32n) | BigInt(s[slot + 2]!) : BigInt(p);
+}
 
 export class Compiler {
   private readonly fns = new Map<FuncDecl, Fn | null>();
@@ -125,8 +236,10 @@ export class Compiler {
       decl: f,
       params: [],
       ret: VOID,
-      nslots: 2,
       init: [],
+      free: undefined,
+      frame: { fn: f, ns: f.ns, retType: VOID, scope: frameScope },
+      active: 0,
       paramSlots: [],
       body: () => NORMAL,
       frameScope,
@@ -138,6 +251,7 @@ export class Compiler {
     try {
       const fc = new FnCompiler(this, ev, f, frameScope);
       (fn as { ret: CType }).ret = fc.ret;
+      fn.frame.retType = fc.ret;
       for (const p of f.params) {
         if (p.pack || !p.name) no('unnamed or pack parameter');
         const t = fc.scalarType(p.type, true);
@@ -145,7 +259,6 @@ export class Compiler {
         fn.paramSlots.push(fc.declare(p.name, t));
       }
       fn.body = fc.stmt(body);
-      fn.nslots = fc.nslots;
       fn.init = fc.slotInit;
       fn.callBoxed = (args, at) => this.callBoxed(fn, args, at);
       return fn;
@@ -166,30 +279,41 @@ export class Compiler {
       const v = ev.convert(args[k]!.v, t, at, false);
       const slot = fn.paramSlots[k]!;
       s[slot] = unbox(v, t);
-      if (t.k === 'float' && v.k === 'float' && v.nan !== undefined) s[slot + 1] = v.nan;
+      if (is64(t)) s[slot + 1] = HI;
+      else if (t.k === 'float' && Number.isNaN(s[slot]!)) putNaN(s, slot, t.bits === 64);
     });
     this.run(fn, s, at);
-    return fn.ret.k === 'void' ? { k: 'void' } : box(fn.ret, s[0]!, undefined, s[1] as bigint | undefined);
+    const rt = fn.ret;
+    if (rt.k === 'void') return { k: 'void' };
+    if (rt.k === 'float' && Number.isNaN(s[0]!)) getNaN(s, 0, rt.bits === 64);
+    return box(rt, s[0]!, s[1]!);
   }
 
   /** Runs a compiled body with its argument slots filled: frames, call stack, stack pointer, errors. */
   run(fn: Fn, s: Slots, at: SrcLoc): void {
     const ev = this.ev;
     if (ev.frames.length >= ev.budget.limits.depth) ev.budget.depth(ev.frames.length + 1, ev.loc(at));
-    ev.frames.push({ fn: fn.decl, ns: fn.decl.ns, retType: fn.ret, scope: fn.frameScope, callAt: at });
+    const frame =
+      fn.active === 0 ? fn.frame : { fn: fn.decl, ns: fn.decl.ns, retType: fn.ret, scope: fn.frameScope };
+    frame.callAt = at;
+    fn.active++;
+    ev.frames.push(frame);
     ev.callStack.push(ev.cur.file ? ev.cur : at);
     const sp = ev.mem.sp;
     const cur = ev.cur;
     try {
       const sig = fn.body(s);
       if (sig !== RETURN && fn.ret.k !== 'void') {
-        if (fn.decl.name === 'main') s[0] = 0;
-        else ev.ub(`${fn.decl.name} ends without returning a value`, fn.decl.at);
+        if (fn.decl.name === 'main') {
+          s[0] = 0;
+          s[1] = 0;
+        } else ev.ub(`${fn.decl.name} ends without returning a value`, fn.decl.at);
       }
     } catch (e) {
       if (e instanceof AxsimError && !e.location?.line) throw e.at(ev.loc(ev.cur));
       throw e;
     } finally {
+      fn.active--;
       ev.mem.sp = sp;
       ev.frames.pop();
       ev.callStack.pop();
@@ -203,10 +327,12 @@ export class Compiler {
   }
 }
 
-function unbox(v: Value, t: CType): Raw {
+/** A Value already of type `t` as a raw number (64-bit: the low half, the high half in HI; NaN payload in nan.bits). */
+function unbox(v: Value, t: CType): number {
   switch (v.k) {
     case 'int':
-      return isBig(t) ? v.v : Number(v.v);
+      if (is64(t)) return fromBig(v.v);
+      return Number(v.v);
     case 'float':
       if (v.nan !== undefined) nan.bits = v.nan;
       else if (Number.isNaN(v.v)) nan.bits = undefined;
@@ -218,47 +344,43 @@ function unbox(v: Value, t: CType): Raw {
   }
 }
 
-function box(t: CType, r: Raw, str?: string, nanBits?: bigint): Value {
+/** A raw value of type `t` as a Value (`hi`: the high half of a 64-bit value; a NaN takes nan.bits). */
+function box(t: CType, r: number, hi: number, str?: string): Value {
   switch (t.k) {
     case 'int':
     case 'bool':
     case 'enum':
-      return { k: 'int', t, v: typeof r === 'bigint' ? r : BigInt(r) };
-    case 'float': {
-      const v = r as number;
-      if (Number.isNaN(v) && nanBits !== undefined) return { k: 'float', t, v, nan: nanBits };
-      return { k: 'float', t, v };
-    }
+      return { k: 'int', t, v: is64(t) ? big(r, hi, isSigned(t)) : BigInt(r) };
+    case 'float':
+      if (Number.isNaN(r) && nan.bits !== undefined) return { k: 'float', t, v: r, nan: nan.bits };
+      return { k: 'float', t, v: r };
     case 'ptr':
-      return str === undefined ? { k: 'ptr', t, addr: r as number } : { k: 'ptr', t, addr: r as number, str };
+      return str === undefined ? { k: 'ptr', t, addr: r } : { k: 'ptr', t, addr: r, str };
     default:
       return { k: 'void' };
   }
 }
 
-/** Integer normalisation to a type (C's conversion to an integer type, two's complement). */
-function intNorm(t: CType): ((v: number) => number) | ((v: bigint) => bigint) {
-  if (t.k === 'bool') return (v: number) => (v !== 0 ? 1 : 0);
+/** Normalisation of a number to an integer type of at most 32 bits (two's complement). */
+function intNorm(t: CType): (v: number) => number {
+  if (t.k === 'bool') return (v) => (v !== 0 ? 1 : 0);
   const it = intOf(t as IntType);
-  if (it.bits === 64)
-    return it.signed ? (v: bigint) => BigInt.asIntN(64, v) : (v: bigint) => BigInt.asUintN(64, v);
   switch (it.bits) {
     case 32:
-      return it.signed ? (v: number) => v | 0 : (v: number) => v >>> 0;
+      return it.signed ? (v) => v | 0 : (v) => v >>> 0;
     case 16:
-      return it.signed ? (v: number) => (v << 16) >> 16 : (v: number) => v & 0xffff;
+      return it.signed ? (v) => (v << 16) >> 16 : (v) => v & 0xffff;
     case 8:
-      return it.signed ? (v: number) => (v << 24) >> 24 : (v: number) => v & 0xff;
+      return it.signed ? (v) => (v << 24) >> 24 : (v) => v & 0xff;
   }
   return no(`${it.bits}-bit integers`);
 }
 
 class FnCompiler {
   readonly ret: CType;
-  nslots = 2;
-  readonly slotInit: Slots = [0, 0];
+  private nslots = 3;
+  readonly slotInit: Slots = [0, 0, 0];
   private readonly scopes: Map<string, { slot: number; t: CType }>[] = [new Map()];
-  private readonly at: SrcLoc;
   /** The tree walker's nesting depth (blocks, expressions) at the point being compiled. */
   private nest = 0;
 
@@ -268,12 +390,10 @@ class FnCompiler {
     private readonly f: FuncDecl,
     private readonly scope: Scope,
   ) {
-    this.at = f.at;
     if (f.ret.kind === 'auto') no('deduced return type');
     const rt = ev.resolveType(f.ret, scope);
     if (rt.k !== 'void') this.checkScalar(rt);
     this.ret = rt;
-    this.slotInit[0] = isBig(rt) ? 0n : 0;
   }
 
   private checkScalar(t: CType): void {
@@ -293,9 +413,9 @@ class FnCompiler {
 
   declare(name: string, t: CType): number {
     const slot = this.nslots;
-    this.nslots += t.k === 'float' ? 2 : 1;
-    this.slotInit.push(isBig(t) ? 0n : 0);
-    if (t.k === 'float') this.slotInit.push(0);
+    const n = slotsOf(t);
+    this.nslots += n;
+    for (let k = 0; k < n; k++) this.slotInit.push(0);
     this.scopes[this.scopes.length - 1]!.set(name, { slot, t });
     return slot;
   }
@@ -500,14 +620,21 @@ class FnCompiler {
     }
   }
 
-  /** `slot = convert(e)` (with the NaN payload slot of a float). */
+  /** `slot = convert(e)` (64-bit: both halves; float: the NaN payload slots). */
   private storeSlot(slot: number, t: CType, e: CE, at: SrcLoc): (s: Slots) => void {
     const f = this.convert(e, t, at, false).f;
-    if (t.k === 'float')
+    if (t.k === 'float') {
+      const double = t.bits === 64;
       return (s) => {
-        const v = f(s) as number;
+        const v = f(s);
         s[slot] = v;
-        if (Number.isNaN(v)) s[slot + 1] = nan.bits as bigint;
+        if (Number.isNaN(v)) putNaN(s, slot, double);
+      };
+    }
+    if (is64(t))
+      return (s) => {
+        s[slot] = f(s);
+        s[slot + 1] = HI;
       };
     return (s) => {
       s[slot] = f(s);
@@ -517,162 +644,154 @@ class FnCompiler {
   private truth(e: CE): (s: Slots) => boolean {
     const f = e.f;
     const t = e.t;
-    if (isBig(t)) return (s) => (f(s) as bigint) !== 0n;
+    if (is64(t))
+      return (s) => {
+        const v = f(s);
+        return v !== 0 || HI !== 0;
+      };
     if (t.k === 'int' || t.k === 'bool' || t.k === 'enum' || t.k === 'float' || t.k === 'ptr')
-      return (s) => (f(s) as number) !== 0;
+      return (s) => f(s) !== 0;
     return no(`a ${t.k} condition`);
   }
 
   // ---- conversions ----
   /** C's conversion of `e` to `to` (as Evaluator.convert), fixed at compile time. */
   convert(e: CE, to: CType, at: SrcLoc, explicit: boolean): CE {
-    const from = e.t;
+    if (to.k === 'void') return { t: VOID, f: e.f };
+    const c = this.conv(e.t, to, at, explicit, e.konst);
+    if (!c) return { t: to, f: e.f, str: e.str, konst: e.konst };
+    // an integer constant converted to an integer type: converted now, by the evaluator's rules
+    if (e.konst !== undefined && isInteger(to)) {
+      const v = this.ev.convert({ k: 'int', t: e.t as IntType, v: e.konst }, to, at, explicit);
+      if (v.k === 'int') return this.constant(to, v.v);
+    }
     const f = e.f;
+    return {
+      t: to,
+      f: (s) => {
+        const v = f(s);
+        return c(v, HI);
+      },
+    };
+  }
+
+  /** A raw conversion between two types; null when the raw value stays as it is. */
+  private conv(from: CType, to: CType, at: SrcLoc, explicit: boolean, konst?: bigint): Conv | null {
     const ev = this.ev;
-    if (to.k === 'void') return { t: VOID, f };
-    if (sameType(from, to) && from.k !== 'enum') return { t: to, f, str: e.str, konst: e.konst };
+    if (sameType(from, to)) return null;
     const fromInt = from.k === 'int' || from.k === 'bool' || from.k === 'enum';
+    const f64 = is64(from);
+    const fs = isSigned(from);
     switch (to.k) {
       case 'int':
       case 'bool':
       case 'enum': {
         if (fromInt) {
-          const fb = isBig(from);
-          const tb = isBig(to);
           if (to.k === 'bool')
-            return fb
-              ? { t: to, f: (s) => ((f(s) as bigint) !== 0n ? 1 : 0) }
-              : { t: to, f: (s) => ((f(s) as number) !== 0 ? 1 : 0) };
-          const norm = intNorm(to);
-          if (tb) {
-            const n = norm as (v: bigint) => bigint;
-            return fb ? { t: to, f: (s) => n(f(s) as bigint) } : { t: to, f: (s) => n(BigInt(f(s))) };
+            return f64 ? (v, vh) => (v !== 0 || vh !== 0 ? 1 : 0) : (v) => (v !== 0 ? 1 : 0);
+          if (is64(to)) {
+            if (f64) return null;
+            return fs
+              ? (v) => {
+                  HI = v < 0 ? 0xffffffff : 0;
+                  return v >>> 0;
+                }
+              : (v) => {
+                  HI = 0;
+                  return v;
+                };
           }
-          const n = norm as (v: number) => number;
-          const bits = intOf(to as IntType).bits;
-          const signed = intOf(to as IntType).signed;
-          if (fb)
-            return {
-              t: to,
-              f: signed
-                ? (s) => Number(BigInt.asIntN(bits, f(s) as bigint))
-                : (s) => Number(BigInt.asUintN(bits, f(s) as bigint)),
-            };
-          return { t: to, f: (s) => n(f(s) as number) };
+          const n = intNorm(to);
+          if (
+            !f64 &&
+            intOf(to as IntType).bits === 32 &&
+            isSigned(to) === fs &&
+            from.k === 'int' &&
+            from.bits === 32
+          )
+            return null;
+          return (v) => n(v);
         }
         if (from.k === 'float') {
-          if (to.k === 'bool') return { t: to, f: (s) => ((f(s) as number) !== 0 ? 1 : 0) };
+          if (to.k === 'bool') return (v) => (v !== 0 ? 1 : 0);
           const it = intOf(to as IntType);
           const toT = to;
           const slow = (v: number): never => {
-            ev.convert(box(from, v, undefined, nan.bits), toT, at, explicit);
+            ev.convert(box(from, v, 0), toT, at, explicit);
             throw internalError('a float to integer conversion did not fail');
           };
           if (it.bits <= 32) {
             const lo = it.signed ? -(2 ** (it.bits - 1)) : 0;
             const hi = it.signed ? 2 ** (it.bits - 1) - 1 : 2 ** it.bits - 1;
-            return {
-              t: to,
-              f: (s) => {
-                const v = f(s) as number;
-                const tr = Math.trunc(v);
-                if (!(tr >= lo && tr <= hi)) return slow(v);
-                return tr === 0 ? 0 : tr;
-              },
+            return (v) => {
+              const tr = Math.trunc(v);
+              if (!(tr >= lo && tr <= hi)) return slow(v);
+              return tr === 0 ? 0 : tr;
             };
           }
-          const lo = it.signed ? -(1n << 63n) : 0n;
-          const hi = it.signed ? (1n << 63n) - 1n : (1n << 64n) - 1n;
-          return {
-            t: to,
-            f: (s) => {
-              const v = f(s) as number;
-              if (!Number.isFinite(v)) return slow(v);
-              const tr = BigInt(Math.trunc(v));
-              if (tr < lo || tr > hi) return slow(v);
-              return tr;
-            },
+          const lo = it.signed ? -(2 ** 63) : 0;
+          const hi = it.signed ? 2 ** 63 : 2 ** 64;
+          return (v) => {
+            const tr = Math.trunc(v);
+            if (!(tr >= lo && tr < hi)) return slow(v);
+            return split(tr);
           };
         }
         if (from.k === 'ptr') {
-          if (to.k === 'bool') return { t: to, f: (s) => ((f(s) as number) !== 0 ? 1 : 0) };
-          if (isBig(to)) {
-            const n = intNorm(to) as (v: bigint) => bigint;
-            return { t: to, f: (s) => n(BigInt(f(s))) };
-          }
-          const it = intOf(to as IntType);
-          const bits = it.bits;
-          const signed = it.signed;
-          return {
-            t: to,
-            f: signed
-              ? (s) => Number(BigInt.asIntN(bits, BigInt(f(s))))
-              : (s) => Number(BigInt.asUintN(bits, BigInt(f(s)))),
-          };
+          if (to.k === 'bool') return (v) => (v !== 0 ? 1 : 0);
+          if (is64(to)) return (v) => split(v);
+          const n = intNorm(to);
+          return (v) => n(v % TWO32);
         }
         break;
       }
       case 'float': {
         if (from.k === 'float') {
-          if (from.bits === to.bits) return { t: to, f };
           if (to.bits === 32)
-            return {
-              t: to,
-              f: (s) => {
-                const v = f(s) as number;
-                if (Number.isNaN(v)) {
-                  const p = nan.bits;
-                  if (p !== undefined)
-                    nan.bits = ((p >> 32n) & 0x80000000n) | 0x7fc00000n | ((p >> 29n) & 0x3fffffn);
-                  return v;
-                }
-                return Math.fround(v);
-              },
-            };
-          return {
-            t: to,
-            f: (s) => {
-              const v = f(s) as number;
+            return (v) => {
               if (Number.isNaN(v)) {
                 const p = nan.bits;
                 if (p !== undefined)
-                  nan.bits = ((p & 0x80000000n) << 32n) | 0x7ff8000000000000n | ((p & 0x3fffffn) << 29n);
+                  nan.bits = ((p >> 32n) & 0x80000000n) | 0x7fc00000n | ((p >> 29n) & 0x3fffffn);
+                return v;
               }
-              return v;
-            },
+              return Math.fround(v);
+            };
+          return (v) => {
+            if (Number.isNaN(v)) {
+              const p = nan.bits;
+              if (p !== undefined)
+                nan.bits = ((p & 0x80000000n) << 32n) | 0x7ff8000000000000n | ((p & 0x3fffffn) << 29n);
+            }
+            return v;
           };
         }
         if (fromInt) {
-          const bits = to.bits;
-          if (isBig(from)) return { t: to, f: (s) => intToFloat(f(s) as bigint, bits) };
-          return bits === 32 ? { t: to, f: (s) => Math.fround(f(s) as number) } : { t: to, f };
+          if (f64) {
+            if (to.bits === 64) return (v, vh) => num64(v, vh, fs);
+            return (v, vh) => {
+              const x = num64(v, vh, fs);
+              return Math.abs(x) < 2 ** 53 ? Math.fround(x) : intToFloat(big(v, vh, fs), 32);
+            };
+          }
+          return to.bits === 32 ? (v) => Math.fround(v) : null;
         }
         break;
       }
       case 'ptr': {
-        if (from.k === 'ptr') return { t: to, f, str: e.str };
+        if (from.k === 'ptr') return null;
         if (fromInt) {
-          const pbits = ev.ptrSize * 8;
           if (!explicit) {
-            if (e.konst !== undefined && (e.konst === 0 || e.konst === 0n)) return { t: to, f: () => 0 };
+            if (konst === 0n) return () => 0;
             const toT = to;
-            return {
-              t: to,
-              f: (s) => {
-                const v = f(s);
-                if (v !== 0 && v !== 0n) ev.convert(box(from, v), toT, at, false);
-                return 0;
-              },
+            return (v, vh) => {
+              if (v !== 0 || (f64 && vh !== 0)) ev.convert(box(from, v, vh), toT, at, false);
+              return 0;
             };
           }
-          if (isBig(from)) return { t: to, f: (s) => Number(BigInt.asUintN(pbits, f(s) as bigint)) };
-          return {
-            t: to,
-            f: (s) => {
-              const v = f(s) as number;
-              return v >= 0 ? v : Number(BigInt.asUintN(pbits, BigInt(v)));
-            },
-          };
+          if (f64) return (v, vh) => vh * TWO32 + v;
+          if (ev.ptrSize === 4) return (v) => v >>> 0;
+          return (v) => (v >= 0 ? v : TWO32 * TWO32 + v);
         }
         break;
       }
@@ -682,6 +801,15 @@ class FnCompiler {
 
   private promote(t: CType): CType {
     return this.ev.promote(t);
+  }
+
+  /** A raw 64-bit or 32-bit integer as a double (pointer offsets, shift counts). */
+  private toNumber(t: CType): Conv {
+    if (is64(t)) {
+      const sg = isSigned(t);
+      return (v, vh) => num64(v, vh, sg);
+    }
+    return (v) => v;
   }
 
   // ---- expressions ----
@@ -695,26 +823,36 @@ class FnCompiler {
     }
   }
 
+  private constant(t: CType, v: bigint): CE {
+    if (is64(t)) {
+      const lo = Number(BigInt.asUintN(32, v));
+      const hi = Number(BigInt.asUintN(32, v >> 32n));
+      return {
+        t,
+        konst: v,
+        f: () => {
+          HI = hi;
+          return lo;
+        },
+      };
+    }
+    const n = Number(v);
+    return { t, konst: v, f: () => n };
+  }
+
   private exprInner(e: Expr, discard: boolean): CE {
     const ev = this.ev;
     switch (e.kind) {
-      case 'int': {
-        const t = ev.literalType(e);
-        const v: Raw = t.bits > 32 ? e.value : Number(e.value);
-        return { t, f: () => v, konst: v };
-      }
+      case 'int':
+        return this.constant(ev.literalType(e), e.value);
       case 'float': {
         const v = e.value;
         return { t: e.single ? F32 : F64, f: () => v };
       }
-      case 'bool': {
-        const v = e.value ? 1 : 0;
-        return { t: BOOL, f: () => v };
-      }
-      case 'char': {
-        const v = e.value;
-        return { t: I8, f: () => v, konst: v };
-      }
+      case 'bool':
+        return this.constant(BOOL, e.value ? 1n : 0n);
+      case 'char':
+        return this.constant(I8, BigInt(e.value));
       case 'string': {
         let addr = -1;
         const str = e.value;
@@ -742,16 +880,12 @@ class FnCompiler {
           return no('a name the evaluator resolves when it runs');
         }
         if (r.lv || !r.v || r.v.k !== 'int') return no('a global object or function value');
-        const v = r.v;
-        const raw: Raw = isBig(v.t) ? v.v : Number(v.v);
-        return { t: v.t, f: () => raw, konst: raw };
+        return this.constant(r.v.t, r.v.v);
       }
       case 'unary':
-        return this.unary(e, discard);
-      case 'postfix': {
-        const lv = this.lval(e.e);
-        return this.incdec(lv, e.op === '++' ? 1 : -1, e.at, true);
-      }
+        return this.unary(e);
+      case 'postfix':
+        return this.incdec(this.lval(e.e), e.op === '++' ? 1 : -1, e.at, true);
       case 'binary':
         return this.binary(e);
       case 'assign':
@@ -789,10 +923,7 @@ class FnCompiler {
         if (e.how === 'bit' || e.how === 'const') no(`${e.how} cast`);
         if (e.type.kind === 'ref') no('cast to a reference');
         const to = ev.resolveType(e.type, this.scope);
-        if (to.k === 'void') {
-          const v = this.expr(e.e, true).f;
-          return { t: VOID, f: v };
-        }
+        if (to.k === 'void') return { t: VOID, f: this.expr(e.e, true).f };
         this.checkScalar(to);
         return this.convert(this.expr(e.e), to, e.at, true);
       }
@@ -800,9 +931,7 @@ class FnCompiler {
         if ((e as { pack?: boolean }).pack) no('sizeof...');
         let t: CType = e.type ? ev.resolveType(e.type, this.scope) : this.staticType(e.e!);
         if (t.k === 'ref') t = t.to;
-        const n = e.align ? ev.alignOf(t) : ev.sizeOf(t);
-        const raw: Raw = ev.sizeT.bits > 32 ? BigInt(n) : n;
-        return { t: ev.sizeT, f: () => raw, konst: raw };
+        return this.constant(ev.sizeT, BigInt(e.align ? ev.alignOf(t) : ev.sizeOf(t)));
       }
       default:
         return no(`expression ${e.kind}`);
@@ -828,21 +957,17 @@ class FnCompiler {
     return this.expr(e).t;
   }
 
-  private unary(e: Expr & { kind: 'unary' }, discard: boolean): CE {
+  private unary(e: Expr & { kind: 'unary' }): CE {
     switch (e.op) {
-      case '*': {
+      case '*':
         return this.load(this.lval(e));
-      }
       case 'pre++':
-      case 'pre--': {
-        const lv = this.lval(e.e);
-        return this.incdec(lv, e.op === 'pre++' ? 1 : -1, e.at, false);
-      }
+      case 'pre--':
+        return this.incdec(this.lval(e.e), e.op === 'pre++' ? 1 : -1, e.at, false);
       case '&':
         return no('address of');
     }
     const v = this.expr(e.e);
-    void discard;
     const t = v.t;
     if (t.k !== 'int' && t.k !== 'bool' && t.k !== 'enum' && t.k !== 'float' && t.k !== 'ptr')
       no(`unary ${e.op} on ${t.k}`);
@@ -856,13 +981,15 @@ class FnCompiler {
         return this.arith(v, e.at);
       case '-': {
         const a = this.arith(v, e.at);
+        if (a.konst !== undefined && isInteger(a.t))
+          return this.constant(a.t, (this.ev.mkInt(a.t as IntType, -a.konst) as { v: bigint }).v);
         const f = a.f;
         if (a.t.k === 'float') {
           const sign = a.t.bits === 32 ? 0x80000000n : 1n << 63n;
           return {
             t: a.t,
             f: (s) => {
-              const x = f(s) as number;
+              const x = f(s);
               if (Number.isNaN(x)) {
                 if (nan.bits !== undefined) nan.bits ^= sign;
                 return x;
@@ -871,26 +998,34 @@ class FnCompiler {
             },
           };
         }
-        if (a.t.k === 'ptr') no('- on a pointer');
-        const norm = intNorm(a.t);
-        if (isBig(a.t)) {
-          const n = norm as (v: bigint) => bigint;
-          return { t: a.t, f: (s) => n(-(f(s) as bigint)) };
-        }
-        const n = norm as (v: number) => number;
-        return { t: a.t, f: (s) => n(-(f(s) as number)) };
+        if (is64(a.t))
+          return {
+            t: a.t,
+            f: (s) => {
+              const x = f(s);
+              return sub64(0, 0, x, HI);
+            },
+          };
+        const n = intNorm(a.t);
+        return { t: a.t, f: (s) => n(-f(s)) };
       }
       case '~': {
         const a = this.arith(v, e.at);
         if (!isInteger(a.t)) no('~ on a non-integer');
+        if (a.konst !== undefined)
+          return this.constant(a.t, (this.ev.mkInt(a.t as IntType, ~a.konst) as { v: bigint }).v);
         const f = a.f;
-        const norm = intNorm(a.t);
-        if (isBig(a.t)) {
-          const n = norm as (v: bigint) => bigint;
-          return { t: a.t, f: (s) => n(~(f(s) as bigint)) };
-        }
-        const n = norm as (v: number) => number;
-        return { t: a.t, f: (s) => n(~(f(s) as number)) };
+        if (is64(a.t))
+          return {
+            t: a.t,
+            f: (s) => {
+              const x = f(s);
+              HI = ~HI >>> 0;
+              return ~x >>> 0;
+            },
+          };
+        const n = intNorm(a.t);
+        return { t: a.t, f: (s) => n(~f(s)) };
       }
     }
     return no(`unary ${e.op}`);
@@ -914,257 +1049,295 @@ class FnCompiler {
     }
     const a = this.expr(e.a);
     const b = this.expr(e.b);
-    const { t, op: g } = this.binop(op, a, b, e.at, e.b.at);
-    const fa = a.f;
-    const fb = b.f;
-    return { t, f: (s) => g(fa(s), fb(s)) };
+    const o = this.binop(op, a.t, b.t, e.at, e.b.at);
+    const ca = this.convert(a, o.ta, e.at, false);
+    const cb = this.convert(b, o.tb, e.b.at, false);
+    const fa = ca.f;
+    const fb = cb.f;
+    const g = o.op;
+    // integer constants: folded when both are (errors stay at run time), else held in the closure
+    if (ca.konst !== undefined && cb.konst !== undefined && isInteger(o.t)) {
+      try {
+        const v = this.ev.binop(
+          op,
+          { k: 'int', t: a.t as IntType, v: a.konst! },
+          { k: 'int', t: b.t as IntType, v: b.konst! },
+          e.at,
+          e.b.at,
+        );
+        if (v.k === 'int') return this.constant(o.t, v.v);
+      } catch {
+        // the operation fails when it runs
+      }
+    }
+    if (cb.konst !== undefined && o.tb.k !== 'ptr') {
+      const y = fb(EMPTY);
+      const yh = HI;
+      return {
+        t: o.t,
+        f: (s) => {
+          const x = fa(s);
+          return g(x, HI, y, yh);
+        },
+      };
+    }
+    if (ca.konst !== undefined && o.ta.k !== 'ptr') {
+      const x = fa(EMPTY);
+      const xh = HI;
+      return {
+        t: o.t,
+        f: (s) => {
+          const y = fb(s);
+          return g(x, xh, y, HI);
+        },
+      };
+    }
+    return {
+      t: o.t,
+      f: (s) => {
+        const x = fa(s);
+        const xh = HI;
+        const y = fb(s);
+        return g(x, xh, y, HI);
+      },
+    };
   }
 
-  /** The operator `op` on values of the static types of `a` and `b` (as Evaluator.binop). */
+  /**
+   * The operator `op` on operands of types `ta` and `tb` (as Evaluator.binop): the types the
+   * operands are converted to, the result type and the operation on converted raw operands.
+   */
   private binop(
     op: string,
-    a: CE,
-    b: CE,
+    ta: CType,
+    tb: CType,
     at: SrcLoc,
     bAt: SrcLoc,
-  ): { t: CType; op: (x: Raw, y: Raw) => Raw } {
+  ): { ta: CType; tb: CType; t: CType; op: Op } {
     const ev = this.ev;
-    const ta = a.t;
-    const tb = b.t;
-    if (ta.k === 'ptr' || tb.k === 'ptr') return this.ptrOp(op, a, b, at);
+    if (ta.k === 'ptr' || tb.k === 'ptr') return this.ptrOp(op, ta, tb, at);
     if (!isArithmetic(ta) || !isArithmetic(tb)) no(`operator${op} on ${ta.k} and ${tb.k}`);
-    const L = this.loc(at);
+    void bAt;
     if (op === '<<' || op === '>>') {
       const pa = this.promote(ta);
       const pb = this.promote(tb);
       if (!isInteger(pa) || !isInteger(pb)) no('shift of a non-integer');
-      const ca = this.convFn(ta, pa, at);
-      const cb = this.convFn(tb, pb, bAt);
       const bits = intOf(pa as IntType).bits;
-      const signed = intOf(pa as IntType).signed;
-      const bigA = isBig(pa);
-      const bigB = isBig(pb);
-      const bad = (c: Raw): never =>
+      const signed = isSigned(pa);
+      const cb64 = is64(pb);
+      const sb = isSigned(pb);
+      const bad = (c: number, ch: number): never =>
         ev.ub(
-          `shift by ${c} of a ${bits}-bit value`,
+          `shift by ${cb64 ? big(c, ch, sb) : c} of a ${bits}-bit value`,
           at,
           'C++ [expr.shift]: the count must be in 0..width-1',
         );
-      const count = bigB
-        ? (y: Raw) => {
-            const c = cb(y) as bigint;
-            if (c < 0n || c >= BigInt(bits)) bad(c);
-            return Number(c);
+      const count = cb64
+        ? (c: number, ch: number) => {
+            if (ch !== 0 || c >= bits) bad(c, ch);
+            return c;
           }
-        : (y: Raw) => {
-            const c = cb(y) as number;
-            if (c < 0 || c >= bits) bad(c);
+        : (c: number, ch: number) => {
+            if (c < 0 || c >= bits) bad(c, ch);
             return c;
           };
-      void L;
-      if (bigA) {
-        const n = intNorm(pa) as (v: bigint) => bigint;
-        return op === '<<'
-          ? { t: pa, op: (x, y) => n((ca(x) as bigint) << BigInt(count(y))) }
-          : { t: pa, op: (x, y) => (ca(x) as bigint) >> BigInt(count(y)) };
-      }
-      if (op === '<<')
-        return signed
-          ? { t: pa, op: (x, y) => (ca(x) as number) << count(y) }
-          : { t: pa, op: (x, y) => ((ca(x) as number) << count(y)) >>> 0 };
-      return signed
-        ? { t: pa, op: (x, y) => (ca(x) as number) >> count(y) }
-        : { t: pa, op: (x, y) => (ca(x) as number) >>> count(y) };
+      let g: Op;
+      if (is64(pa)) {
+        if (op === '<<') g = (x, xh, y, yh) => shl64(x, xh, count(y, yh));
+        else if (signed) g = (x, xh, y, yh) => shr64s(x, xh, count(y, yh));
+        else g = (x, xh, y, yh) => shr64u(x, xh, count(y, yh));
+      } else if (op === '<<')
+        g = signed ? (x, _xh, y, yh) => x << count(y, yh) : (x, _xh, y, yh) => (x << count(y, yh)) >>> 0;
+      else g = signed ? (x, _xh, y, yh) => x >> count(y, yh) : (x, _xh, y, yh) => x >>> count(y, yh);
+      return { ta: pa, tb: pb, t: pa, op: g };
     }
     const t = ev.common(ta, tb);
-    const ca = this.convFn(ta, t, at);
-    const cb = this.convFn(tb, t, bAt);
-    const cmp = compareOp(op);
+    const cmp = compareOp(op, t);
+    if (cmp) return { ta: t, tb: t, t: BOOL, op: cmp };
     if (t.k === 'float') {
-      if (cmp) return { t: BOOL, op: (x, y) => (cmp(ca(x), cb(y)) ? 1 : 0) };
       const single = t.bits === 32;
-      const r = (v: number) => {
-        const w = single ? Math.fround(v) : v;
-        if (Number.isNaN(w)) nan.bits = undefined;
-        return w;
-      };
+      const r = single
+        ? (v: number) => {
+            const w = Math.fround(v);
+            if (Number.isNaN(w)) nan.bits = undefined;
+            return w;
+          }
+        : (v: number) => {
+            if (Number.isNaN(v)) nan.bits = undefined;
+            return v;
+          };
+      let g: Op | undefined;
       switch (op) {
         case '+':
-          return { t, op: (x, y) => r((ca(x) as number) + (cb(y) as number)) };
+          g = (x, _xh, y) => r(x + y);
+          break;
         case '-':
-          return { t, op: (x, y) => r((ca(x) as number) - (cb(y) as number)) };
+          g = (x, _xh, y) => r(x - y);
+          break;
         case '*':
-          return { t, op: (x, y) => r((ca(x) as number) * (cb(y) as number)) };
+          g = (x, _xh, y) => r(x * y);
+          break;
         case '/':
-          return { t, op: (x, y) => r((ca(x) as number) / (cb(y) as number)) };
+          g = (x, _xh, y) => r(x / y);
+          break;
       }
-      return no(`operator${op} on floating-point values`);
+      if (!g) return no(`operator${op} on floating-point values`);
+      return { ta: t, tb: t, t, op: g };
     }
-    if (cmp) return { t: BOOL, op: (x, y) => (cmp(ca(x), cb(y)) ? 1 : 0) };
-    const it = t as IntType;
     const zero = () => ev.ub('division by zero', at);
-    if (isBig(it)) {
-      const n = intNorm(it) as (v: bigint) => bigint;
-      const A = ca as (x: Raw) => bigint;
-      const B = cb as (x: Raw) => bigint;
+    const signed = isSigned(t);
+    let g: Op | undefined;
+    if (is64(t)) {
       switch (op) {
         case '+':
-          return { t, op: (x, y) => n(A(x) + B(y)) };
+          g = add64;
+          break;
         case '-':
-          return { t, op: (x, y) => n(A(x) - B(y)) };
+          g = sub64;
+          break;
         case '*':
-          return { t, op: (x, y) => n(A(x) * B(y)) };
+          g = mul64;
+          break;
         case '/':
-          return {
-            t,
-            op: (x, y) => {
-              const p = A(x);
-              const q = B(y);
-              if (q === 0n) zero();
-              return n(p / q);
-            },
+        case '%': {
+          const div = op === '/';
+          g = (x, xh, y, yh) => {
+            if (y === 0 && yh === 0) zero();
+            const p = big(x, xh, signed);
+            const q = big(y, yh, signed);
+            return fromBig(div ? p / q : p % q);
           };
-        case '%':
-          return {
-            t,
-            op: (x, y) => {
-              const p = A(x);
-              const q = B(y);
-              if (q === 0n) zero();
-              return n(p % q);
-            },
-          };
+          break;
+        }
         case '&':
-          return { t, op: (x, y) => n(A(x) & B(y)) };
+          g = (x, xh, y, yh) => {
+            HI = (xh & yh) >>> 0;
+            return (x & y) >>> 0;
+          };
+          break;
         case '|':
-          return { t, op: (x, y) => n(A(x) | B(y)) };
+          g = (x, xh, y, yh) => {
+            HI = (xh | yh) >>> 0;
+            return (x | y) >>> 0;
+          };
+          break;
         case '^':
-          return { t, op: (x, y) => n(A(x) ^ B(y)) };
+          g = (x, xh, y, yh) => {
+            HI = (xh ^ yh) >>> 0;
+            return (x ^ y) >>> 0;
+          };
+          break;
       }
-      return no(`operator${op}`);
+    } else if (intOf(t as IntType).bits === 32) {
+      if (signed)
+        switch (op) {
+          case '+':
+            g = (x, _xh, y) => (x + y) | 0;
+            break;
+          case '-':
+            g = (x, _xh, y) => (x - y) | 0;
+            break;
+          case '*':
+            g = (x, _xh, y) => Math.imul(x, y);
+            break;
+          case '/':
+            g = (x, _xh, y) => {
+              if (y === 0) zero();
+              return (x / y) | 0;
+            };
+            break;
+          case '%':
+            g = (x, _xh, y) => {
+              if (y === 0) zero();
+              return (x % y) | 0;
+            };
+            break;
+          case '&':
+            g = (x, _xh, y) => x & y;
+            break;
+          case '|':
+            g = (x, _xh, y) => x | y;
+            break;
+          case '^':
+            g = (x, _xh, y) => x ^ y;
+            break;
+        }
+      else
+        switch (op) {
+          case '+':
+            g = (x, _xh, y) => (x + y) >>> 0;
+            break;
+          case '-':
+            g = (x, _xh, y) => (x - y) >>> 0;
+            break;
+          case '*':
+            g = (x, _xh, y) => Math.imul(x, y) >>> 0;
+            break;
+          case '/':
+            g = (x, _xh, y) => {
+              if (y === 0) zero();
+              return (x / y) >>> 0;
+            };
+            break;
+          case '%':
+            g = (x, _xh, y) => {
+              if (y === 0) zero();
+              return x % y;
+            };
+            break;
+          case '&':
+            g = (x, _xh, y) => (x & y) >>> 0;
+            break;
+          case '|':
+            g = (x, _xh, y) => (x | y) >>> 0;
+            break;
+          case '^':
+            g = (x, _xh, y) => (x ^ y) >>> 0;
+            break;
+        }
     }
-    if (it.bits !== 32) no(`${it.bits}-bit arithmetic`);
-    const A = ca as (x: Raw) => number;
-    const B = cb as (x: Raw) => number;
-    if (it.signed)
-      switch (op) {
-        case '+':
-          return { t, op: (x, y) => (A(x) + B(y)) | 0 };
-        case '-':
-          return { t, op: (x, y) => (A(x) - B(y)) | 0 };
-        case '*':
-          return { t, op: (x, y) => Math.imul(A(x), B(y)) };
-        case '/':
-          return {
-            t,
-            op: (x, y) => {
-              const p = A(x);
-              const q = B(y);
-              if (q === 0) zero();
-              return (p / q) | 0;
-            },
-          };
-        case '%':
-          return {
-            t,
-            op: (x, y) => {
-              const p = A(x);
-              const q = B(y);
-              if (q === 0) zero();
-              return (p % q) | 0;
-            },
-          };
-        case '&':
-          return { t, op: (x, y) => A(x) & B(y) };
-        case '|':
-          return { t, op: (x, y) => A(x) | B(y) };
-        case '^':
-          return { t, op: (x, y) => A(x) ^ B(y) };
-      }
-    else
-      switch (op) {
-        case '+':
-          return { t, op: (x, y) => (A(x) + B(y)) >>> 0 };
-        case '-':
-          return { t, op: (x, y) => (A(x) - B(y)) >>> 0 };
-        case '*':
-          return { t, op: (x, y) => Math.imul(A(x), B(y)) >>> 0 };
-        case '/':
-          return {
-            t,
-            op: (x, y) => {
-              const p = A(x);
-              const q = B(y);
-              if (q === 0) zero();
-              return (p / q) >>> 0;
-            },
-          };
-        case '%':
-          return {
-            t,
-            op: (x, y) => {
-              const p = A(x);
-              const q = B(y);
-              if (q === 0) zero();
-              return p % q;
-            },
-          };
-        case '&':
-          return { t, op: (x, y) => (A(x) & B(y)) >>> 0 };
-        case '|':
-          return { t, op: (x, y) => (A(x) | B(y)) >>> 0 };
-        case '^':
-          return { t, op: (x, y) => (A(x) ^ B(y)) >>> 0 };
-      }
-    return no(`operator${op}`);
+    if (!g) return no(`operator${op} on ${t.k}`);
+    return { ta: t, tb: t, t, op: g };
   }
 
-  /** A raw conversion function between two types (identity when equal). */
-  private convFn(from: CType, to: CType, at: SrcLoc): (x: Raw) => Raw {
-    if (sameType(from, to) && from.k !== 'enum') return (x) => x;
-    let cell: Raw = 0;
-    const conv = this.convert({ t: from, f: () => cell }, to, at, false).f;
-    return (x) => {
-      cell = x;
-      return conv(EMPTY);
-    };
-  }
-
-  private ptrOp(op: string, a: CE, b: CE, at: SrcLoc): { t: CType; op: (x: Raw, y: Raw) => Raw } {
+  private ptrOp(op: string, ta: CType, tb: CType, at: SrcLoc): { ta: CType; tb: CType; t: CType; op: Op } {
     const ev = this.ev;
-    const ta = a.t;
-    const tb = b.t;
     if (ta.k === 'ptr' && tb.k === 'ptr') {
       if (op === '-') {
         const es = ev.sizeOf(ta.to) || 1;
-        const big = ev.ptrdiffT.bits > 32;
+        const t = ev.ptrdiffT;
         return {
-          t: ev.ptrdiffT,
-          op: big
-            ? (x, y) => BigInt(Math.trunc(((x as number) - (y as number)) / es))
-            : (x, y) => Math.trunc(((x as number) - (y as number)) / es) | 0,
+          ta,
+          tb,
+          t,
+          op: is64(t)
+            ? (x, _xh, y) => split(Math.trunc((x - y) / es))
+            : (x, _xh, y) => Math.trunc((x - y) / es) | 0,
         };
       }
-      const cmp = compareOp(op);
-      if (cmp) return { t: BOOL, op: (x, y) => (cmp(x, y) ? 1 : 0) };
+      const cmp = compareOp(op, ta);
+      if (cmp) return { ta, tb, t: BOOL, op: cmp };
       return no(`operator${op} on pointers`);
     }
     if (ta.k === 'ptr' && isInteger(tb) && (op === '+' || op === '-')) {
-      const es = ev.sizeOf(ta.to);
-      const sign = op === '+' ? 1 : -1;
-      return { t: ta, op: (x, y) => (x as number) + sign * Number(y) * es };
+      const es = ev.sizeOf(ta.to) * (op === '+' ? 1 : -1);
+      const n = this.toNumber(tb);
+      return { ta, tb, t: ta, op: (x, _xh, y, yh) => x + n(y, yh) * es };
     }
     if (isInteger(ta) && tb.k === 'ptr' && op === '+') {
       const es = ev.sizeOf(tb.to);
-      return { t: tb, op: (x, y) => (y as number) + Number(x) * es };
+      const n = this.toNumber(ta);
+      return { ta, tb, t: tb, op: (x, xh, y) => y + n(x, xh) * es };
     }
     if (ta.k === 'ptr' && isInteger(tb) && (op === '==' || op === '!=')) {
       const eq = op === '==';
       return {
+        ta,
+        tb,
         t: BOOL,
-        op: (x, y) => {
-          if (y !== 0 && y !== 0n) ev.binop(op, box(ta, x), box(tb, y), at);
-          return ((x as number) === 0) === eq ? 1 : 0;
+        op: (x, _xh, y, yh) => {
+          if (y !== 0 || (is64(tb) && yh !== 0)) ev.binop(op, box(ta, x, 0), box(tb, y, yh), at);
+          return (x === 0) === eq ? 1 : 0;
         },
       };
     }
@@ -1196,7 +1369,7 @@ class FnCompiler {
           t: to,
           at,
           addr: (s) => {
-            const a = f(s) as number;
+            const a = f(s);
             if (a === 0) ev.ub('null pointer dereference', at);
             return a;
           },
@@ -1208,12 +1381,25 @@ class FnCompiler {
         if (idx.t.k === 'ptr') [base, idx] = [idx, base];
         if (base.t.k !== 'ptr' || !isInteger(idx.t)) no('an index that is not pointer[integer]');
         const to = (base.t as PtrType).to;
-        if (to.k === 'void') no('index of void*');
+        if (to.k === 'void' || to.k === 'func') no('index of void* or a function pointer');
         this.checkScalar(to);
         const es = ev.sizeOf(to);
         const fb = base.f;
         const fi = idx.f;
-        return { kind: 'mem', t: to, at: e.at, addr: (s) => (fb(s) as number) + Number(fi(s)) * es };
+        if (is64(idx.t)) {
+          const sg = isSigned(idx.t);
+          return {
+            kind: 'mem',
+            t: to,
+            at: e.at,
+            addr: (s) => {
+              const b = fb(s);
+              const i = fi(s);
+              return b + num64(i, HI, sg) * es;
+            },
+          };
+        }
+        return { kind: 'mem', t: to, at: e.at, addr: (s) => fb(s) + fi(s) * es };
       }
     }
     return no(`an lvalue ${e.kind}`);
@@ -1223,13 +1409,23 @@ class FnCompiler {
     const t = lv.t;
     if (lv.kind === 'slot') {
       const slot = lv.slot;
-      if (t.k === 'float')
+      if (t.k === 'float') {
+        const double = t.bits === 64;
         return {
           t,
           f: (s) => {
-            const v = s[slot] as number;
-            if (Number.isNaN(v)) nan.bits = s[slot + 1] as bigint | undefined;
+            const v = s[slot]!;
+            if (Number.isNaN(v)) getNaN(s, slot, double);
             return v;
+          },
+        };
+      }
+      if (is64(t))
+        return {
+          t,
+          f: (s) => {
+            HI = s[slot + 1]!;
+            return s[slot]!;
           },
         };
       return { t, f: (s) => s[slot]! };
@@ -1240,7 +1436,7 @@ class FnCompiler {
   }
 
   /** A load of type `t` from memory (region read hooks run, as Evaluator.load). */
-  private reader(t: CType, at: SrcLoc): (addr: number) => Raw {
+  private reader(t: CType, at: SrcLoc): (addr: number) => number {
     const mem = this.ev.mem;
     const L = this.loc(at);
     switch (t.k) {
@@ -1284,15 +1480,12 @@ class FnCompiler {
                   return r.view.getUint32(a - r.base, true);
                 };
           case 64:
-            return it.signed
-              ? (a) => {
-                  const r = mem.readRegion(a, 8, L);
-                  return r.view.getBigInt64(a - r.base, true);
-                }
-              : (a) => {
-                  const r = mem.readRegion(a, 8, L);
-                  return r.view.getBigUint64(a - r.base, true);
-                };
+            return (a) => {
+              const r = mem.readRegion(a, 8, L);
+              const off = a - r.base;
+              HI = r.view.getUint32(off + 4, true);
+              return r.view.getUint32(off, true);
+            };
         }
         break;
       }
@@ -1314,7 +1507,8 @@ class FnCompiler {
         if (this.ev.ptrSize === 8)
           return (a) => {
             const r = mem.readRegion(a, 8, L);
-            return Number(r.view.getBigUint64(a - r.base, true));
+            const off = a - r.base;
+            return r.view.getUint32(off + 4, true) * TWO32 + r.view.getUint32(off, true);
           };
         return (a) => {
           const r = mem.readRegion(a, 4, L);
@@ -1324,62 +1518,75 @@ class FnCompiler {
     return no(`a load of ${t.k}`);
   }
 
-  /** A store of an already converted value of type `t` (region write hooks run). */
-  private writer(t: CType, at: SrcLoc): (addr: number, v: Raw) => void {
+  /** A store of a value already of type `t` (`vh`: high half of a 64-bit value; write hooks run). */
+  private writer(t: CType, at: SrcLoc): (addr: number, v: number, vh: number) => void {
     const mem = this.ev.mem;
     const L = this.loc(at);
     const n = this.ev.sizeOf(t);
-    const put = ((): ((view: DataView, off: number, v: Raw) => void) => {
+    const put = ((): ((view: DataView, off: number, v: number, vh: number) => void) => {
       switch (t.k) {
         case 'bool':
-          return (view, off, v) => view.setUint8(off, v as number);
+          return (view, off, v) => view.setUint8(off, v);
         case 'int':
         case 'enum': {
-          const it = intOf(t);
-          switch (it.bits) {
+          switch (intOf(t).bits) {
             case 8:
-              return (view, off, v) => view.setUint8(off, (v as number) & 0xff);
+              return (view, off, v) => view.setUint8(off, v & 0xff);
             case 16:
-              return (view, off, v) => view.setUint16(off, (v as number) & 0xffff, true);
+              return (view, off, v) => view.setUint16(off, v & 0xffff, true);
             case 32:
-              return (view, off, v) => view.setUint32(off, (v as number) >>> 0, true);
+              return (view, off, v) => view.setUint32(off, v >>> 0, true);
             case 64:
-              return (view, off, v) => view.setBigUint64(off, BigInt.asUintN(64, v as bigint), true);
+              return (view, off, v, vh) => {
+                view.setUint32(off, v, true);
+                view.setUint32(off + 4, vh, true);
+              };
           }
           break;
         }
         case 'float':
           if (t.bits === 32)
             return (view, off, v) => {
-              const x = v as number;
-              if (Number.isNaN(x) && nan.bits !== undefined) view.setUint32(off, Number(nan.bits), true);
-              else view.setFloat32(off, x, true);
+              if (Number.isNaN(v) && nan.bits !== undefined) view.setUint32(off, Number(nan.bits), true);
+              else view.setFloat32(off, v, true);
             };
           return (view, off, v) => {
-            const x = v as number;
-            if (Number.isNaN(x) && nan.bits !== undefined) view.setBigUint64(off, nan.bits, true);
-            else view.setFloat64(off, x, true);
+            if (Number.isNaN(v) && nan.bits !== undefined) view.setBigUint64(off, nan.bits, true);
+            else view.setFloat64(off, v, true);
           };
         case 'ptr':
-          if (this.ev.ptrSize === 8) return (view, off, v) => view.setBigUint64(off, BigInt(v), true);
-          return (view, off, v) => view.setUint32(off, (v as number) >>> 0, true);
+          if (this.ev.ptrSize === 8)
+            return (view, off, v) => {
+              view.setUint32(off, v % TWO32, true);
+              view.setUint32(off + 4, Math.floor(v / TWO32) % TWO32, true);
+            };
+          return (view, off, v) => view.setUint32(off, v >>> 0, true);
       }
       return no(`a store of ${t.k}`);
     })();
-    return (a, v) => {
+    return (a, v, vh) => {
       const r = mem.find(a, n, L);
-      put(r.view, a - r.base, v);
+      put(r.view, a - r.base, v, vh);
       if (r.hooks?.write) mem.wrote(r, a, n);
     };
   }
 
-  /** `slot = value` with value already of the slot's type; returns the value. */
-  private storeTo(lv: CL & { kind: 'slot' }): (s: Slots, v: Raw) => Raw {
+  /** `slot = value` with a value already of the slot's type; returns the value. */
+  private slotStore(lv: CL & { kind: 'slot' }): (s: Slots, v: number) => number {
     const slot = lv.slot;
-    if (lv.t.k === 'float')
+    const t = lv.t;
+    if (t.k === 'float') {
+      const double = t.bits === 64;
       return (s, v) => {
         s[slot] = v;
-        if (Number.isNaN(v)) s[slot + 1] = nan.bits as bigint;
+        if (Number.isNaN(v)) putNaN(s, slot, double);
+        return v;
+      };
+    }
+    if (is64(t))
+      return (s, v) => {
+        s[slot] = v;
+        s[slot + 1] = HI;
         return v;
       };
     return (s, v) => {
@@ -1392,52 +1599,71 @@ class FnCompiler {
     if (e.b.kind === 'init') no('assignment of a braced list');
     const lv = this.lval(e.a);
     this.checkScalar(lv.t);
-    const b = this.expr(e.b);
     const t = lv.t;
-    const fb = b.f;
-    if (lv.kind === 'slot') {
-      const store = this.storeTo(lv);
-      if (e.op === '=') {
-        const cv = this.convert(b, t, e.at, false).f;
-        return { t, f: (s) => store(s, cv(s)) };
-      }
-      const old = this.load(lv);
-      const { t: rt, op } = this.binop(e.op.slice(0, -1), old, b, e.at, e.b.at);
-      const back = this.convFn(rt, t, e.at);
-      const fo = old.f;
-      return {
-        t,
-        f: (s) => {
-          const y = fb(s);
-          return store(s, back(op(fo(s), y)));
-        },
-      };
-    }
-    // memory: the address first, then the value, then (op=) the old value
-    const addr = lv.addr;
-    const w = this.writer(t, lv.at);
+    const b = this.expr(e.b);
+    const hiOut = is64(t);
     if (e.op === '=') {
-      const cv = this.convFn(b.t, t, e.at);
+      const fb = this.convert(b, t, e.at, false).f;
+      if (lv.kind === 'slot') {
+        const store = this.slotStore(lv);
+        return { t, f: (s) => store(s, fb(s)) };
+      }
+      const addr = lv.addr;
+      const w = this.writer(t, lv.at);
       return {
         t,
         f: (s) => {
           const a = addr(s);
-          const v = cv(fb(s));
-          w(a, v);
+          const v = fb(s);
+          const vh = HI;
+          w(a, v, vh);
+          HI = vh;
           return v;
         },
       };
     }
+    // x op= y: the object, then y, then the old value; the result converted back to x's type
+    const o = this.binop(e.op.slice(0, -1), t, b.t, e.at, e.b.at);
+    const ca = this.conv(t, o.ta, e.at, false);
+    const fb = this.convert(b, o.tb, e.b.at, false).f;
+    const back = this.conv(o.t, t, e.at, false);
+    const g = o.op;
+    const apply = (x: number, xh: number, y: number, yh: number): number => {
+      if (ca) {
+        x = ca(x, xh);
+        xh = HI;
+      }
+      const r = g(x, xh, y, yh);
+      return back ? back(r, HI) : r;
+    };
+    if (lv.kind === 'slot') {
+      const store = this.slotStore(lv);
+      const old = this.load(lv).f;
+      return {
+        t,
+        f: (s) => {
+          const y = fb(s);
+          const yh = HI;
+          const x = old(s);
+          return store(s, apply(x, HI, y, yh));
+        },
+      };
+    }
+    const addr = lv.addr;
     const rd = this.reader(t, lv.at);
-    const { t: rt, op } = this.binop(e.op.slice(0, -1), { t, f: () => 0 }, b, e.at, e.b.at);
-    const back = this.convFn(rt, t, e.at);
+    const w = this.writer(t, lv.at);
+    void hiOut;
     return {
       t,
       f: (s) => {
         const a = addr(s);
         const y = fb(s);
-        const v = back(op(rd(a), y));
-        w(a, v);
+        const yh = HI;
+        const x = rd(a);
+        const v = apply(x, HI, y, yh);
+        const vh = HI;
+        w(a, v, vh);
+        HI = vh;
         return v;
       },
     };
@@ -1446,54 +1672,76 @@ class FnCompiler {
   private incdec(lv: CL, d: 1 | -1, at: SrcLoc, post: boolean): CE {
     const t = lv.t;
     if (t.k === 'bool') no('++/-- on a bool');
-    let next: (v: Raw) => Raw;
+    this.checkScalar(t);
+    let next: Conv;
     if (t.k === 'float') {
       const single = t.bits === 32;
       next = (v) => {
-        const w = single ? Math.fround((v as number) + d) : (v as number) + d;
+        const w = single ? Math.fround(v + d) : v + d;
         if (Number.isNaN(w)) nan.bits = undefined;
         return w;
       };
     } else if (t.k === 'ptr') {
       const es = this.ev.sizeOf(t.to) * d;
-      next = (v) => (v as number) + es;
-    } else if (isBig(t)) {
-      const n = intNorm(t) as (v: bigint) => bigint;
-      const dd = BigInt(d);
-      next = (v) => n((v as bigint) + dd);
+      next = (v) => v + es;
+    } else if (is64(t)) {
+      const dl = d > 0 ? 1 : 0xffffffff;
+      const dh = d > 0 ? 0 : 0xffffffff;
+      next = (v, vh) => add64(v, vh, dl, dh);
     } else {
-      const n = intNorm(t) as (v: number) => number;
-      next = (v) => n((v as number) + d);
+      const n = intNorm(t);
+      next = (v) => n(v + d);
     }
     if (lv.kind === 'slot') {
       const slot = lv.slot;
       if (t.k === 'float') {
+        const double = t.bits === 64;
         return {
           t,
           f: (s) => {
-            const old = s[slot] as number;
-            const payload = s[slot + 1] as bigint | undefined;
-            const v = next(old);
+            const old = s[slot]!;
+            if (Number.isNaN(old)) getNaN(s, slot, double);
+            const keep = nan.bits;
+            const v = next(old, 0);
             s[slot] = v;
-            if (Number.isNaN(v)) s[slot + 1] = undefined as unknown as bigint;
-            if (post && Number.isNaN(old)) nan.bits = payload;
-            return post ? old : v;
+            if (Number.isNaN(v)) putNaN(s, slot, double);
+            if (post) {
+              nan.bits = keep;
+              return old;
+            }
+            return v;
           },
         };
       }
+      if (is64(t))
+        return {
+          t,
+          f: (s) => {
+            const ol = s[slot]!;
+            const oh = s[slot + 1]!;
+            const v = next(ol, oh);
+            s[slot] = v;
+            s[slot + 1] = HI;
+            if (post) {
+              HI = oh;
+              return ol;
+            }
+            return v;
+          },
+        };
       return post
         ? {
             t,
             f: (s) => {
               const old = s[slot]!;
-              s[slot] = next(old);
+              s[slot] = next(old, 0);
               return old;
             },
           }
         : {
             t,
             f: (s) => {
-              const v = next(s[slot]!);
+              const v = next(s[slot]!, 0);
               s[slot] = v;
               return v;
             },
@@ -1507,11 +1755,18 @@ class FnCompiler {
       f: (s) => {
         const a = addr(s);
         const old = rd(a);
+        const oh = HI;
         const keep = nan.bits;
-        const v = next(old);
-        w(a, v);
-        if (post && t.k === 'float' && Number.isNaN(old)) nan.bits = keep;
-        return post ? old : v;
+        const v = next(old, oh);
+        const vh = HI;
+        w(a, v, vh);
+        if (post) {
+          HI = oh;
+          nan.bits = keep;
+          return old;
+        }
+        HI = vh;
+        return v;
       },
     };
   }
@@ -1537,20 +1792,21 @@ class FnCompiler {
     if (callee.k === 'builtin') return this.builtinCall(callee.name, e, discard);
     if (callee.k !== 'fn' || callee.self || callee.targs) return no(`a call of a ${callee.k}`);
     const f = this.pickFunction(callee.fns, e.args.length);
-    // parameter types, in the callee's namespace
+    // parameter and result types, in the callee's namespace
     const ps: CType[] = [];
     let rt: CType;
-    ev.frames.push({ fn: f, ns: f.ns, retType: VOID, scope: ev.newScope() });
+    const cscope = ev.newScope();
+    ev.frames.push({ fn: f, ns: f.ns, retType: VOID, scope: cscope });
     try {
       for (const p of f.params) {
         if (p.type.kind === 'ref' || p.pack || p.type.kind === 'auto') no('a reference or deduced parameter');
-        let t = ev.resolveType(p.type, ev.frames[ev.frames.length - 1]!.scope);
+        let t = ev.resolveType(p.type, cscope);
         if (t.k === 'array') t = { k: 'ptr', to: t.of };
         this.checkScalar(t);
         ps.push(t);
       }
       if (f.ret.kind === 'auto' || f.ret.kind === 'ref') no('a deduced or reference result');
-      rt = ev.resolveType(f.ret, ev.frames[ev.frames.length - 1]!.scope);
+      rt = ev.resolveType(f.ret, cscope);
       if (rt.k !== 'void') this.checkScalar(rt);
     } finally {
       ev.frames.pop();
@@ -1562,19 +1818,24 @@ class FnCompiler {
     const target = this.c.callee(f);
     if (target) {
       const paramSlots = target.paramSlots;
+      const kinds = ps.map((t) => (t.k === 'float' ? (t.bits === 64 ? 3 : 2) : is64(t) ? 1 : 0));
+      const c = this.c;
       // the depth the tree walker would have reached at this call (each call level adds it)
       const D = this.nest;
-      const floats = ps.map((t) => t.k === 'float');
-      const c = this.c;
+      const rdouble = rt.k === 'float' && rt.bits === 64;
       return {
         t: rt,
         f: (s) => {
-          const cs = target.init.slice();
+          let cs = target.free;
+          if (cs) target.free = undefined;
+          else cs = target.init.slice();
           for (let k = 0; k < n; k++) {
             const v = argF[k]!(s);
             const slot = paramSlots[k]!;
             cs[slot] = v;
-            if (floats[k] && Number.isNaN(v)) cs[slot + 1] = nan.bits as bigint;
+            const kind = kinds[k]!;
+            if (kind === 1) cs[slot + 1] = HI;
+            else if (kind > 1 && Number.isNaN(v)) putNaN(cs, slot, kind === 3);
           }
           budget.step(1, L);
           ev.depth += D;
@@ -1584,11 +1845,11 @@ class FnCompiler {
           } finally {
             ev.depth -= D;
           }
-          if (rt.k === 'float') {
-            const v = cs[0] as number;
-            if (Number.isNaN(v)) nan.bits = cs[1] as bigint | undefined;
-          }
-          return cs[0]!;
+          const v = cs[0]!;
+          HI = cs[1]!;
+          if (rt.k === 'float' && Number.isNaN(v)) getNaN(cs, 0, rdouble);
+          target.free = cs;
+          return v;
         },
       };
     }
@@ -1602,7 +1863,7 @@ class FnCompiler {
         const vals = [];
         for (let k = 0; k < n; k++) {
           const v = argF[k]!(s);
-          vals.push({ v: box(ps[k]!, v, args[k]!.str, nan.bits), lv: undefined, e: exprs[k] });
+          vals.push({ v: box(ps[k]!, v, HI, args[k]!.str), lv: undefined, e: exprs[k] });
         }
         const v = ev.callFunctions(fns, undefined, vals, undefined, at, name);
         return rt.k === 'void' ? 0 : unbox(v, rt);
@@ -1645,19 +1906,13 @@ class FnCompiler {
       const out: Value[] = [];
       for (let k = 0; k < n; k++) {
         const v = argF[k]!(s);
-        out.push(box(args[k]!.t, v, args[k]!.str, nan.bits));
+        out.push(box(args[k]!.t, v, HI, args[k]!.str));
       }
       return out;
     };
     const L = this.loc(at);
-    const guard = <T>(g: () => T): T => {
-      try {
-        return g();
-      } catch (err) {
-        if (err instanceof AxsimError && !err.location?.line) throw err.at(L);
-        throw err;
-      }
-    };
+    const located = (err: unknown): unknown =>
+      err instanceof AxsimError && !err.location?.line ? err.at(L) : err;
     if (lib) {
       if (n < lib.min || n > lib.max) no('a library call with the wrong number of arguments');
       let rt: CType | undefined;
@@ -1668,7 +1923,12 @@ class FnCompiler {
         t,
         f: (s) => {
           const vals = boxed(s);
-          const v = guard(() => lib.f(ev, vals, at));
+          let v: Value;
+          try {
+            v = lib.f(ev, vals, at);
+          } catch (err) {
+            throw located(err);
+          }
           return t.k === 'void' ? 0 : unbox(ev.convert(v, t, at, false), t);
         },
       };
@@ -1678,12 +1938,54 @@ class FnCompiler {
     const exprs = e.args;
     const end = e.end;
     const scope = this.scope;
+    const halves = fn.halves;
+    if (halves && args.every((a) => isInteger(a.t) || a.t.k === 'ptr')) {
+      // integer and pointer arguments as 64-bit two's complement halves, without boxing
+      const buf: number[] = new Array(2 * n).fill(0);
+      const kinds = args.map((a) => (is64(a.t) ? 2 : a.t.k === 'ptr' ? 3 : isSigned(a.t) ? 1 : 0));
+      return {
+        t: VOID,
+        f: (s) => {
+          for (let k = 0; k < n; k++) {
+            const v = argF[k]!(s);
+            switch (kinds[k]) {
+              case 0:
+                buf[2 * k] = v;
+                buf[2 * k + 1] = 0;
+                break;
+              case 1:
+                buf[2 * k] = v >>> 0;
+                buf[2 * k + 1] = v < 0 ? 0xffffffff : 0;
+                break;
+              case 2:
+                buf[2 * k] = v;
+                buf[2 * k + 1] = HI;
+                break;
+              default:
+                buf[2 * k] = split(v);
+                buf[2 * k + 1] = HI;
+            }
+          }
+          ev.cur = at;
+          try {
+            halves(ev, at, buf);
+          } catch (err) {
+            throw located(err);
+          }
+          return 0;
+        },
+      };
+    }
     return {
       t: VOID,
       f: (s) => {
         const vals = boxed(s);
         ev.cur = at;
-        guard(() => fn({ ev, name, args: vals, argExprs: exprs, targs: [], at, end, scope }));
+        try {
+          fn({ ev, name, args: vals, argExprs: exprs, targs: [], at, end, scope });
+        } catch (err) {
+          throw located(err);
+        }
         return 0;
       },
     };
@@ -1692,20 +1994,51 @@ class FnCompiler {
 
 const EMPTY: Slots = [];
 
-function compareOp(op: string): ((x: Raw, y: Raw) => boolean) | undefined {
+function compareOp(op: string, t: CType): Op | undefined {
+  if (is64(t)) {
+    if (isSigned(t))
+      switch (op) {
+        case '<':
+          return (x, xh, y, yh) => ((xh | 0) < (yh | 0) || (xh === yh && x < y) ? 1 : 0);
+        case '>':
+          return (x, xh, y, yh) => ((xh | 0) > (yh | 0) || (xh === yh && x > y) ? 1 : 0);
+        case '<=':
+          return (x, xh, y, yh) => ((xh | 0) < (yh | 0) || (xh === yh && x <= y) ? 1 : 0);
+        case '>=':
+          return (x, xh, y, yh) => ((xh | 0) > (yh | 0) || (xh === yh && x >= y) ? 1 : 0);
+      }
+    else
+      switch (op) {
+        case '<':
+          return (x, xh, y, yh) => (xh < yh || (xh === yh && x < y) ? 1 : 0);
+        case '>':
+          return (x, xh, y, yh) => (xh > yh || (xh === yh && x > y) ? 1 : 0);
+        case '<=':
+          return (x, xh, y, yh) => (xh < yh || (xh === yh && x <= y) ? 1 : 0);
+        case '>=':
+          return (x, xh, y, yh) => (xh > yh || (xh === yh && x >= y) ? 1 : 0);
+      }
+    switch (op) {
+      case '==':
+        return (x, xh, y, yh) => (x === y && xh === yh ? 1 : 0);
+      case '!=':
+        return (x, xh, y, yh) => (x !== y || xh !== yh ? 1 : 0);
+    }
+    return undefined;
+  }
   switch (op) {
     case '<':
-      return (x, y) => x < y;
+      return (x, _xh, y) => (x < y ? 1 : 0);
     case '>':
-      return (x, y) => x > y;
+      return (x, _xh, y) => (x > y ? 1 : 0);
     case '<=':
-      return (x, y) => x <= y;
+      return (x, _xh, y) => (x <= y ? 1 : 0);
     case '>=':
-      return (x, y) => x >= y;
+      return (x, _xh, y) => (x >= y ? 1 : 0);
     case '==':
-      return (x, y) => x === y;
+      return (x, _xh, y) => (x === y ? 1 : 0);
     case '!=':
-      return (x, y) => x !== y;
+      return (x, _xh, y) => (x !== y ? 1 : 0);
   }
   return undefined;
 }
@@ -1719,5 +2052,3 @@ function stripAt(t: unknown): unknown {
   }
   return typeof t === 'bigint' ? `${t}n` : t;
 }
-
-export type { FloatType };

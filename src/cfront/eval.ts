@@ -105,7 +105,14 @@ export interface BuiltinCtx {
   end?: SrcLoc;
   scope: Scope;
 }
-export type BuiltinFn = (ctx: BuiltinCtx) => Value | bigint | number | undefined | undefined;
+export type BuiltinFn = ((ctx: BuiltinCtx) => Value | bigint | number | undefined | undefined) & {
+  /**
+   * Optional entry for compiled code (compile.ts) when every argument is an integer or a pointer
+   * and the result is not used: argument k as a 64-bit two's complement value in two 32-bit halves,
+   * `a[2k]` low and `a[2k+1]` high. The array is reused after the call returns.
+   */
+  halves?: (ev: Evaluator, at: SrcLoc, a: readonly number[]) => void;
+};
 
 export interface Host {
   /** Functions provided by the host, by name as written (namespace prefix optional). */
@@ -149,7 +156,8 @@ class Scope {
 
 export type { Scope };
 
-interface Frame {
+/** @internal */
+export interface Frame {
   fn?: FuncDecl;
   ns: string[];
   record?: RecordType;

@@ -29,7 +29,7 @@ export interface Region {
 
 export const STACK_BASE = 0x1000_0000;
 export const GLOBAL_BASE = 0x2000_0000;
-export const HEAP_BASE = 0x4000_0000;
+export const HEAP_BASE = 0x3000_0000;
 
 export class Memory {
   readonly regions: Region[] = [];

@@ -14,9 +14,12 @@
 import type { Budget } from '../../budget.ts';
 import {
   type BuiltinCtx,
+  type BuiltinFn,
+  type Evaluator,
   loadProgram,
   type Memory,
   type Parser,
+  type SrcLoc,
   type Stmt,
   stringValue,
   type Value,
@@ -82,16 +85,22 @@ const C_TYPE_OF: Record<NpyDtype, string> = {
  * addresses (below 2^32), so the high operand half must be zero.
  */
 class CfrontAmxMemory extends AmxMemory {
-  where: ErrorLocation | undefined;
+  /** The instruction being executed (its location is made only for an error). */
+  where: ErrorLocation | SrcLoc | undefined;
   constructor(readonly cmem: Memory) {
     super();
   }
   private check(lo: number, hi: number, len: number, what: string): void {
-    if (hi !== 0)
+    if (hi !== 0) {
+      const w = this.where;
       throw badInput(
         `AMX ${what} at 0x${((BigInt(hi) << 32n) | BigInt(lo >>> 0)).toString(16)}: not memory of the C program`,
-        { location: this.where, hint: 'the operand address must be a pointer the program owns' },
+        {
+          location: w && { file: w.file, line: w.line, col: w.col },
+          hint: 'the operand address must be a pointer the program owns',
+        },
       );
+    }
     void len;
   }
   override read(lo: number, hi: number, dst: Uint8Array, dstOff: number, len: number): void {
@@ -132,10 +141,8 @@ function ptrArg(v: Value | undefined, what: string, at: ErrorLocation): number {
 }
 
 /** `__axsim_amx` plus the C library calls AMX kernels make, on the evaluator's memory. */
-function libraryBuiltins(
-  amx: (ctx: BuiltinCtx) => undefined,
-): Map<string, (ctx: BuiltinCtx) => Value | undefined> {
-  const m = new Map<string, (ctx: BuiltinCtx) => Value | undefined>();
+function libraryBuiltins(amx: BuiltinFn): Map<string, BuiltinFn> {
+  const m = new Map<string, BuiltinFn>();
   m.set('__axsim_amx', amx);
   m.set('memcpy', (ctx) => {
     const at = ctx.ev.loc(ctx.at);
@@ -214,33 +221,47 @@ export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
   // the state exists before the memory adapter is bound (the evaluator owns the memory)
   let state: AmxState | undefined;
   let amem: CfrontAmxMemory | undefined;
+  /** Issues one instruction (operand as 32-bit halves); `at` names it in errors. */
+  const issue = (op: number, lo: number, hi: number, at: SrcLoc): void => {
+    amem!.where = at;
+    try {
+      executeRaw(state!, op, lo, hi);
+    } catch (e) {
+      if (e instanceof AxsimError) {
+        const name = op === 17 ? (lo === 0 && hi === 0 ? 'set' : 'clr') : (MNEMONICS[op] ?? `op ${op}`);
+        if (e.location) throw e;
+        throw new AxsimError(e.category, `AMX ${name}: ${e.message}`, {
+          location: { file: at.file, line: at.line, col: at.col },
+          hint: e.hint,
+        });
+      }
+      throw e;
+    }
+    issued++;
+    if (trace) {
+      const operand = (BigInt(hi) << 32n) | BigInt(lo);
+      ops.push({
+        name: op === 17 ? (operand === 0n ? 'set' : 'clr') : (MNEMONICS[op] ?? ''),
+        op,
+        operand,
+        line: at.line,
+      });
+    }
+  };
   const amx = (ctx: BuiltinCtx): undefined => {
     const where = ctx.ev.loc(ctx.at);
     if (ctx.args.length !== 2) throw badInput('__axsim_amx takes (opcode, operand)', { location: where });
     const op = Number(intArg(ctx.args[0]!, 'the AMX opcode', where));
     const operand = BigInt.asUintN(64, intArg(ctx.args[1]!, 'the AMX operand', where));
-    const lo = Number(operand & 0xffffffffn);
-    const hi = Number(operand >> 32n);
-    amem!.where = where;
-    try {
-      executeRaw(state!, op, lo, hi);
-    } catch (e) {
-      if (e instanceof AxsimError) {
-        const name = op === 17 ? (operand === 0n ? 'set' : 'clr') : (MNEMONICS[op] ?? `op ${op}`);
-        if (e.location) throw e;
-        throw new AxsimError(e.category, `AMX ${name}: ${e.message}`, { location: where, hint: e.hint });
-      }
-      throw e;
-    }
-    issued++;
-    if (trace)
-      ops.push({
-        name: op === 17 ? (operand === 0n ? 'set' : 'clr') : (MNEMONICS[op] ?? ''),
-        op,
-        operand,
-        line: where.line,
-      });
+    issue(op, Number(operand & 0xffffffffn), Number(operand >> 32n), ctx.at);
     return undefined;
+  };
+  // compiled C passes the arguments as 32-bit halves (no BigInt on the hot path)
+  amx.halves = (ev: Evaluator, at: SrcLoc, a: readonly number[]): void => {
+    if (a.length !== 4) throw badInput('__axsim_amx takes (opcode, operand)', { location: ev.loc(at) });
+    // the opcode as intArg reads it: the signed 64-bit value as a number
+    const op = a[1]! >= 0x80000000 ? (a[1]! - 4294967296) * 4294967296 + a[0]! : a[1]! * 4294967296 + a[0]!;
+    issue(op, a[2]!, a[3]!, at);
   };
   const prog = loadProgram(source, {
     file,
