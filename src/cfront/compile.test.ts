@@ -129,7 +129,8 @@ int *np(void) { return (int *)0; }
 int ld(int k) { int *p = np(); return p[k]; }
 int noret(int x) { if (x) return 1; }
 unsigned char f2u(float f) { return (unsigned char)f; }
-int rec(int n) { return n ? rec(n - 1) + 1 : 0; }`;
+int rec(int n) { return n ? rec(n - 1) + 1 : 0; }
+int unmapped(void) { volatile unsigned char *p = (volatile unsigned char *)0x30010; return p[0]; }`;
     for (const e of [
       'd(5, 2)',
       's(1, 33)',
@@ -143,6 +144,7 @@ int rec(int n) { return n ? rec(n - 1) + 1 : 0; }`;
     ])
       assert.equal(outcome(src, e, true), outcome(src, e, false), e);
     assert.match(outcome(src, 'd(5, 2)', true), /^UndefinedBehaviour 4:12 division by zero/);
+    assert.match(outcome(src, 'unmapped()', false), /^UndefinedBehaviour 13:93 access to unmapped memory/);
   });
   it('charges the same steps and loop iterations', () => {
     const src =

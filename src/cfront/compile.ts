@@ -66,7 +66,6 @@ const TWO32 = 4294967296;
 /** Thrown while compiling: the function stays with the tree walker. */
 class NotCompiled extends Error {}
 function no(why: string): never {
-  if (process.env.AXSIM_JIT_DEBUG) console.error(`not compiled: ${why}`);
   throw new NotCompiled(why);
 }
 

@@ -1559,7 +1559,7 @@ export class Evaluator {
       case 'enum': {
         const it = intOf(t);
         const n = it.bits / 8;
-        const { r, off } = this.mem.read(lv.addr, n, at && this.loc(at));
+        const { r, off } = this.mem.read(lv.addr, n, this.loc(at ?? this.cur));
         const dv = r.view;
         let v: bigint;
         switch (n) {
@@ -1586,7 +1586,7 @@ export class Evaluator {
         return { k: 'int', t, v };
       }
       case 'float': {
-        const { r, off } = this.mem.read(lv.addr, t.bits / 8, at && this.loc(at));
+        const { r, off } = this.mem.read(lv.addr, t.bits / 8, this.loc(at ?? this.cur));
         if (t.bits === 32) {
           const bits = r.view.getUint32(off, true);
           const v = r.view.getFloat32(off, true);
@@ -1598,7 +1598,7 @@ export class Evaluator {
       }
       case 'ptr':
       case 'nullptr': {
-        const { r, off } = this.mem.read(lv.addr, this.ptrSize, at && this.loc(at));
+        const { r, off } = this.mem.read(lv.addr, this.ptrSize, this.loc(at ?? this.cur));
         const addr =
           this.ptrSize === 8 ? Number(r.view.getBigUint64(off, true)) : r.view.getUint32(off, true);
         return { k: 'ptr', t: t.k === 'ptr' ? t : NULLPTR, addr };
