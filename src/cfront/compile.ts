@@ -379,7 +379,7 @@ class FnCompiler {
   readonly ret: CType;
   private nslots = 3;
   readonly slotInit: Slots = [0, 0, 0];
-  private readonly scopes: Map<string, { slot: number; t: CType }>[] = [new Map()];
+  private scopes: Map<string, { slot: number; t: CType }>[] = [new Map()];
   /** The tree walker's nesting depth (blocks, expressions) at the point being compiled. */
   private nest = 0;
 
@@ -1815,6 +1815,8 @@ class FnCompiler {
     const n = argF.length;
     const budget = ev.budget;
     const target = this.c.callee(f);
+    const inl = target ? this.inline(f, ps, rt, args, L, at) : undefined;
+    if (inl) return inl;
     if (target) {
       const paramSlots = target.paramSlots;
       const kinds = ps.map((t) => (t.k === 'float' ? (t.bits === 64 ? 3 : 2) : is64(t) ? 1 : 0));
@@ -1866,6 +1868,79 @@ class FnCompiler {
         }
         const v = ev.callFunctions(fns, undefined, vals, undefined, at, name);
         return rt.k === 'void' ? 0 : unbox(v, rt);
+      },
+    };
+  }
+
+  /**
+   * A call of `{ return e; }` (a function of the same namespace whose result expression names only
+   * its parameters and makes no calls), compiled into the caller: the parameters get slots of the
+   * caller, and the call charges what a call charges (a step at the call, the depth checks, a step
+   * for the body block and one for the return, each at its statement) without a frame of its own —
+   * nothing in such a body can observe the frame stack.
+   */
+  private inline(
+    f: FuncDecl,
+    ps: CType[],
+    rt: CType,
+    args: CE[],
+    L: ErrorLocation,
+    at: SrcLoc,
+  ): CE | undefined {
+    if (rt.k === 'void' || f.ns.join('::') !== this.f.ns.join('::')) return undefined;
+    const body = this.ev.parser.parseBody(f);
+    if (body.kind !== 'block' || body.body.length !== 1) return undefined;
+    const ret = body.body[0]!;
+    if (ret.kind !== 'return' || !ret.e || ret.e.kind === 'init') return undefined;
+    const names = new Set(f.params.map((p) => p.name!));
+    if (!onlyNames(ret.e, names)) return undefined;
+    const ev = this.ev;
+    const budget = ev.budget;
+    const saved = this.scopes;
+    this.scopes = [new Map()];
+    let e: CE;
+    const slots: number[] = [];
+    try {
+      for (let k = 0; k < f.params.length; k++) slots.push(this.declare(f.params[k]!.name!, ps[k]!));
+      e = this.convert(this.expr(ret.e), rt, ret.e.at, false);
+    } catch (err) {
+      if (err instanceof NotCompiled) return undefined;
+      throw err;
+    } finally {
+      this.scopes = saved;
+    }
+    const argF = args.map((a) => a.f);
+    const kinds = ps.map((t) => (t.k === 'float' ? (t.bits === 64 ? 3 : 2) : is64(t) ? 1 : 0));
+    const n = argF.length;
+    const D = this.nest;
+    const blockAt = body.at;
+    const retAt = ret.at;
+    const fe = e.f;
+    return {
+      t: rt,
+      f: (s) => {
+        for (let k = 0; k < n; k++) {
+          const v = argF[k]!(s);
+          const slot = slots[k]!;
+          s[slot] = v;
+          const kind = kinds[k]!;
+          if (kind === 1) s[slot + 1] = HI;
+          else if (kind > 1 && Number.isNaN(v)) putNaN(s, slot, kind === 3);
+        }
+        budget.step(1, L);
+        const limit = budget.limits.depth;
+        if (ev.depth + D > limit) budget.depth(ev.depth + D, L);
+        if (ev.frames.length >= limit) budget.depth(ev.frames.length + 1, ev.loc(at));
+        const cur = ev.cur;
+        try {
+          ev.cur = blockAt;
+          budget.step(1);
+          ev.cur = retAt;
+          budget.step(1);
+          return fe(s);
+        } finally {
+          ev.cur = cur;
+        }
       },
     };
   }
@@ -2040,6 +2115,34 @@ function compareOp(op: string, t: CType): Op | undefined {
       return (x, _xh, y) => (x !== y ? 1 : 0);
   }
   return undefined;
+}
+
+/** Whether `e` makes no calls and names nothing but `names` (and literals, operators, casts). */
+function onlyNames(e: Expr, names: ReadonlySet<string>): boolean {
+  switch (e.kind) {
+    case 'int':
+    case 'float':
+    case 'bool':
+    case 'char':
+      return true;
+    case 'name':
+      return e.parts.length === 1 && !e.global && names.has(e.parts[0]!.name);
+    case 'unary':
+    case 'postfix':
+      return onlyNames(e.e, names);
+    case 'binary':
+    case 'assign':
+    case 'comma':
+      return onlyNames(e.a, names) && onlyNames(e.b, names);
+    case 'cond':
+      return onlyNames(e.c, names) && onlyNames(e.a, names) && onlyNames(e.b, names);
+    case 'cast':
+      return e.type.kind === 'builtin' && onlyNames(e.e, names);
+    case 'index':
+      return onlyNames(e.e, names) && onlyNames(e.i, names);
+    default:
+      return false;
+  }
 }
 
 function stripAt(t: unknown): unknown {
