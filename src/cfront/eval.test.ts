@@ -334,3 +334,31 @@ int f() {
     );
   });
 });
+
+describe('eval: classes defined where they are used, brace elision', () => {
+  it("gives a local union in a function template its template's parameter types", () => {
+    const src = `template <typename To, typename From>
+inline To bc(const From& from) {
+  union { From f; To t; } u;
+  u.f = from;
+  return u.t;
+}
+unsigned f1() { return bc<unsigned>(1.0f); }
+double f2() { return bc<double>(0x3ff8000000000000ull); }`;
+    const p = loadProgram(src, { file: 'k.cpp' });
+    assert.equal(num(p.ev.callEntry('f1()')), 0x3f800000n); // binary32 1.0: exponent 127, mantissa 0
+    assert.equal(num(p.ev.callEntry('f2()')), 1.5); // binary64 0x3ff8...: 1 + 1/2
+  });
+  it('initialises an array member from the following initialisers when its braces are left out', () => {
+    const src = `#include <array>
+#include <cstdint>
+struct A { unsigned v[3]; int w; };
+int f3() { A a{1u, 2u, 3u, 4}; return a.v[0] * 1000 + a.v[1] * 100 + a.v[2] * 10 + a.w; }
+int f4() { auto x = std::array<std::uint32_t, 2>{1u, 2u}; return x[0] * 10 + x[1]; }
+int f5() { A a{1u, 2u}; return a.v[0] * 1000 + a.v[1] * 100 + a.v[2] * 10 + a.w; }`;
+    const p = loadProgram(src, { file: 'k.cpp' });
+    assert.equal(num(p.ev.callEntry('f3()')), 1234n);
+    assert.equal(num(p.ev.callEntry('f4()')), 12n);
+    assert.equal(num(p.ev.callEntry('f5()')), 1200n); // the rest zero-initialised
+  });
+});

@@ -789,7 +789,7 @@ export class Evaluator {
             scope.vars.set(d.name, { k: 'type', t: et });
             if (!d.scoped)
               for (const [n, v] of et.values) scope.vars.set(n, { k: 'value', v: { k: 'int', t: et, v } });
-          } else scope.vars.set(d.name, { k: 'type', t: this.instantiate(d, [], scope) });
+          } else scope.vars.set(d.name, { k: 'type', t: this.instantiateLocal(d, scope) });
         }
         return;
       case 'using-ns':
@@ -988,7 +988,8 @@ export class Evaluator {
       }
       const fields = this.allFields(t);
       let k = 0;
-      for (const it of items) {
+      for (let ii = 0; ii < items.length; ii++) {
+        const it = items[ii]!;
         let target: LV;
         if (it.designator?.length) {
           let cur: LV = lv;
@@ -1011,6 +1012,23 @@ export class Evaluator {
           if (!f) this.fail(`too many initialisers for ${typeName(t)}`, it.value.at);
           target = { t: f.t, addr: lv.addr + f.offset };
           if (t.union) k = fields.length;
+          // brace elision (C++ [dcl.init.aggr]/16): an array member of scalars given without its
+          // braces takes its elements from this and the following initialisers (`std::array<T, 2>{a, b}`)
+          const ft = f.t;
+          if (
+            ft.k === 'array' &&
+            ft.n > 0 &&
+            (isArithmetic(ft.of) || ft.of.k === 'ptr') &&
+            it.value.kind !== 'init' &&
+            it.value.kind !== 'string'
+          ) {
+            const es = this.sizeOf(ft.of);
+            let j = 0;
+            for (; j < ft.n && ii < items.length && !items[ii]!.designator?.length; j++, ii++)
+              this.initObject({ t: ft.of, addr: target.addr + j * es }, items[ii]!.value, scope);
+            ii--;
+            continue;
+          }
         }
         this.initObject(target, it.value, scope);
       }
@@ -1160,7 +1178,7 @@ export class Evaluator {
         return this.exprType(ts.expr, scope);
       case 'record':
         if (ts.def.kind === 'enum') return this.enumType(ts.def, scope);
-        return this.instantiate(ts.def, [], scope);
+        return this.instantiateLocal(ts.def, scope);
       case 'named':
         return this.namedType(ts.parts, scope, ts.at, ts.global);
     }
@@ -1380,6 +1398,34 @@ export class Evaluator {
   }
 
   /** The record type of `decl` with template arguments `targs` (laid out on first use). */
+  /**
+   * A class defined where it is used (`union { From f; To t; } u;`, a local `struct`): its members
+   * see the type and value names of the enclosing scopes (a function template's parameters), so one
+   * instance per set of those bindings.
+   */
+  private instantiateLocal(d: RecordDecl, scope: Scope): RecordType {
+    if (d.tparams?.length) return this.instantiate(d, [], scope);
+    const outer = new Map<string, Binding>();
+    for (let sc: Scope | undefined = scope; sc; sc = sc.parent)
+      for (const [k, b] of sc.vars) if ((b.k === 'type' || b.k === 'value') && !outer.has(k)) outer.set(k, b);
+    if (outer.size === 0) return this.instantiate(d, [], scope);
+    const names = [...outer.keys()].sort();
+    const key = `local#${this.declId(d)}<${names.map((n) => `${n}=${this.bindingKey(outer.get(n)!)}`).join(',')}>`;
+    let t = this.records.get(key);
+    if (t) return t;
+    t = {
+      ...this.instantiate(d, [], scope),
+      bindings: outer,
+      fields: [],
+      size: 0,
+      align: 1,
+      bases: [],
+      complete: false,
+    };
+    this.records.set(key, t);
+    return t;
+  }
+
   instantiate(decl: RecordDecl, targs: Binding[], _scope: Scope): RecordType {
     let d = decl;
     if (d.forward) {
