@@ -362,3 +362,15 @@ int f5() { A a{1u, 2u}; return a.v[0] * 1000 + a.v[1] * 100 + a.v[2] * 10 + a.w;
     assert.equal(num(p.ev.callEntry('f5()')), 1200n); // the rest zero-initialised
   });
 });
+
+describe('eval: free operators', () => {
+  it("finds them in the operand class's namespace, also with the class on the right only", () => {
+    const src = `namespace N { struct V { int x; }; V operator+(V a, V b) { V r; r.x = a.x + b.x * 10; return r; }
+V operator*(int k, V b) { V r; r.x = k * b.x + 1; return r; } }
+namespace M { int f() { N::V a; a.x = 3; N::V b; b.x = 4; N::V c = a + b; return c.x; }
+int g() { N::V b; b.x = 4; N::V c = 5 * b; return c.x; } }`;
+    const p = loadProgram(src, { file: 'k.cpp' });
+    assert.equal(num(p.ev.callEntry('M::f()')), 3n + 4n * 10n);
+    assert.equal(num(p.ev.callEntry('M::g()')), 5n * 4n + 1n);
+  });
+});

@@ -2358,6 +2358,20 @@ export class Evaluator {
   binop(op: string, a: Value, b: Value, at: SrcLoc, bAt: SrcLoc = at): Value {
     if ((a.k === 'obj' && a.t.k === 'record') || (b.k === 'obj' && b.t.k === 'record')) {
       if (a.k === 'obj' && a.t.k === 'record') return this.callOperator(a, op, [{ v: b, lv: undefined }], at);
+      // a class operand on the right only: a free operator (`2.0f * v`)
+      const fns = b.k === 'obj' && b.t.k === 'record' ? this.freeOperator(op, b.t) : undefined;
+      if (fns?.length && b.k === 'obj')
+        return this.callFunctions(
+          fns,
+          undefined,
+          [
+            { v: a, lv: undefined },
+            { v: b, lv: { t: b.t, addr: b.addr } },
+          ],
+          undefined,
+          at,
+          `operator${op}`,
+        );
       return this.fail(`operator${op} with ${this.describeValue(b)} on the right`, at);
     }
     if (a.k === 'host' || b.k === 'host') return this.fail(`operator${op} on host values`, at);
@@ -3328,14 +3342,25 @@ export class Evaluator {
     }
   }
 
+  /**
+   * Free `operator<op>` functions: from where the call is, then in the namespace of the operand's
+   * class (argument-dependent lookup, C++ [basic.lookup.argdep]).
+   */
+  private freeOperator(op: string, rec: RecordType): FuncDecl[] | undefined {
+    const free = (ns: string[]) =>
+      this.lookupGlobal([`operator${op}`], ns)
+        ?.ents.filter((x) => x.k === 'func')
+        .map((x) => (x as { decl: FuncDecl }).decl);
+    const here = free(this.frame.ns);
+    return here?.length ? here : free(rec.decl.ns);
+  }
+
   callOperator(obj: Value, op: string, args: ArgVal[], at: SrcLoc): Value {
     if (obj.k !== 'obj' || obj.t.k !== 'record')
       return this.fail(`operator${op} on ${this.describeValue(obj)}`, at);
     const ms = this.findMethods(obj.t, `operator${op}`);
     if (!ms.length) {
-      // a free operator function
-      const r = this.lookupGlobal([`operator${op}`], this.frame.ns);
-      const fns = r?.ents.filter((x) => x.k === 'func').map((x) => (x as { decl: FuncDecl }).decl);
+      const fns = this.freeOperator(op, obj.t);
       if (fns?.length)
         return this.callFunctions(
           fns,
