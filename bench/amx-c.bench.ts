@@ -3,8 +3,9 @@
  * K = 1024: 8,258 AMX instructions) is run (a) as C through the front end, with the AMX
  * instructions executed as the C code issues them, and (b) as the pre-assembled words of the
  * instructions (a) issued, executed back to back by executeRaw on the same data. Reports the
- * instruction rate of both and the ratio (target: the C layer adds < 2x). CPU time, median of 7
- * after 5 warm-up runs of each, interleaved (so machine load hits both alike).
+ * instruction rate of both and the ratio (target: the C layer adds < 2x). CPU time, median of 11
+ * after 15 warm-up runs of each (the front end's own code needs that many runs to be compiled by
+ * V8), interleaved (so machine load hits both alike).
  *
  * Two rows: "whole run" counts everything (a) does — preprocess, parse, compiling the functions
  * to closures, binding the arrays, running; "steady state" is the rate once running: the time of
@@ -80,7 +81,7 @@ function measure(K: number, reps: number, warm: number): { c: number; w: number;
 }
 
 /** The two rows for sgemm with K (whole run, steady state). */
-export function amxCRows(K = 1024, reps = 7, warm = 5): AmxCRow[] {
+export function amxCRows(K = 1024, reps = 11, warm = 15): AmxCRow[] {
   const big = measure(K, reps, warm);
   const small = measure(4, reps, warm);
   const dn = big.n - small.n;

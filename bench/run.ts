@@ -142,7 +142,7 @@ function amxRows(): BenchRow[] {
 function amxCRowsForTable(): BenchRow[] {
   const name = 'AMX C sgemm (C layer vs words)';
   if (!wanted(name)) return [];
-  return amxCRows(quick ? 256 : 1024, quick ? 3 : 7, quick ? 2 : 5).map((r) =>
+  return amxCRows(quick ? 256 : 1024, quick ? 3 : 11, quick ? 5 : 15).map((r) =>
     row(`AMX C ${r.label}`, 'm1', 'k instr/s', r.instructions / r.cMs, r.instructions / r.wordsMs, null),
   );
 }
