@@ -20,6 +20,8 @@ import { AmxMemory, AmxState, executeRaw } from '../src/amx/index.ts';
 
 export interface AmxCRow {
   label: string;
+  /** The C run's C equals the words run's C (bytes the STZ instructions stored). */
+  sameResult: boolean;
   instructions: number;
   cMs: number;
   wordsMs: number;
@@ -36,7 +38,7 @@ const cpu = (f: () => void): number => {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** CPU seconds (median) of the C run and of the words run for one K, and the instruction count. */
-function measure(K: number, reps: number, warm: number): { c: number; w: number; n: number } {
+function measure(K: number, reps: number, warm: number): { c: number; w: number; n: number; same: boolean } {
   const A = Float32Array.from({ length: K * 32 }, (_, i) => ((i % 7) - 3) / 4);
   const B = Float32Array.from({ length: K * 32 }, (_, i) => ((i % 5) - 2) / 2);
   const args = () => ({
@@ -63,21 +65,43 @@ function measure(K: number, reps: number, warm: number): { c: number; w: number;
       minAddr = Math.min(minAddr, lo[i]!);
       maxAddr = Math.max(maxAddr, lo[i]! + 128);
     }
+  let aBase = 2 ** 32;
+  let bBase = 2 ** 32;
+  for (let i = 0; i < n; i++) {
+    if (op[i] === 0) aBase = Math.min(aBase, lo[i]!);
+    if (op[i] === 1) bBase = Math.min(bBase, lo[i]!);
+  }
   const cTimes: number[] = [];
   const wTimes: number[] = [];
+  let same = true;
   for (let rep = 0; rep < warm + reps; rep++) {
     const a = args();
     cTimes.push(cpu(() => runAmxC(src, { entry, args: a })));
     const mem = new AmxMemory();
     mem.map(BigInt(minAddr), maxAddr - minAddr);
+    // the same data: A and B where the C run had them (the lowest LDX / LDY addresses)
+    mem.writeBytes(BigInt(aBase), new Uint8Array(A.buffer));
+    mem.writeBytes(BigInt(bBase), new Uint8Array(B.buffer));
     const s = new AmxState({ gen: 'm1', mem });
     wTimes.push(
       cpu(() => {
         for (let i = 0; i < n; i++) executeRaw(s, op[i]!, lo[i]!, hi[i]!);
       }),
     );
+    if (rep === 0) {
+      // every row an STZ stored, in the words run's memory, against the C run's C
+      const cBytes = first.arrays.C!.bytes;
+      let base = 2 ** 32;
+      for (let i = 0; i < n; i++) if (op[i] === 5) base = Math.min(base, lo[i]!);
+      for (let i = 0; i < n; i++) {
+        if (op[i] !== 5) continue;
+        const w = mem.readBytes(BigInt(lo[i]!), 64);
+        const c = cBytes.subarray(lo[i]! - base, lo[i]! - base + 64);
+        if (c.length !== 64 || w.some((x, k) => x !== c[k])) same = false;
+      }
+    }
   }
-  return { c: median(cTimes.slice(warm)), w: median(wTimes.slice(warm)), n };
+  return { c: median(cTimes.slice(warm)), w: median(wTimes.slice(warm)), n, same };
 }
 
 /** The two rows for sgemm with K (whole run, steady state). */
@@ -90,6 +114,7 @@ export function amxCRows(K = 1024, reps = 11, warm = 15): AmxCRow[] {
   return [
     {
       label: `sgemm 32x32 K=${K}, whole run`,
+      sameResult: big.same,
       instructions: big.n,
       cMs: big.c * 1e3,
       wordsMs: big.w * 1e3,
@@ -97,6 +122,7 @@ export function amxCRows(K = 1024, reps = 11, warm = 15): AmxCRow[] {
     },
     {
       label: `sgemm 32x32 K=4..${K}, steady state`,
+      sameResult: big.same && small.same,
       instructions: dn,
       cMs: dc * 1e3,
       wordsMs: dw * 1e3,

@@ -135,15 +135,22 @@ function amxRows(): BenchRow[] {
 }
 
 /**
- * Issue 14's row: AMX C kernels through the front end against the same instructions as words
+ * Issue 14's rows: AMX C kernels through the front end against the same instructions as words
  * (bench/amx-c.bench.ts). "reference" is axsim's own words rate; ratio = C rate / words rate
- * (target > 0.5: the C layer adds < 2x).
+ * (target > 0.5: the C layer adds < 2x); the check: the C run's result equals the words run's.
  */
 function amxCRowsForTable(): BenchRow[] {
   const name = 'AMX C sgemm (C layer vs words)';
   if (!wanted(name)) return [];
   return amxCRows(quick ? 256 : 1024, quick ? 3 : 11, quick ? 5 : 15).map((r) =>
-    row(`AMX C ${r.label}`, 'm1', 'k instr/s', r.instructions / r.cMs, r.instructions / r.wordsMs, null),
+    row(
+      `AMX C ${r.label}`,
+      'm1',
+      'k instr/s',
+      r.instructions / r.cMs,
+      r.instructions / r.wordsMs,
+      r.sameResult,
+    ),
   );
 }
 
