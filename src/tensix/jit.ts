@@ -22,10 +22,10 @@
  *   (`relocate`, the interpreter's own error decoration).
  */
 import type { Arch } from './encoding.ts';
-import { madLanesAny, madLanesWh } from './fma.ts';
 import { sfpcompc, sfppopc, sfppushc } from './insns/flags.ts';
 import { sfpshft } from './insns/intops.ts';
 import { sfpload, sfpstore } from './insns/ldst.ts';
+import { madLanesBhSimd, madLanesWhSimd, poolAddress } from './mad-simd.ts';
 import { STRIDE } from './ops.ts';
 import type { Program } from './program.ts';
 import { IMM_ROW, LANES, type TensixState } from './state.ts';
@@ -165,11 +165,11 @@ function emitRecord(code: Int32Array, i: number, arch: Arch): string {
       return allOrMasked(w.all, w.masked);
     }
     case 6: {
-      // MAD (insns/mad.ts sfpmad)
+      // MAD (insns/mad.ts sfpmad), normal lanes in WebAssembly SIMD (mad-simd.ts)
       const A = va * LANES;
-      if (arch === 'wormhole')
-        return `madLanesWh(L, ${MASK}, ${int(A)}, 1, ${int(B)}, 1, ${int(C)}, 1, ${int(D)});\n`;
-      return `madLanesAny(L, ${MASK}, ${int(A)}, 1, ${int(B)}, 1, ${int(C)}, 1, ${int(D)}, ${int(mod)}, true);\n`;
+      const args = `${int(A)}, 1, ${int(B)}, 1, ${int(C)}, 1, ${int(D)}`;
+      if (arch === 'wormhole') return `madLanesWhSimd(L, LA, ${MASK}, ${args});\n`;
+      return `madLanesBhSimd(L, LA, ${MASK}, ${args}, ${int(mod)});\n`;
     }
     case 7: // MULI: VD = imm * VD + LReg[9] (insns/mad.ts madImmediate)
     case 8: {
@@ -179,7 +179,9 @@ function emitRecord(code: Int32Array, i: number, arch: Arch): string {
       const I = IMM_ROW * LANES;
       const args = `${int(I)}, 0, ${int(b * LANES)}, ${b === vd ? 1 : 0}, ${int(c * LANES)}, ${c === vd ? 1 : 0}, ${int(D)}`;
       const call =
-        arch === 'wormhole' ? `madLanesWh(L, ${MASK}, ${args})` : `madLanesAny(L, ${MASK}, ${args}, 0, true)`;
+        arch === 'wormhole'
+          ? `madLanesWhSimd(L, LA, ${MASK}, ${args})`
+          : `madLanesBhSimd(L, LA, ${MASK}, ${args}, 0)`;
       return `L[${int(I)}] = ${int(imm)}; ${call};\n`;
     }
     case 1: // LOAD
@@ -205,7 +207,7 @@ function emitSegment(code: Int32Array, a: number, b: number, arch: Arch): string
 }
 
 function chunkFunction(name: string, body: string): string {
-  return `function ${name}(st, code) {\nconst L = st.lreg;\nlet k = 0;\ntry {\n${body}} catch (e) { throw relocate(e, prog, k); }\n}\n`;
+  return `function ${name}(st, code) {\nconst L = st.lreg;\nconst LA = poolAddress(L);\nlet k = 0;\ntry {\n${body}} catch (e) { throw relocate(e, prog, k); }\n}\n`;
 }
 
 /** The JavaScript source of a program's compiled form (exported for tests and for reading). */
@@ -261,8 +263,9 @@ export function compiledProgram(prog: Program, hooks: JitHooks): CompiledProgram
       'sfppopc',
       'sfpcompc',
       'sfpshft',
-      'madLanesWh',
-      'madLanesAny',
+      'madLanesWhSimd',
+      'madLanesBhSimd',
+      'poolAddress',
       'sfpload',
       'sfpstore',
       src,
@@ -275,8 +278,9 @@ export function compiledProgram(prog: Program, hooks: JitHooks): CompiledProgram
       sfppopc,
       sfpcompc,
       sfpshft,
-      madLanesWh,
-      madLanesAny,
+      madLanesWhSimd,
+      madLanesBhSimd,
+      poolAddress,
       sfpload,
       sfpstore,
     ) as CompiledProgram;

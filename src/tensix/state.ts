@@ -21,6 +21,7 @@
  */
 import { badInput } from '../errors.ts';
 import type { Arch } from './encoding.ts';
+import { allocLregFile } from './mad-simd.ts';
 
 export const LANES = 32;
 /** Row index of the write-discard register in `lreg`. */
@@ -132,8 +133,12 @@ export type FlagStackPolicy = 'error' | 'wrap';
 export class TensixState {
   readonly arch: Arch;
   readonly params: ArchParams;
-  /** LReg[r][lane] at index r*32 + lane, r = 0..16, plus the SINK row. */
-  readonly lreg = new Uint32Array(LREG_ROWS * LANES);
+  /**
+   * LReg[r][lane] at index r*32 + lane, r = 0..16, plus the SINK and IMM rows. Allocated in the
+   * WebAssembly memory of the SIMD multiply-add (mad-simd.ts) when there is room there, so that the
+   * compiled path's MAD works on it in place; an ordinary array otherwise.
+   */
+  readonly lreg = allocLregFile(LREG_ROWS * LANES);
   /** LaneFlags, bit l = lane l, kept as an int32 (all lanes = -1). */
   laneFlags = 0;
   /** UseLaneFlagsForLaneEnable (0 or 1). */
