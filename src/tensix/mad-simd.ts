@@ -293,35 +293,58 @@ const POOL_PAGES = 64; // 4 MiB: about 1,700 live machines; more use plain array
 /** Bytes 0..511: the rows of a call whose LReg file is not in the pool (copied in and out). */
 const SCRATCH_BYTES = 512;
 
-let kernel: Kernel | null | undefined;
-let scratch: Uint32Array = new Uint32Array(0);
+let memory: { readonly buffer: ArrayBuffer } | undefined;
 let pool: ArrayBuffer | undefined;
+let scratch: Uint32Array = new Uint32Array(0);
+/** The kernel: undefined until first needed (assembling it costs milliseconds), null when unavailable. */
+let kernel: Kernel | null | undefined;
 let bump = SCRATCH_BYTES;
+let poolTried = false;
 const freeBlocks = new Map<number, number[]>();
 const registry =
   typeof FinalizationRegistry === 'function'
     ? new FinalizationRegistry<[number, number]>(([bytes, offset]) => freeBlocks.get(bytes)?.push(offset))
     : undefined;
 
-function init(): void {
-  if (kernel !== undefined) return;
+function wasmApi(): WasmApi | undefined {
+  return (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+}
+
+/** The memory (cheap: created at the first machine). */
+function initPool(): void {
+  if (poolTried) return;
+  poolTried = true;
   try {
-    const W = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-    if (!W) throw new Error('no WebAssembly');
-    const memory = new W.Memory({ initial: POOL_PAGES, maximum: POOL_PAGES });
-    const inst = new W.Instance(new W.Module(moduleBytes()), { e: { m: memory } });
-    kernel = inst.exports.mad as Kernel;
+    const W = wasmApi();
+    if (!W) return;
+    memory = new W.Memory({ initial: POOL_PAGES, maximum: POOL_PAGES });
     pool = memory.buffer;
     scratch = new Uint32Array(pool, 0, SCRATCH_BYTES / 4);
   } catch {
-    kernel = null; // no WebAssembly SIMD here: the scalar model runs every lane
+    memory = undefined;
+    pool = undefined;
   }
+}
+
+/** The kernel, assembled and compiled at its first use; null without WebAssembly SIMD. */
+function getKernel(): Kernel | null {
+  if (kernel !== undefined) return kernel;
+  initPool();
+  kernel = null;
+  const W = wasmApi();
+  if (W && memory) {
+    try {
+      kernel = new W.Instance(new W.Module(moduleBytes()), { e: { m: memory } }).exports.mad as Kernel;
+    } catch {
+      kernel = null; // no WebAssembly SIMD here: the scalar model runs every lane
+    }
+  }
+  return kernel;
 }
 
 /** Whether the SIMD kernel is in use on this host. */
 export function simdAvailable(): boolean {
-  init();
-  return kernel !== null;
+  return getKernel() !== null;
 }
 
 /**
@@ -330,7 +353,7 @@ export function simdAvailable(): boolean {
  * pool when the array is garbage-collected.
  */
 export function allocLregFile(words: number): Uint32Array {
-  init();
+  initPool();
   const bytes = (words * 4 + 15) & ~15;
   if (!pool || !registry) return new Uint32Array(words);
   let list = freeBlocks.get(bytes);
@@ -369,7 +392,7 @@ export function madLanesWhSimd(
   sc: number,
   d: number,
 ): void {
-  const k = kernel;
+  const k = kernel ?? getKernel();
   if (!k) {
     madLanesWh(L, mask, a, sa, b, sb, c, sc, d);
     return;
@@ -408,7 +431,7 @@ export function madLanesBhSimd(
   d: number,
   flip: number,
 ): void {
-  const k = kernel;
+  const k = kernel ?? getKernel();
   if (!k) {
     madLanesAny(L, mask, a, sa, b, sb, c, sc, d, flip, true);
     return;
