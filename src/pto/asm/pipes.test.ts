@@ -209,6 +209,11 @@ ${init}
   const { a, args } = inputs(4);
   const r = runProgram(m, args, { entry, profile: 'a2a3' });
   assert.deepEqual(Array.from(r.arrays.out!.data as Float32Array), Array.from(a));
+  // without func / entry, runProgram picks the mixed entry itself (as `axsim pto run` does)
+  const again = inputs(4);
+  const r2 = runProgram(m, again.args, { profile: 'a2a3' });
+  assert.equal(r2.func, entry.name);
+  assert.deepEqual(Array.from(again.args.out!.data as Float32Array), Array.from(again.a));
   // the popped tiles live in the consumer buffer's two slots (addresses 0 and 1024 of UB)
   assert.equal(r.notes.length, 0);
 });

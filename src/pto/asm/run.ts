@@ -25,14 +25,18 @@ import {
 } from '../index.ts';
 import type { Func, Module, Op, TileBufType } from './ast.ts';
 import { attrWord, type TileCall } from './call.ts';
-import { execFunc, findFunc, type RtValue, type TileValue, type ViewValue } from './exec.ts';
+import { execFunc, findFunc, mixedEntry, type RtValue, type TileValue, type ViewValue } from './exec.ts';
 import { BufferMemory, overlaps, type Placement, samePlace } from './memory.ts';
 import { PipeHub } from './pipes.ts';
 import { dtypeOfName } from './types.ts';
 
 export interface RunOptions {
   func?: string;
-  /** A function to run that is not one of the module's (`mixedEntry(m)`); overrides `func`. */
+  /**
+   * A function to run that is not one of the module's (`mixedEntry(m)`); overrides `func`. Without
+   * `func` or `entry`, a module whose cube and vector kernels use pipes and that has no `pto.entry`
+   * runs as `mixedEntry(m)`.
+   */
   entry?: Func;
   profile?: Profile;
   file?: string;
@@ -182,7 +186,8 @@ export function runProgram(
   opts: RunOptions = {},
 ): RunResult {
   const profile = opts.profile ?? 'cpu';
-  const f = opts.entry ?? findFunc(m, opts.func);
+  // a module of cube and vector kernels joined by pipes, without an entry, runs as one mixed kernel
+  const f = opts.entry ?? (opts.func === undefined ? mixedEntry(m) : undefined) ?? findFunc(m, opts.func);
   const arrays: Record<string, NpyArray> = {};
   const scalars: Record<string, number> = {};
   for (const a of f.args) {
