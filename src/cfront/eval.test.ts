@@ -374,3 +374,19 @@ int g() { N::V b; b.x = 4; N::V c = 5 * b; return c.x; } }`;
     assert.equal(num(p.ev.callEntry('M::g()')), 5n * 4n + 1n);
   });
 });
+
+describe('eval: && and || of class operands', () => {
+  it("call the class's operator&& / operator|| with both operands evaluated (no short-circuit)", () => {
+    const src = `
+int n = 0;
+struct C { int v; C operator&&(const C o) const { return C{v * 10 + o.v}; } C operator||(const C o) const { return C{v * 100 + o.v}; } };
+C side(int x) { n++; return C{x}; }
+int f() { C a{1}; C c = a && side(2); return c.v * 10 + n; }  // 12, then n = 1: the right side ran
+int g() { C a{0}; C c = a || side(3); return c.v; }           // 3 (0 * 100 + 3), not short-circuited
+int h() { int x = 0; return x && (1 / x); }                   // scalars still short-circuit: 0
+`;
+    assert.equal(num(run(src, 'f')!), 121n);
+    assert.equal(num(run(src, 'g')!), 3n);
+    assert.equal(num(run(src, 'h')!), 0n);
+  });
+});

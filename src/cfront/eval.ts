@@ -2346,7 +2346,11 @@ export class Evaluator {
   private binary(e: Expr & { kind: 'binary' }, scope: Scope): Value {
     const op = e.op;
     if (op === '&&' || op === '||') {
-      const a = this.truth(this.eval(e.a, scope), e.a.at);
+      const av = this.eval(e.a, scope);
+      // C++: a class operand calls its operator&& / operator|| (both operands evaluated, no short-circuit)
+      if (av.k === 'obj' && av.t.k === 'record')
+        return this.callOperator(av, op, [{ v: this.eval(e.b, scope), lv: undefined }], e.at);
+      const a = this.truth(av, e.a.at);
       if (op === '&&' ? !a : a) return { k: 'int', t: BOOL, v: a ? 1n : 0n };
       return { k: 'int', t: BOOL, v: this.truth(this.eval(e.b, scope), e.b.at) ? 1n : 0n };
     }

@@ -42,6 +42,7 @@ const cases: [string, (x: number) => number][] = [
   ['axsim_sfpi::calculate_clamp_m2_3<8>', (x) => (x < -2 ? -2 : Math.min(x, 3))],
   ['axsim_sfpi::calculate_and_block<8>', (x) => (x < 0 && x >= -1 ? 0 : x)],
   ['axsim_sfpi::calculate_lreg_scale<8>', (x) => x * 2],
+  ['axsim_sfpi::calculate_bool_tree<8>', (x) => ((x > 1 && x !== 4) || x === -5 ? x + 3 : x)],
 ];
 /** Cases whose expected output is computed on the input's bits (u32 in, u32 out). */
 const bitCases: [string, (b: number) => number][] = [
