@@ -93,6 +93,16 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
     return n;
   };
   const uses = count();
+  // v_if (y) with y made from a condition and read nowhere else: test the condition itself, and y goes
+  // (gold vcond.S vcond_inside_inline; a y also read elsewhere is tested as y != 0, test_conditional_outside_vif)
+  const folded = new Set<number>();
+  for (let i = 0; i < ops.length; i++) {
+    const o = ops[i]!;
+    if (o.k === 'cond' && o.cond.k === 'icmp' && o.cond.fold && uses.get(o.cond.a) === 1) {
+      folded.add(o.cond.a);
+      ops[i] = { ...o, cond: o.cond.fold };
+    }
+  }
   const defAt = new Map<number, number>();
   ops.forEach((o, i) => {
     const d = defOf(o);
@@ -129,7 +139,7 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
       break;
     }
   }
-  let out = ops.filter((_, i) => !dead.has(i));
+  let out = ops.filter((o, i) => !dead.has(i) && !(o.k === 'condval' && folded.has(o.id)));
   // dead values: pure nodes whose value nobody reads (repeat: removing one may free its inputs)
   for (;;) {
     const n = new Map<number, number>();

@@ -20,8 +20,11 @@ export interface Loc {
 export type Cond =
   /** Float compare `a OP b` (b = -1: against 0.0). */
   | { k: 'fcmp'; cmp: string; a: number; b: number; at: Loc }
-  /** Integer compare `a OP b` (b = -1: against the immediate `imm`). */
-  | { k: 'icmp'; cmp: string; a: number; b: number; imm: number; at: Loc }
+  /**
+   * Integer compare `a OP b` (b = -1: against the immediate `imm`). `fold`: `a` was made from this
+   * condition (vInt(__vCond)); when `a` has no other use the condition itself is tested (combine).
+   */
+  | { k: 'icmp'; cmp: string; a: number; b: number; imm: number; at: Loc; fold?: Cond }
   | { k: 'and' | 'or'; a: Cond; b: Cond }
   | { k: 'not'; a: Cond };
 
@@ -253,8 +256,16 @@ export function installTracer(
     }
     // an integer vector as a condition: v != 0 (sfpi __vCCCtrl::cc_cond(__vIntBase)); one made from
     // a condition is that condition again (sfpi-gcc folds it; gold vcond.S vcond_inside_inline)
-    if (kind === 5 && trace.condOf.has(v)) return trace.condOf.get(v)!;
-    return { k: 'icmp', cmp: 'ne', a: use(c, k, INT_FMT), b: -1, imm: 0, at: loc(c) };
+    const fold = kind === 5 ? trace.condOf.get(v) : undefined;
+    return {
+      k: 'icmp',
+      cmp: 'ne',
+      a: use(c, k, INT_FMT),
+      b: -1,
+      imm: 0,
+      at: loc(c),
+      ...(fold ? { fold } : {}),
+    };
   };
   const newCond = (cc: Cond) => {
     trace.conds.push(cc);
