@@ -280,6 +280,22 @@ template <class T, class S> inline T reinterpret(const S s) { T r; r.v = __sfpi_
 // as<T>(x): the newer sfpi spelling of the same
 template <class T, class S> inline T as(const S s) { T r; r.v = __sfpi_rvalue(s.k, s.v); return r; }
 inline vFloat __sfpi_mk(const int id) { vFloat r; r.v = id; return r; }
+// A float on the left of a vFloat operator (sfpi.h's free operators: + and * commute, - loads the
+// scalar, a compare swaps its sides). The right operand binds as __vAny so its tag survives; an integer
+// vector there (int on the left of a vInt / vUInt) is not compiled yet and says so at the user's line.
+inline vFloat __sfpi_lhs_f(const __vAny b) {
+  if (b.k == 5) __sfpi_unsupported("a scalar on the left of an integer vector operator");
+  vFloat r; r.k = b.k; r.v = b.v; return r;
+}
+inline vFloat operator+(const float a, const __vAny b) { return __sfpi_lhs_f(b) + a; }
+inline vFloat operator*(const float a, const __vAny b) { return __sfpi_lhs_f(b) * a; }
+inline vFloat operator-(const float a, const __vAny b) { vFloat c = a; return c - __sfpi_lhs_f(b); }
+inline __vCond operator==(const float a, const __vAny b) { return __sfpi_lhs_f(b) == a; }
+inline __vCond operator!=(const float a, const __vAny b) { return __sfpi_lhs_f(b) != a; }
+inline __vCond operator<(const float a, const __vAny b) { return __sfpi_lhs_f(b) > a; }
+inline __vCond operator<=(const float a, const __vAny b) { return __sfpi_lhs_f(b) >= a; }
+inline __vCond operator>(const float a, const __vAny b) { return __sfpi_lhs_f(b) < a; }
+inline __vCond operator>=(const float a, const __vAny b) { return __sfpi_lhs_f(b) <= a; }
 inline void __sfpi_cond(const __vCond c) { __sfpi_cc_cond(c.k, c.v); }
 // Library (sfpi_lib.h): the functions compiled so far; the others are reported at their call.
 // abs: SFPABS FLOAT (1) for a vFloat, INT (0) for a vInt. Overloads on vFloat / vInt are not told apart

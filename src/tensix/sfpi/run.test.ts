@@ -41,6 +41,7 @@ const cases: [string, (x: number) => number][] = [
   ['axsim_sfpi::calculate_bands<8>', (x) => (x <= -3 ? -1 : x < 2 ? 0 : 1)],
   ['axsim_sfpi::calculate_clamp_m2_3<8>', (x) => (x < -2 ? -2 : Math.min(x, 3))],
   ['axsim_sfpi::calculate_and_block<8>', (x) => (x < 0 && x >= -1 ? 0 : x)],
+  ['axsim_sfpi::calculate_scalar_left<8>', (x) => (x > 1 ? 2 + x : 0.5 * x + (3 - x))],
   ['axsim_sfpi::calculate_lreg_scale<8>', (x) => x * 2],
   ['axsim_sfpi::calculate_bool_tree<8>', (x) => ((x > 1 && x !== 4) || x === -5 ? x + 3 : x)],
 ];
@@ -131,6 +132,16 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
         'SFPENCC 3, 10',
         `SFPSTORE 0, L0, 0, ${am}`,
       ]);
+    });
+    it('an int on the left of a vInt operator is Unsupported at its line (not silently a float add)', () => {
+      assert.throws(
+        () => compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::uses_int_left' }),
+        (e: unknown) =>
+          e instanceof AxsimError &&
+          e.category === 'Unsupported' &&
+          /scalar on the left of an integer vector operator/.test(e.message) &&
+          e.location?.line === SOURCE.split('\n').findIndex((l) => l.includes('dst_reg[0] = 1 + i;')) + 1,
+      );
     });
     it('8 live values compile; 9 are the register-spill error at the line that needs the 9th', () => {
       const ok = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::eight_live' });
