@@ -11,6 +11,17 @@ const npys = import.meta.glob('../../examples/{tensix,pto}/*.npy', {
   import: 'default',
 }) as Record<string, () => Promise<string>>;
 
+// C++ kernels (the LLK environment, docs/tensix-llk.md): the project's own SFPI fixture kernels
+const kernels = import.meta.glob('../../test/fixtures/sfpi/basic.h', {
+  query: '?raw',
+  import: 'default',
+}) as Record<string, () => Promise<string>>;
+
+/** The entry each bundled C++ kernel runs (its `--entry`), by example path. */
+const KERNEL_ENTRY: Record<string, string> = {
+  'tensix/sfpi/basic.h': 'axsim_sfpi::calculate_clamp_m2_3<8>',
+};
+
 export interface Example {
   /** Path under examples/, e.g. tensix/relu.sfpu. */
   path: string;
@@ -27,6 +38,12 @@ export const EXAMPLES: Example[] = Object.entries(texts)
     const ext = path.slice(path.lastIndexOf('.') + 1);
     return { path, isa: ISA_OF[ext]!, name: path.slice(path.indexOf('/') + 1), load };
   })
+  .concat(
+    Object.entries(kernels).map(([k, load]) => {
+      const path = `tensix/sfpi/${k.slice(k.lastIndexOf('/') + 1)}`;
+      return { path, isa: 'tensix' as const, name: `${path.slice(7)} (C++ kernel)`, load };
+    }),
+  )
   .sort((a, b) => a.path.localeCompare(b.path));
 
 /** The arguments of examples/pto programs (examples/pto/README.md). */
@@ -42,6 +59,8 @@ const PTO_ARGS: Record<string, string> = {
 export function defaultOptions(isa: Isa, path?: string): Record<string, string> {
   const name = path ?? '';
   if (isa === 'tensix') {
+    const entry = KERNEL_ENTRY[name];
+    if (entry !== undefined) return { arch: 'wormhole', input: 'ramp-fp32', lang: 'cpp', entry };
     return {
       arch: /(^|\/)bh_/.test(name) ? 'blackhole' : 'wormhole',
       input: /int|uint/.test(name) ? 'ramp-int32' : 'tile.npy',

@@ -97,7 +97,8 @@ function App() {
     const { isa, example, options, source } = cur.current;
     const gen = ++generation.current;
     setStatus('running');
-    const file = example ? example.slice(example.indexOf('/') + 1) : `playground.${FILE_EXT[isa]}`;
+    const ext = isa === 'tensix' && options.lang === 'cpp' ? 'h' : FILE_EXT[isa];
+    const file = example ? example.slice(example.indexOf('/') + 1) : `playground.${ext}`;
     const inputs = await inputsFor(isa);
     const reply = await runner.run({ isa, source, file, options }, inputs);
     if (gen !== generation.current) return; // a newer run was started meanwhile
@@ -307,6 +308,29 @@ function App() {
                 <option value="ramp-int32">i − 512 (int32)</option>
               </select>
             </label>
+            <label>
+              source{' '}
+              <select
+                value={options.lang === 'cpp' ? 'cpp' : 'asm'}
+                onChange={(e) => setOption('lang', (e.target as HTMLSelectElement).value)}
+                data-testid="lang"
+              >
+                <option value="asm">assembly (.sfpu)</option>
+                <option value="cpp">C++ kernel (SFPI / LLK)</option>
+              </select>
+            </label>
+            {options.lang === 'cpp' ? (
+              <label>
+                entry{' '}
+                <input
+                  class="args"
+                  value={options.entry ?? ''}
+                  placeholder="ns::fn<8>"
+                  onChange={(e) => setOption('entry', (e.target as HTMLInputElement).value)}
+                  data-testid="entry"
+                />
+              </label>
+            ) : null}
           </>
         ) : isa === 'amx' ? (
           <label>

@@ -14,14 +14,25 @@ const ctx = self as unknown as {
 
 let lastIsa: Isa | undefined;
 
-export function errorInfo(e: unknown): ErrorInfo {
+let lastFile: string | undefined;
+
+/**
+ * The error as the page shows it. A location in another file than the edited one (a header of the
+ * LLK environment, say) is named in the message instead of underlining the edited file.
+ */
+export function errorInfo(e: unknown, file?: string): ErrorInfo {
   if (e instanceof AxsimError) {
+    const loc = e.location;
+    const elsewhere = loc?.file !== undefined && file !== undefined && loc.file !== file;
     return {
       category: e.category,
-      message: e.message,
+      message:
+        elsewhere && loc?.line !== undefined
+          ? `${loc.file}:${loc.line}${loc.col !== undefined ? `:${loc.col}` : ''}: ${e.message}`
+          : e.message,
       ...(e.hint ? { hint: e.hint } : {}),
-      ...(e.location?.line !== undefined ? { line: e.location.line } : {}),
-      ...(e.location?.col !== undefined ? { col: e.location.col } : {}),
+      ...(!elsewhere && loc?.line !== undefined ? { line: loc.line } : {}),
+      ...(!elsewhere && loc?.col !== undefined ? { col: loc.col } : {}),
     };
   }
   // not an AxsimError: a bug in axsim or the playground, shown as such
@@ -33,6 +44,7 @@ ctx.onmessage = (ev) => {
   try {
     if (msg.kind === 'run') {
       lastIsa = msg.req.isa;
+      lastFile = msg.req.file;
       const result =
         msg.req.isa === 'tensix'
           ? tensixRun(msg.req, msg.inputs)
@@ -45,6 +57,6 @@ ctx.onmessage = (ev) => {
       ctx.postMessage({ id: msg.id, ok: true, state });
     }
   } catch (e) {
-    ctx.postMessage({ id: msg.id, ok: false, error: errorInfo(e) });
+    ctx.postMessage({ id: msg.id, ok: false, error: errorInfo(e, lastFile) });
   }
 };

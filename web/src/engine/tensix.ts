@@ -1,9 +1,10 @@
 // Tensix SFPU runs for the playground worker: the library's TensixMachine (functional mode, stepped
 // with TensixMachine.step) and its cycle model (runTimedProgram) — nothing is computed here but
 // the shape of the data the views draw.
+import { badInput, unsupported } from '../../../src/errors.ts';
 import { parseNpy } from '../../../src/io/npy.ts';
 import { f32ToBits } from '../../../src/numeric/index.ts';
-import { assemble, disassembleWord } from '../../../src/tensix/asm/index.ts';
+import { assemble, compileKernel, disassembleWord } from '../../../src/tensix/asm/index.ts';
 import {
   byOpcode,
   HAZARDS,
@@ -17,6 +18,8 @@ import {
   type TensixSnapshot,
   withSource,
 } from '../../../src/tensix/index.ts';
+import { inferLlkApi } from '../../../src/tensix/llk/driver.ts';
+import { applyHwConfigure, compileLlk, type KernelCompiler } from '../../../src/tensix/llk/run.ts';
 import { UNITS } from '../../../src/tensix/timing/index.ts';
 import type { RunRequest, TensixRecord, TensixResult, TensixState, TimelineCell } from '../protocol.ts';
 
@@ -70,7 +73,8 @@ export function tensixRun(req: RunRequest, inputs: Record<string, Uint8Array>): 
   m.writeDstTile(0, bits, format);
   // as `axsim tensix run --dst` does for a 32-bit input: the SFPU in FP32, SrcB BF16
   m.configure({ sfpuFp32: true, srcBFormat: 5 });
-  const asm = assemble(req.source, arch, { file: req.file });
+  const asm =
+    req.options.lang === 'cpp' ? compileCpp(m, req) : assemble(req.source, arch, { file: req.file });
   const sources = sourceMapOf(asm, req.file);
   let p: Program;
   try {
@@ -98,7 +102,7 @@ export function tensixRun(req: RunRequest, inputs: Record<string, Uint8Array>): 
         cycle: e.cycle,
         unit: e.unit,
         text: e.text,
-        line: e.loc?.line ?? 0,
+        line: lineIn(e.loc, req.file),
         scheduled: e.scheduled,
         ...(e.note ? { note: e.note } : {}),
         ...(hazard ? { hazard } : {}),
@@ -112,7 +116,7 @@ export function tensixRun(req: RunRequest, inputs: Record<string, Uint8Array>): 
       hazards: r.hazards.map((h) => ({
         id: h.id,
         cycle: h.cycle,
-        line: h.location?.line ?? 0,
+        line: lineIn(h.location, req.file),
         message: h.message,
         what: HAZARDS[h.id as HazardId].what,
         source: h.source,
@@ -154,7 +158,7 @@ export function tensixRun(req: RunRequest, inputs: Record<string, Uint8Array>): 
   // the text of the first instructions only: a big program (a million after .rept) stays cheap
   const records: TensixRecord[] = Array.from(p.words, (w, k) => ({
     text: k < RECORD_TEXTS ? disassembleWord(w, arch, { comments: false }) : '',
-    line: sources[p.sourceIndex[k]!]?.line ?? 0,
+    line: lineIn(sources[p.sourceIndex[k]!], req.file),
   }));
   session = { m, p, sources, start, format, steps };
   return {
@@ -168,6 +172,41 @@ export function tensixRun(req: RunRequest, inputs: Record<string, Uint8Array>): 
     final,
     timeline,
   };
+}
+
+/**
+ * A C++ kernel (SFPI or tt-llk style, `options.lang === 'cpp'`) compiled with the LLK environment
+ * as `axsim tensix run kernel.h --entry ...` does (src/cli/tensix-llk.ts): the front end's
+ * compileKernel, the environment's headers and set-up driver, the SFPU API inferred from the file
+ * name, then `_llk_math_hw_configure_` (32-bit Dst, Float32) applied to the machine.
+ */
+function compileCpp(m: TensixMachine, req: RunRequest): { words: Uint32Array; sources?: SourceMap } {
+  const entry = (req.options.entry ?? '').trim();
+  if (entry === '')
+    throw badInput('a C++ kernel needs an entry: the function to run', {
+      hint: "e.g. axsim_sfpi::calculate_relu<false, 8> (the CLI's --entry)",
+    });
+  const inferred = inferLlkApi(req.file);
+  const { compiled } = compileLlk(compileKernel as KernelCompiler, m, {
+    source: req.source,
+    file: req.file,
+    entry,
+    api: inferred?.api,
+    sfpuType: inferred?.sfpuType,
+  });
+  if ((compiled.events?.length ?? 0) > 0)
+    throw unsupported(
+      'this kernel writes config registers from the RISC-V side between its words (e.g. init_prng_seed); the playground does not run such kernels yet',
+      { hint: 'run it with `axsim tensix run kernel.h --entry ...`' },
+    );
+  applyHwConfigure(m, { fp32Dest: true });
+  return { words: compiled.words, sources: compiled.sources };
+}
+
+/** The line of `loc` in the edited file (0 when the word comes from a header or the LLK driver). */
+function lineIn(loc: { file?: string; line?: number } | undefined, file: string): number {
+  if (!loc || (loc.file !== undefined && loc.file !== file)) return 0;
+  return loc.line ?? 0;
 }
 
 /** The state after `k` instructions of the last run (the same machine, stepped from its start). */
