@@ -12,7 +12,7 @@ const npys = import.meta.glob('../../examples/{tensix,pto}/*.npy', {
 }) as Record<string, () => Promise<string>>;
 
 // C++ kernels (the LLK environment, docs/tensix-llk.md): the project's own SFPI fixture kernels
-const kernels = import.meta.glob('../../test/fixtures/sfpi/basic.h', {
+const kernels = import.meta.glob(['../../test/fixtures/sfpi/basic.h', '../../examples/amx/c/sgemm_fma32.c'], {
   query: '?raw',
   import: 'default',
 }) as Record<string, () => Promise<string>>;
@@ -20,6 +20,11 @@ const kernels = import.meta.glob('../../test/fixtures/sfpi/basic.h', {
 /** The entry each bundled C++ kernel runs (its `--entry`), by example path. */
 const KERNEL_ENTRY: Record<string, string> = {
   'tensix/sfpi/basic.h': 'axsim_sfpi::calculate_clamp_m2_3<8>',
+  // the README's `axsim amx run examples/amx/c/sgemm_fma32.c --entry ... --arg ...`
+  'amx/c/sgemm_fma32.c': 'sgemm(64, 64, 16, A, B, C)',
+};
+const KERNEL_ARGS: Record<string, string> = {
+  'amx/c/sgemm_fma32.c': 'A=A16x64.npy B=B16x64.npy C=f4:64x64',
 };
 
 export interface Example {
@@ -39,9 +44,12 @@ export const EXAMPLES: Example[] = Object.entries(texts)
     return { path, isa: ISA_OF[ext]!, name: path.slice(path.indexOf('/') + 1), load };
   })
   .concat(
-    Object.entries(kernels).map(([k, load]) => {
-      const path = `tensix/sfpi/${k.slice(k.lastIndexOf('/') + 1)}`;
-      return { path, isa: 'tensix' as const, name: `${path.slice(7)} (C++ kernel)`, load };
+    Object.entries(kernels).map(([k, load]): Example => {
+      const base = k.slice(k.lastIndexOf('/') + 1);
+      if (base.endsWith('.c'))
+        return { path: `amx/c/${base}`, isa: 'amx', name: `c/${base} (C kernel)`, load };
+      const path = `tensix/sfpi/${base}`;
+      return { path, isa: 'tensix', name: `${path.slice(7)} (C++ kernel)`, load };
     }),
   )
   .sort((a, b) => a.path.localeCompare(b.path));
@@ -66,15 +74,20 @@ export function defaultOptions(isa: Isa, path?: string): Record<string, string> 
       input: /int|uint/.test(name) ? 'ramp-int32' : 'tile.npy',
     };
   }
-  if (isa === 'amx') return { gen: 'm1', mem: '0x30000:4096', etype: 'f32' };
+  if (isa === 'amx') {
+    const entry = KERNEL_ENTRY[name];
+    if (entry !== undefined)
+      return { gen: 'm1', etype: 'f32', lang: 'c', entry, args: KERNEL_ARGS[name] ?? '' };
+    return { gen: 'm1', mem: '0x30000:4096', etype: 'f32' };
+  }
   return { profile: 'cpu', cost: 'a2a3', args: PTO_ARGS[name] ?? '' };
 }
 
 /** The bundled input files (tile.npy and examples/pto/*.npy) as bytes, by file name. */
 export async function loadInputs(isa: Isa): Promise<Record<string, Uint8Array>> {
   const out: Record<string, Uint8Array> = {};
+  // AMX C kernels take examples/pto's arrays as arguments (as the README's CLI example does)
   const dir = isa === 'tensix' ? '/tensix/' : '/pto/';
-  if (isa === 'amx') return out;
   await Promise.all(
     Object.entries(npys)
       .filter(([k]) => k.includes(dir))

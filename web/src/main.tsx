@@ -97,7 +97,12 @@ function App() {
     const { isa, example, options, source } = cur.current;
     const gen = ++generation.current;
     setStatus('running');
-    const ext = isa === 'tensix' && options.lang === 'cpp' ? 'h' : FILE_EXT[isa];
+    const ext =
+      isa === 'tensix' && options.lang === 'cpp'
+        ? 'h'
+        : isa === 'amx' && options.lang === 'c'
+          ? 'c'
+          : FILE_EXT[isa];
     const file = example ? example.slice(example.indexOf('/') + 1) : `playground.${ext}`;
     const inputs = await inputsFor(isa);
     const reply = await runner.run({ isa, source, file, options }, inputs);
@@ -333,20 +338,57 @@ function App() {
             ) : null}
           </>
         ) : isa === 'amx' ? (
-          <label>
-            gen{' '}
-            <select
-              value={options.gen}
-              onChange={(e) => setOption('gen', (e.target as HTMLSelectElement).value)}
-              data-testid="gen"
-            >
-              {['m1', 'm2', 'm3', 'm4'].map((g) => (
-                <option key={g} value={g}>
-                  {g}
-                </option>
-              ))}
-            </select>
-          </label>
+          <>
+            <label>
+              gen{' '}
+              <select
+                value={options.gen}
+                onChange={(e) => setOption('gen', (e.target as HTMLSelectElement).value)}
+                data-testid="gen"
+              >
+                {['m1', 'm2', 'm3', 'm4'].map((g) => (
+                  <option key={g} value={g}>
+                    {g}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              source{' '}
+              <select
+                value={options.lang === 'c' ? 'c' : 'asm'}
+                onChange={(e) => setOption('lang', (e.target as HTMLSelectElement).value)}
+                data-testid="lang"
+              >
+                <option value="asm">assembly (.amx)</option>
+                <option value="c">C kernel</option>
+              </select>
+            </label>
+            {options.lang === 'c' ? (
+              <>
+                <label>
+                  entry{' '}
+                  <input
+                    class="args"
+                    value={options.entry ?? ''}
+                    placeholder="main()"
+                    onChange={(e) => setOption('entry', (e.target as HTMLInputElement).value)}
+                    data-testid="entry"
+                  />
+                </label>
+                <label>
+                  arrays{' '}
+                  <input
+                    class="args"
+                    value={options.args ?? ''}
+                    placeholder="A=A16x64.npy C=f4:64x64"
+                    onChange={(e) => setOption('args', (e.target as HTMLInputElement).value)}
+                    data-testid="args"
+                  />
+                </label>
+              </>
+            ) : null}
+          </>
         ) : (
           <>
             <label>

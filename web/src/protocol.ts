@@ -119,7 +119,15 @@ export interface AmxState {
   z: number[];
   /** Byte offsets the last operation changed, per register file. */
   written: { x: number[]; y: number[]; z: number[] };
-  memory: { addr: number; bytes: number[]; error?: string }[];
+  /** Memory ranges (.amx), or a C kernel's arrays after the run (`name`, `dtype`, `shape`). */
+  memory: {
+    addr: number;
+    bytes: number[];
+    error?: string;
+    name?: string;
+    dtype?: string;
+    shape?: number[];
+  }[];
 }
 
 export interface AmxResult {

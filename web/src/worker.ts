@@ -49,7 +49,7 @@ ctx.onmessage = (ev) => {
         msg.req.isa === 'tensix'
           ? tensixRun(msg.req, msg.inputs)
           : msg.req.isa === 'amx'
-            ? amxRun(msg.req)
+            ? amxRun(msg.req, msg.inputs)
             : ptoRun(msg.req, msg.inputs);
       ctx.postMessage({ id: msg.id, ok: true, result });
     } else {

@@ -2,8 +2,11 @@
 // AmxMachine.step) and its cycle model (explainProgramCycles). Nothing is computed here but the
 // shape of the data the views draw.
 import { type AmxProgram, disassembleOp } from '../../../src/amx/asm.ts';
+import { type AmxCArray, runAmxC, zeroArray } from '../../../src/amx/c/run.ts';
 import { AmxMachine, type AmxSnapshot } from '../../../src/amx/index.ts';
 import { explainProgramCycles, formatBreakdown } from '../../../src/amx/perf/index.ts';
+import { badInput } from '../../../src/errors.ts';
+import { type NpyDtype, parseNpy } from '../../../src/io/npy.ts';
 import type { AmxResult, AmxState, RunRequest, TensixRecord } from '../protocol.ts';
 
 /** Memory ranges to show: `ADDR:BYTES` separated by spaces or commas (hex or decimal). */
@@ -28,8 +31,83 @@ interface Session {
 
 let session: Session | undefined;
 
-export function amxRun(req: RunRequest): AmxResult {
+/**
+ * The arrays of a C kernel, as `axsim amx run kernel.c --arg` takes them: `NAME=FILE.npy` (one of
+ * the bundled examples/pto/*.npy) or `NAME=DTYPE:SHAPE` (zeros, e.g. `C=f4:64x64`).
+ */
+export function parseCArgs(text: string, inputs: Record<string, Uint8Array>): Record<string, AmxCArray> {
+  const out: Record<string, AmxCArray> = {};
+  for (const spec of text.split(/\s+/).filter(Boolean)) {
+    const eq = spec.indexOf('=');
+    if (eq <= 0)
+      throw badInput(`argument ${spec}: use NAME=FILE.npy or NAME=DTYPE:SHAPE (zeros, e.g. C=f4:32x32)`);
+    const name = spec.slice(0, eq);
+    const what = spec.slice(eq + 1);
+    const z = /^(f2|f4|f8|i1|i2|i4|i8|u1|u2|u4|u8):([1-9][0-9]*(?:x[1-9][0-9]*)*)$/.exec(what);
+    if (z) {
+      out[name] = zeroArray(z[1] as NpyDtype, z[2]!.split('x').map(Number));
+      continue;
+    }
+    const bytes = inputs[what];
+    if (!bytes)
+      throw badInput(`argument ${spec}: no bundled file ${what}`, {
+        hint: `bundled: ${Object.keys(inputs).sort().join(', ')}`,
+      });
+    const a = parseNpy(bytes, what);
+    const d = a.data;
+    out[name] = {
+      dtype: a.dtype,
+      shape: a.shape,
+      bytes: new Uint8Array(d.buffer, d.byteOffset, d.byteLength).slice(),
+    };
+  }
+  return out;
+}
+
+/** A C kernel (`options.lang === 'c'`) run as `axsim amx run kernel.c --entry ... --arg ... --cycles`. */
+function amxRunC(req: RunRequest, inputs: Record<string, Uint8Array>): AmxResult {
+  const gen = new AmxMachine(req.options.gen ?? 'm1').gen;
+  const entry = (req.options.entry ?? '').trim() || 'main()';
+  const args = parseCArgs(req.options.args ?? '', inputs);
+  const r = runAmxC(req.source, { file: req.file, gen, entry, args, trace: true });
+  const b = explainProgramCycles(r.ops);
+  const st = r.state;
+  return {
+    isa: 'amx',
+    gen,
+    steps: 0,
+    records: [],
+    final: {
+      isa: 'amx',
+      step: 0,
+      x: Array.from(st.x),
+      y: Array.from(st.y),
+      z: Array.from(st.z),
+      written: { x: [], y: [], z: [] },
+      memory: Object.entries(r.arrays).map(([name, a], k) => ({
+        addr: k,
+        name,
+        dtype: a.dtype,
+        shape: a.shape,
+        bytes: Array.from(a.bytes),
+      })),
+    },
+    perf: {
+      text: formatBreakdown(b),
+      cycles: b.cycles,
+      kinds: b.kinds.map((k) => ({
+        kind: k.kind,
+        count: k.count,
+        issue: k.issueCycles,
+        stall: k.stallCycles,
+      })),
+    },
+  };
+}
+
+export function amxRun(req: RunRequest, inputs: Record<string, Uint8Array> = {}): AmxResult {
   session = undefined;
+  if (req.options.lang === 'c') return amxRunC(req, inputs);
   const m = new AmxMachine(req.options.gen ?? 'm1');
   const ranges = parseRanges(req.options.mem ?? '');
   const p = m.load(req.source, { file: req.file });

@@ -104,15 +104,23 @@ export function AmxMemoryView(p: {
         ) : (
           <HeatGrid
             key={m.addr}
-            id={`amx-mem-${m.addr.toString(16)}`}
-            label={`memory 0x${m.addr.toString(16)}, ${m.bytes.length} bytes as ${p.t} (${cols} per row)`}
+            id={m.name !== undefined ? `amx-arr-${m.name}` : `amx-mem-${m.addr.toString(16)}`}
+            label={
+              m.name !== undefined
+                ? `array ${m.name} (${m.dtype} ${m.shape?.join('x')}), ${m.bytes.length} bytes as ${p.t} (${cols} per row)`
+                : `memory 0x${m.addr.toString(16)}, ${m.bytes.length} bytes as ${p.t} (${cols} per row)`
+            }
             rows={Math.ceil(n / cols)}
             cols={cols}
             heat={values}
             text={(i) => (i < n ? fmtElement(values[i]!, p.t) : '')}
             raw={m.bytes.join(' ')}
             cell={Math.max(8, Math.floor(560 / cols))}
-            rowLabel={(r) => `0x${(m.addr + r * cols * esize).toString(16)}`}
+            rowLabel={(r) =>
+              m.name !== undefined
+                ? `${m.name}+${r * cols * esize}`
+                : `0x${(m.addr + r * cols * esize).toString(16)}`
+            }
           />
         );
       })}
