@@ -116,6 +116,8 @@ function readMark(path: string): { index: number; cpuMs: number; wallMs: number 
 }
 
 let markSerial = 0;
+/** Mark files of running workers (removed when a campaign is stopped by a signal). */
+const markFiles = new Set<string>();
 
 /**
  * Runs inputs [from, to) in one worker at a time, restarting after a kill. The watchdog reads which
@@ -137,12 +139,14 @@ function runRange(
     let child: ChildProcess;
     let timer: NodeJS.Timeout;
     const markFile = join(tmpdir(), `axsim-fuzz-${process.pid}-${markSerial++}.mark`);
+    markFiles.add(markFile);
     const record = (index: number, outcome: Outcome, sig?: string) => {
       res.counts[outcome] = (res.counts[outcome] ?? 0) + 1;
       if (FAILING.has(outcome)) res.failures.push({ index, outcome, sig: sig ?? outcome });
     };
     const finish = () => {
       rmSync(markFile, { force: true });
+      markFiles.delete(markFile);
       resolve();
     };
     const spawnWorker = () => {
@@ -275,6 +279,7 @@ async function main(): Promise<void> {
   for (const sig of ['SIGTERM', 'SIGINT'] as const)
     process.on(sig, () => {
       writeJson(true);
+      for (const f of markFiles) rmSync(f, { force: true });
       if (current)
         process.stdout.write(`${current.res.front}: stopped (${sig}): ${countsText(current.res)}\n`);
       process.exit(130);
