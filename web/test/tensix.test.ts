@@ -166,6 +166,10 @@ test('step back and forward: each step shows the library state after that many i
 test('the diff of two steps lists exactly the state the library changed between them', async () => {
   const src = readText('examples/tensix/relu.sfpu');
   await tab('diff');
+  // the default pair (fetched when the tab opens) first, so it cannot arrive after the one set here
+  await s.page.waitForFunction(() =>
+    [...document.querySelectorAll('table.diff thead th')].slice(1).every((t) => t.textContent !== 'step -'),
+  );
   await s.page.fill('[data-testid=diff-a]', '2');
   await s.page.press('[data-testid=diff-a]', 'Enter');
   await s.page.fill('[data-testid=diff-b]', '6');

@@ -155,7 +155,10 @@ test('the dark theme: toggled from the keyboard, remembered, every view readable
   await shot(page, 'dark-timeline');
   await page.focus('[data-testid=theme]');
   await page.keyboard.press('Enter');
-  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  // the theme is applied by an effect after the re-render: wait for it rather than race it
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light', null, {
+    timeout: 10_000,
+  });
   await page.reload();
   await settled(page);
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
