@@ -287,6 +287,16 @@ inline vFloat __sfpi_lhs_f(const __vAny b) {
   if (b.k == 5) __sfpi_unsupported("a scalar on the left of an integer vector operator");
   vFloat r; r.k = b.k; r.v = b.v; return r;
 }
+// An int on the left (sfpi.h: int32_t op vInt / vUInt): an integer vector computes in integers (the result
+// keeps the integer tag), a float vector takes the int as a float.
+inline vFloat operator+(const int a, const __vAny b) {
+  if (b.k == 5) { vInt x; x.v = b.v; vInt r = x + a; vFloat o; o.k = 5; o.v = r.v; return o; }
+  return __sfpi_lhs_f(b) + static_cast<float>(a);
+}
+inline vFloat operator-(const int a, const __vAny b) {
+  if (b.k == 5) { vInt x; x.v = b.v; vInt c = a; vInt r = c - x; vFloat o; o.k = 5; o.v = r.v; return o; }
+  vFloat c = static_cast<float>(a); return c - __sfpi_lhs_f(b);
+}
 inline vFloat operator+(const float a, const __vAny b) { return __sfpi_lhs_f(b) + a; }
 inline vFloat operator*(const float a, const __vAny b) { return __sfpi_lhs_f(b) * a; }
 inline vFloat operator-(const float a, const __vAny b) { vFloat c = a; return c - __sfpi_lhs_f(b); }
