@@ -140,6 +140,16 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
         `SFPSTORE 0, L0, 0, ${am}`,
       ]);
     });
+    it('a vBool run once per face in the LLK environment: a located Unsupported, not an internal error', async () => {
+      await assert.rejects(
+        run(arch, 'axsim_sfpi::uses_vbool_as'),
+        (e: unknown) =>
+          e instanceof AxsimError &&
+          e.category === 'Unsupported' &&
+          /condition \(vBool\) used across/.test(e.message) &&
+          e.location?.line === SOURCE.split('\n').findIndex((l) => l.includes('v_if (c) {')) + 1,
+      );
+    });
     it('an int on the left of a vInt operator is Unsupported at its line (not silently a float add)', () => {
       assert.throws(
         () => compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::uses_int_left' }),

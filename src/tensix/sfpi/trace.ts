@@ -122,6 +122,8 @@ export class Trace {
   segment = 0;
   /** Conditions built by compares and && || ! (ids index this list). */
   conds: Cond[] = [];
+  /** The trace segment each condition was built in (a condition is not carried across a flush). */
+  condSeg: number[] = [];
   /** Integer values made from a condition (vInt(__vCond)), by value id. */
   readonly condOf = new Map<number, Cond>();
 
@@ -218,6 +220,11 @@ export function installTracer(
     if (kind === 4) {
       const cc = trace.conds[v];
       if (!cc) throw badInput('an SFPI condition is used before it is built', { location: at });
+      if (trace.condSeg[v] !== trace.segment)
+        throw notYet(
+          'condition (vBool) used across a TTI_ instruction or a function boundary of the run',
+          at,
+        );
       const id = trace.newId();
       trace.push({ k: 'condval', id, cond: cc, at });
       trace.condOf.set(id, cc);
@@ -252,6 +259,11 @@ export function installTracer(
     if (kind === 4) {
       const cc = trace.conds[v];
       if (!cc) throw badInput('an SFPI condition is used before it is built', { location: loc(c) });
+      if (trace.condSeg[v] !== trace.segment)
+        throw notYet(
+          'condition (vBool) used across a TTI_ instruction or a function boundary of the run',
+          loc(c),
+        );
       return cc;
     }
     // an integer vector as a condition: v != 0 (sfpi __vCCCtrl::cc_cond(__vIntBase)); one made from
@@ -269,6 +281,7 @@ export function installTracer(
   };
   const newCond = (cc: Cond) => {
     trace.conds.push(cc);
+    trace.condSeg.push(trace.segment);
     return int(trace.conds.length - 1);
   };
   const b = builtins;
