@@ -54,9 +54,12 @@ test('npm run bench --quick --json: every workload, the documented shape, checks
     ]);
     for (const k of ['workload', 'arch', 'unit']) assert.equal(typeof x[k], 'string');
     const { axsim, reference, ratio } = x as { axsim: number; reference: number; ratio: number };
-    assert.ok(Number.isFinite(axsim) && axsim > 0, `${x.workload}: axsim ${axsim}`);
+    // the steady-state row is a difference of two timings (K=256 minus K=4); with --quick's few
+    // repetitions on a busy machine its sign is not guaranteed, so only its finiteness is checked
+    const difference = String(x.workload).includes('steady state');
+    assert.ok(Number.isFinite(axsim) && (difference || axsim > 0), `${x.workload}: axsim ${axsim}`);
     assert.ok(Number.isFinite(reference) && reference > 0);
-    assert.ok(Math.abs(ratio - axsim / reference) <= 1e-12 * ratio);
+    assert.ok(Math.abs(ratio - axsim / reference) <= 1e-12 * Math.abs(ratio));
     // null only where no digest is published for the quick N (AMX (b), (d1), (d2)).
     if (x.digestOk === null) assert.match(String(x.workload), /^AMX \((b|d1|d2)\)/);
     else assert.equal(x.digestOk, true, `${x.workload} [${x.arch}]`);
