@@ -24,5 +24,12 @@ export {
   MNEMONICS,
 } from './encoding.ts';
 export { execute, executeRaw } from './exec.ts';
+export {
+  type AmxAccessSet,
+  type AmxFootprint,
+  type AmxMemRange,
+  amxFootprint,
+  amxMemoryAccess,
+} from './footprint.ts';
 export { AmxMachine, type AmxRegister, type AmxSnapshot } from './machine.ts';
 export { AMX_GENS, type AmxGen, AmxMemory, AmxState, fnv1a64, parseGen } from './state.ts';

@@ -14,7 +14,7 @@ const buffer = new Uint8Array(64);
 const enable = new Uint8Array(64);
 
 /** Lane-width decode of the 26 = 1 form: [xyBytes, zBytes, stride]. */
-function widths(ver: number, lo: number, hi: number): number {
+export function widths(ver: number, lo: number, hi: number): number {
   const key = ((hi >>> 31) << 4) | ((lo >>> 11) & 15);
   // packed as xy | z << 4 | stride << 8
   switch (key) {

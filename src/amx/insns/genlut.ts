@@ -22,7 +22,7 @@ const tf64 = new Float64Array(tbl.buffer);
 const idx = new Uint8Array(64);
 
 // [ibits, ebits] per mode
-const MODES: readonly (readonly [number, number])[] = [
+export const MODES: readonly (readonly [number, number])[] = [
   [4, 32],
   [5, 16],
   [4, 64],
