@@ -52,6 +52,11 @@ export interface AmxCOptions {
   budget?: Budget;
   /** Record every issued instruction (for the cycle model). */
   trace?: boolean;
+  /**
+   * Called with each instruction before it executes and the state it will execute on (steppers:
+   * record the memory a load reads, snapshot registers). Must not change the state.
+   */
+  onIssue?: (op: number, operand: bigint, state: AmxState) => void;
 }
 
 export interface AmxCResult {
@@ -62,6 +67,8 @@ export interface AmxCResult {
   ops: AmxOp[];
   /** The bound arrays after the run. */
   arrays: Record<string, AmxCArray>;
+  /** Where each bound array lives in the program's memory (the address AMX operands use). */
+  addresses: Record<string, number>;
   /** The entry's return value, when it returns an arithmetic value. */
   returned?: number | bigint;
 }
@@ -216,6 +223,7 @@ export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
   const file = opts.file ?? '<input>';
   const gen = opts.gen ?? 'm1';
   const trace = opts.trace ?? false;
+  const onIssue = opts.onIssue;
   const ops: AmxOp[] = [];
   let issued = 0;
   // the state exists before the memory adapter is bound (the evaluator owns the memory)
@@ -224,6 +232,7 @@ export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
   /** Issues one instruction (operand as 32-bit halves); `at` names it in errors. */
   const issue = (op: number, lo: number, hi: number, at: SrcLoc): void => {
     amem!.where = at;
+    if (onIssue) onIssue(op, (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0), state!);
     try {
       executeRaw(state!, op, lo, hi);
     } catch (e) {
@@ -285,12 +294,14 @@ export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
   }
   const v = ev.callEntry(bindEntry(opts.entry, addrs), '<entry>');
   const arrays: Record<string, AmxCArray> = {};
+  const addresses: Record<string, number> = {};
   for (const [name, a] of Object.entries(opts.args ?? {})) {
     const { addr } = addrs.get(name)!;
     arrays[name] = { dtype: a.dtype, shape: a.shape, bytes: ev.mem.view(addr, a.bytes.length).slice() };
+    addresses[name] = addr;
   }
   const returned = v.k === 'int' ? v.v : v.k === 'float' ? v.v : undefined;
-  return { state, issued, ops, arrays, returned };
+  return { state, issued, ops, arrays, addresses, returned };
 }
 
 /** A zero-filled host array of `dtype` and `shape` (for outputs). */
