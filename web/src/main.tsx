@@ -243,7 +243,7 @@ function App() {
   const rec = result && result.isa !== 'pto' && step > 0 ? result.records[step - 1] : undefined;
   const currentLine = rec && {
     line: rec.line,
-    text: (shown?.isa === 'tensix' ? shown.text : undefined) ?? rec.text,
+    text: (shown?.isa === 'tensix' || shown?.isa === 'amx' ? shown.text : undefined) || rec.text,
   };
 
   return (
@@ -521,9 +521,7 @@ function App() {
                 {result.isa === 'pto'
                   ? `${result.instructions} tile instructions`
                   : `${steps || result.records.length} instructions${currentLine ? ` · step ${step}: line ${currentLine.line}: ${currentLine.text}` : ''}`}
-                {result.isa === 'tensix' && result.stepNote ? (
-                  <div class="hint">{result.stepNote}</div>
-                ) : null}
+                {result.isa !== 'pto' && result.stepNote ? <div class="hint">{result.stepNote}</div> : null}
               </span>
             ) : null}
           </div>

@@ -117,8 +117,18 @@ export interface AmxState {
   x: number[];
   y: number[];
   z: number[];
-  /** Byte offsets the last operation changed, per register file. */
+  /** Byte offsets the last operation wrote, per register file (the library's amxFootprint). */
   written: { x: number[]; y: number[]; z: number[] };
+  /** Byte offsets the last operation read, per register file (amxFootprint). */
+  read: { x: number[]; y: number[]; z: number[] };
+  /** The last operation's memory reads and writes, as text. */
+  memAccess: string[];
+  /** Some reads depend on data (indexed loads, genlut): every byte the data could select is marked. */
+  dataDependent: boolean;
+  /** The instruction the step executed (canonical text). */
+  text?: string;
+  /** C kernels: the Memory view's arrays are the ones after the run, whatever the step. */
+  memoryAfterRun?: boolean;
   /** Memory ranges (.amx), or a C kernel's arrays after the run (`name`, `dtype`, `shape`). */
   memory: {
     addr: number;
@@ -134,6 +144,8 @@ export interface AmxResult {
   isa: 'amx';
   gen: string;
   steps: number;
+  /** Why stepping is unavailable, if it is. */
+  stepNote?: string;
   records: TensixRecord[];
   final: AmxState;
   perf: {

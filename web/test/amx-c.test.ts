@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type AmxCArray, runAmxC, zeroArray } from '../../src/amx/c/run.ts';
+import { amxFootprint } from '../../src/amx/footprint.ts';
 import { explainProgramCycles } from '../../src/amx/perf/index.ts';
+import type { AmxState } from '../../src/amx/state.ts';
 import { AxsimError } from '../../src/errors.ts';
 import { readNpy } from '../../src/io/index.ts';
-import { chooseExample, open, ROOT, readText, type Session, settled, values } from './harness.ts';
+import { chooseExample, open, ROOT, readText, type Session, settled, shot, values } from './harness.ts';
 
 // The playground's AMX C kernel mode: examples/amx/c/sgemm_fma32.c with the README's entry and
 // arrays, run as `axsim amx run kernel.c --entry ... --arg ... --cycles` does; the registers, the
@@ -81,6 +83,93 @@ test('sgemm_fma32.c (the README entry): Z, the C array and the cycles are runAmx
   await s.page.click('[data-testid=tab-perf]');
   const cycles = explainProgramCycles(r.ops).cycles;
   assert.match((await s.page.textContent('[data-testid=amx-cycles]')) ?? '', new RegExp(`^${cycles} cycles`));
+});
+
+/** The live run's registers before instruction k (= after k instructions), via runAmxC's hook. */
+function liveAt(ks: number[]): Map<number, { x: number[]; y: number[]; z: number[] }> {
+  const out = new Map<number, { x: number[]; y: number[]; z: number[] }>();
+  let i = 0;
+  const take = (st: AmxState) => ({ x: Array.from(st.x), y: Array.from(st.y), z: Array.from(st.z) });
+  const r = runAmxC(SOURCE, {
+    file: FILE,
+    gen: 'm1',
+    entry: ENTRY,
+    args: { A: npyArg('A16x64.npy'), B: npyArg('B16x64.npy'), C: zeroArray('f4', [64, 64]) },
+    onIssue: (_op, _operand, st) => {
+      if (ks.includes(i)) out.set(i, take(st));
+      i++;
+    },
+  });
+  if (ks.includes(i)) out.set(i, take(r.state));
+  return out;
+}
+
+test('stepping through the C kernel: the views after k instructions are the live run’s registers; the step marks the C line and the footprint', async () => {
+  const r = library();
+  const n = r.ops.length;
+  await s.page.click('[data-testid=tab-regs]');
+  assert.equal(await s.page.textContent('[data-testid=steps]'), String(n));
+  const ks = [0, 6, 7, 300, 257, n];
+  const live = liveAt(ks);
+  const lines = SOURCE.split('\n');
+  for (const k of ks) {
+    await s.page.fill('[data-testid=step]', String(k));
+    await s.page.press('[data-testid=step]', 'Enter');
+    await s.page.waitForSelector(`#view-amx-regs[data-step="${k}"]`);
+    const l = live.get(k)!;
+    assert.deepEqual(await shownBytes('amx-x'), l.x, `X after ${k}`);
+    assert.deepEqual(await shownBytes('amx-y'), l.y, `Y after ${k}`);
+    assert.deepEqual(await shownBytes('amx-z'), l.z, `Z after ${k}`);
+    if (k === 0 || k === n) continue;
+    const op = r.ops[k - 1]!;
+    // the editor marks the C line that issued instruction k
+    assert.equal(await s.page.textContent('.cm-stepLine'), lines[op.line! - 1]);
+    const f = amxFootprint('m1', op.op, op.operand);
+    const els = (m: Uint8Array) => {
+      const out = new Set<number>();
+      for (let i = 0; i < m.length; i++) if (m[i]) out.add(i >> 2);
+      return [...out].sort((a, b) => a - b);
+    };
+    for (const reg of ['x', 'y', 'z'] as const) {
+      const read = values(await s.page.getAttribute(`#amx-${reg} canvas`, 'data-read-cells')).map(Number);
+      const wrote = values(await s.page.getAttribute(`#amx-${reg} canvas`, 'data-highlight-cells')).map(
+        Number,
+      );
+      assert.deepEqual(
+        read.sort((a, b) => a - b),
+        els(f.reads[reg]),
+        `step ${k} ${reg} read`,
+      );
+      assert.deepEqual(
+        wrote.sort((a, b) => a - b),
+        els(f.writes[reg]),
+        `step ${k} ${reg} written`,
+      );
+    }
+  }
+  // step 6 is the first fma32 (set, then for k = 0: ldx, ldx, ldy, ldy, fma32 with skip_z): the
+  // line of AMX_FMA32(fma32_operand(0, 0, 0) | first)
+  await s.page.fill('[data-testid=step]', '5');
+  await s.page.press('[data-testid=step]', 'Enter');
+  await s.page.waitForSelector('#view-amx-regs[data-step="5"]');
+  await s.page.click('[data-testid=step-forward]');
+  await s.page.waitForSelector('#view-amx-regs[data-step="6"]');
+  assert.match(
+    (await s.page.textContent('.cm-stepLine')) ?? '',
+    /AMX_FMA32\(fma32_operand\(0, 0, 0\) \| first\)/,
+  );
+  assert.match((await s.page.textContent('[data-testid=amx-step-op]')) ?? '', /fma32/);
+  await shot(s.page, 'amx-c-step');
+  // a load names the array and offset it reads: step 2 is AMX_LDX(PTR_ROW(a, 0)) with a = A
+  await s.page.click('[data-testid=step-first]');
+  await s.page.waitForSelector('#view-amx-regs[data-step="0"]');
+  await s.page.click('[data-testid=step-forward]');
+  await s.page.click('[data-testid=step-forward]');
+  await s.page.waitForSelector('#view-amx-regs[data-step="2"]');
+  assert.equal(await s.page.textContent('[data-testid=amx-mem-access]'), 'reads memory A + 0 (64 bytes)');
+  await s.page.click('[data-testid=tab-memory]');
+  assert.ok(await s.page.isVisible('[data-testid=amx-mem-note]'));
+  await s.page.click('[data-testid=tab-regs]');
 });
 
 test('a C compile error is underlined at the library’s line:col', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { AmxMachine } from '../../src/amx/index.ts';
+import { AmxMachine, amxFootprint } from '../../src/amx/index.ts';
 import { explainProgramCycles } from '../../src/amx/perf/index.ts';
 import { AxsimError } from '../../src/errors.ts';
 import { chooseExample, open, readText, type Session, settled, shot, values } from './harness.ts';
@@ -86,30 +86,91 @@ test('perf: the cycles and per-kind bars are the cycle model’s', async () => {
   await shot(s.page, 'amx-perf');
 });
 
-test('step back and forward: registers after k operations, and the Z cells operation k wrote', async () => {
+/** The element indices (f32: 4 bytes) of a byte mask, sorted. */
+function elements(mask: Uint8Array, esize = 4): number[] {
+  const out = new Set<number>();
+  for (let i = 0; i < mask.length; i++) if (mask[i]) out.add(Math.floor(i / esize));
+  return [...out].sort((x, y) => x - y);
+}
+
+async function marked(id: string, attr: 'data-highlight-cells' | 'data-read-cells'): Promise<number[]> {
+  return values(await s.page.getAttribute(`#${id} canvas`, attr))
+    .map(Number)
+    .sort((x, y) => x - y);
+}
+
+test('step back and forward: registers after k operations; the cells operation k read and wrote are the library’s footprint', async () => {
   await s.page.click('[data-testid=tab-regs]');
   await s.page.click('[data-testid=step-first]');
   await s.page.waitForSelector('#view-amx-regs[data-step="0"]');
   assert.deepEqual(await shownBytes('amx-z'), new Array(4096).fill(0));
-  // ops: set, ldx, ldy, fma32 (z_row 0) ...: step 4 executes the first fma32
-  for (const k of [1, 2, 3, 4]) {
+  const p = new AmxMachine('m1').load(SRC());
+  // ops: set, ldx, ldy, fma32 (z_row 0), fma32 (z_row 1, x_offset 0x40) ...
+  for (const k of [1, 2, 3, 4, 5]) {
     await s.page.click('[data-testid=step-forward]');
     await s.page.waitForSelector(`#view-amx-regs[data-step="${k}"]`);
+    const op = p.ops[k - 1]!;
+    const f = amxFootprint('m1', op.op, op.operand);
+    for (const r of ['x', 'y', 'z'] as const) {
+      assert.deepEqual(
+        await marked(`amx-${r}`, 'data-read-cells'),
+        elements(f.reads[r]),
+        `step ${k} ${r} read`,
+      );
+      assert.deepEqual(
+        await marked(`amx-${r}`, 'data-highlight-cells'),
+        elements(f.writes[r]),
+        `step ${k} ${r} written`,
+      );
+    }
+    if (k === 2) {
+      // ldx multiple=1 reg=0 address=0x20000: X rows 0 and 1, 128 bytes of memory (ldst.md)
+      assert.deepEqual(
+        await marked('amx-x', 'data-highlight-cells'),
+        Array.from({ length: 32 }, (_, i) => i),
+      );
+      assert.equal(
+        await s.page.textContent('[data-testid=amx-mem-access]'),
+        'reads memory 0x20000 (128 bytes)',
+      );
+    }
+    if (k === 5) {
+      // fma32 z_row=1 x_offset=0x40 y_offset=0 (matrix): X f32 elements 16..31, Y 0..15, Z rows
+      // 1, 5, ..., 61 read and written (fma.md), worked out by hand
+      const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+      const zrows = range(0, 16).flatMap((j) => range((4 * j + 1) * 16, 16));
+      assert.deepEqual(await marked('amx-x', 'data-read-cells'), range(16, 16));
+      assert.deepEqual(await marked('amx-y', 'data-read-cells'), range(0, 16));
+      assert.deepEqual(await marked('amx-z', 'data-read-cells'), zrows);
+      assert.deepEqual(await marked('amx-z', 'data-highlight-cells'), zrows);
+      assert.deepEqual(await marked('amx-x', 'data-highlight-cells'), []);
+    }
   }
+  // every Z element that changed at step 4 is among the written ones
   const m3 = machine(3);
   const m4 = machine(4);
-  assert.deepEqual(await shownBytes('amx-z'), Array.from(m4.readRegister('z')));
   const z3 = m3.readRegister('z');
   const z4 = m4.readRegister('z');
-  const changed = new Set<number>();
-  for (let i = 0; i < 4096; i++) if (z3[i] !== z4[i]) changed.add(i >> 2); // f32 elements
-  const shown = values(await s.page.getAttribute('#amx-z canvas', 'data-highlight-cells')).map(Number);
-  assert.ok(changed.size > 0);
-  assert.deepEqual(
-    shown.sort((x, y) => x - y),
-    [...changed].sort((x, y) => x - y),
+  const f4 = amxFootprint('m1', p.ops[3]!.op, p.ops[3]!.operand);
+  for (let i = 0; i < 4096; i++) if (z3[i] !== z4[i]) assert.equal(f4.writes.z[i], 1, `Z byte ${i}`);
+  await s.page.click('[data-testid=step-back]');
+  await s.page.waitForSelector('#view-amx-regs[data-step="4"]');
+  assert.deepEqual(await shownBytes('amx-z'), Array.from(z4));
+  assert.equal(await s.page.textContent('.cm-stepLine'), SRC().split('\n')[p.ops[3]!.line! - 1]);
+  // the readout of the cursor (Z element 0) says read and written, for screen readers
+  await s.page.focus('#amx-z canvas');
+  await s.page.keyboard.press('Home');
+  assert.match((await s.page.textContent('#amx-z-readout')) ?? '', /\(read and written\)/);
+  assert.match(
+    (await s.page.textContent('[data-testid=amx-legend]')) ?? '',
+    /read by this step.*written by this step/,
   );
-  assert.equal(await s.page.textContent('.cm-stepLine'), SRC().split('\n')[m4.load(SRC()).ops[3]!.line! - 1]);
+  assert.match(
+    (await s.page.getAttribute('#amx-z canvas', 'aria-label')) ?? '',
+    /256 elements read and 256 elements written/,
+  );
+  await s.page.evaluate(() => document.getElementById('view-amx-regs')?.scrollIntoView());
+  await shot(s.page, 'amx-footprint');
   await s.page.click('[data-testid=step-back]');
   await s.page.waitForSelector('#view-amx-regs[data-step="3"]');
   assert.deepEqual(await shownBytes('amx-x'), Array.from(m3.readRegister('x')));

@@ -143,6 +143,8 @@ const DOC_NAMES = new Set([
   'tensix-error',
   'amx-registers',
   'amx-perf',
+  'amx-footprint',
+  'amx-c-step',
   'pto-tiles',
   'pto-cost',
   'dark-timeline',

@@ -1,9 +1,16 @@
 // Apple AMX runs for the playground worker: the library's AmxMachine (stepped with
 // AmxMachine.step) and its cycle model (explainProgramCycles). Nothing is computed here but the
 // shape of the data the views draw.
-import { type AmxProgram, disassembleOp } from '../../../src/amx/asm.ts';
-import { type AmxCArray, runAmxC, zeroArray } from '../../../src/amx/c/run.ts';
-import { AmxMachine, type AmxSnapshot } from '../../../src/amx/index.ts';
+import { type AmxOp, type AmxProgram, disassembleOp } from '../../../src/amx/asm.ts';
+import { type AmxCArray, zeroArray } from '../../../src/amx/c/run.ts';
+import { type AmxCStepper, runAmxCSteps } from '../../../src/amx/c/steps.ts';
+import { type AmxMemRange, amxFootprint } from '../../../src/amx/footprint.ts';
+import {
+  type AmxGen,
+  AmxMachine,
+  type AmxSnapshot,
+  type AmxState as LibState,
+} from '../../../src/amx/index.ts';
 import { explainProgramCycles, formatBreakdown } from '../../../src/amx/perf/index.ts';
 import { badInput } from '../../../src/errors.ts';
 import { type NpyDtype, parseNpy } from '../../../src/io/npy.ts';
@@ -23,13 +30,25 @@ export function parseRanges(text: string): { addr: number; len: number }[] {
 }
 
 interface Session {
+  kind: 'asm';
   m: AmxMachine;
   p: AmxProgram;
   start: AmxSnapshot;
   ranges: { addr: number; len: number }[];
 }
 
-let session: Session | undefined;
+interface CSession {
+  kind: 'c';
+  stepper: AmxCStepper;
+  /** The arrays after the run, as the Memory view shows them. */
+  memory: AmxState['memory'];
+  addresses: Record<string, { addr: number; len: number }>;
+}
+
+let session: Session | CSession | undefined;
+
+/** Instruction texts sent with the run; later ones come with their step. */
+const RECORD_TEXTS = 5000;
 
 /**
  * The arrays of a C kernel, as `axsim amx run kernel.c --arg` takes them: `NAME=FILE.npy` (one of
@@ -64,44 +83,58 @@ export function parseCArgs(text: string, inputs: Record<string, Uint8Array>): Re
   return out;
 }
 
-/** A C kernel (`options.lang === 'c'`) run as `axsim amx run kernel.c --entry ... --arg ... --cycles`. */
+/**
+ * A C kernel (`options.lang === 'c'`) run as `axsim amx run kernel.c --entry ... --arg ... --cycles`
+ * does, recorded for stepping (runAmxCSteps): a step shows the registers after k instructions and
+ * marks the C line that issued instruction k.
+ */
 function amxRunC(req: RunRequest, inputs: Record<string, Uint8Array>): AmxResult {
   const gen = new AmxMachine(req.options.gen ?? 'm1').gen;
   const entry = (req.options.entry ?? '').trim() || 'main()';
   const args = parseCArgs(req.options.args ?? '', inputs);
-  const r = runAmxC(req.source, { file: req.file, gen, entry, args, trace: true });
+  const { result: r, stepper, why } = runAmxCSteps(req.source, { file: req.file, gen, entry, args });
   const b = explainProgramCycles(r.ops);
-  const st = r.state;
+  const memory: AmxState['memory'] = Object.entries(r.arrays).map(([name, a], k) => ({
+    addr: k,
+    name,
+    dtype: a.dtype,
+    shape: a.shape,
+    bytes: Array.from(a.bytes),
+  }));
+  const addresses: CSession['addresses'] = {};
+  for (const [name, a] of Object.entries(r.arrays))
+    addresses[name] = { addr: r.addresses[name]!, len: a.bytes.length };
+  if (stepper) session = { kind: 'c', stepper, memory, addresses };
+  const final = regView(r.state, r.ops.length, r.ops[r.ops.length - 1], gen, addresses);
   return {
     isa: 'amx',
     gen,
-    steps: 0,
-    records: [],
-    final: {
-      isa: 'amx',
-      step: 0,
-      x: Array.from(st.x),
-      y: Array.from(st.y),
-      z: Array.from(st.z),
-      written: { x: [], y: [], z: [] },
-      memory: Object.entries(r.arrays).map(([name, a], k) => ({
-        addr: k,
-        name,
-        dtype: a.dtype,
-        shape: a.shape,
-        bytes: Array.from(a.bytes),
-      })),
-    },
-    perf: {
-      text: formatBreakdown(b),
-      cycles: b.cycles,
-      kinds: b.kinds.map((k) => ({
-        kind: k.kind,
-        count: k.count,
-        issue: k.issueCycles,
-        stall: k.stallCycles,
-      })),
-    },
+    steps: stepper ? r.ops.length : 0,
+    ...(why ? { stepNote: why } : {}),
+    records: records(r.ops),
+    final: { ...final, memory, memoryAfterRun: true },
+    perf: perf(r.ops),
+  };
+}
+
+function records(ops: readonly AmxOp[]): TensixRecord[] {
+  return ops.map((o, k) => ({
+    text: k < RECORD_TEXTS ? disassembleOp(o.op, o.operand) : '',
+    line: o.line ?? 0,
+  }));
+}
+
+function perf(ops: readonly AmxOp[]): AmxResult['perf'] {
+  const b = explainProgramCycles(ops);
+  return {
+    text: formatBreakdown(b),
+    cycles: b.cycles,
+    kinds: b.kinds.map((k) => ({
+      kind: k.kind,
+      count: k.count,
+      issue: k.issueCycles,
+      stall: k.stallCycles,
+    })),
   };
 }
 
@@ -113,63 +146,91 @@ export function amxRun(req: RunRequest, inputs: Record<string, Uint8Array> = {})
   const p = m.load(req.source, { file: req.file });
   const start = m.snapshot();
   m.run(p);
-  const final = view(m, p.ops.length, ranges, null);
-  const b = explainProgramCycles(p.ops);
-  session = { m, p, start, ranges };
+  session = { kind: 'asm', m, p, start, ranges };
   return {
     isa: 'amx',
     gen: m.gen,
     steps: p.ops.length,
-    records: p.ops.map((o): TensixRecord => ({ text: disassembleOp(o.op, o.operand), line: o.line ?? 0 })),
-    final,
-    perf: {
-      text: formatBreakdown(b),
-      cycles: b.cycles,
-      kinds: b.kinds.map((k) => ({
-        kind: k.kind,
-        count: k.count,
-        issue: k.issueCycles,
-        stall: k.stallCycles,
-      })),
-    },
+    records: records(p.ops),
+    final: asmView(m, p.ops.length, p.ops[p.ops.length - 1], ranges),
+    perf: perf(p.ops),
   };
 }
 
-/** The state after `k` operations of the last run, with the bytes operation k changed. */
+/**
+ * The state after `k` operations of the last run, with the bytes operation k read and wrote (the
+ * library's amxFootprint of that operation).
+ */
 export function amxStep(k: number): AmxState {
   const s = session;
   if (!s) throw new Error('nothing has run yet');
+  if (s.kind === 'c') {
+    const st = s.stepper.stateAt(k);
+    const v = regView(st, k, k > 0 ? s.stepper.ops[k - 1] : undefined, st.gen, s.addresses);
+    return { ...v, memory: s.memory, memoryAfterRun: true };
+  }
   const { m, p } = s;
   m.restore(s.start);
-  if (k <= 0) return view(m, 0, s.ranges, null);
-  m.step(p, 0, k - 1);
-  const before = m.snapshot();
-  m.step(p, k - 1, k);
-  return view(m, k, s.ranges, before);
+  m.step(p, 0, k);
+  return asmView(m, k, k > 0 ? p.ops[k - 1] : undefined, s.ranges);
 }
 
-function changed(a: Uint8Array, b: Uint8Array): number[] {
+function flagged(mask: Uint8Array): number[] {
   const out: number[] = [];
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) out.push(i);
+  for (let i = 0; i < mask.length; i++) if (mask[i]) out.push(i);
   return out;
 }
 
-function view(
-  m: AmxMachine,
+function hex(v: number | bigint): string {
+  return `0x${v.toString(16)}`;
+}
+
+/** A memory range as text: the array it falls in (C kernels) or its address. */
+function rangeText(r: AmxMemRange, arrays?: Record<string, { addr: number; len: number }>): string {
+  const a = Number(r.addr);
+  for (const [name, x] of Object.entries(arrays ?? {}))
+    if (a >= x.addr && a < x.addr + x.len) return `${name} + ${a - x.addr} (${r.len} bytes)`;
+  return `${hex(r.addr)} (${r.len} bytes)`;
+}
+
+/** Registers after `step` operations and what operation `step` (`op`) read and wrote. */
+function regView(
+  st: LibState,
   step: number,
-  ranges: { addr: number; len: number }[],
-  before: AmxSnapshot | null,
+  op: AmxOp | undefined,
+  gen: AmxGen,
+  arrays?: Record<string, { addr: number; len: number }>,
 ): AmxState {
-  const s = m.state;
+  const none = { x: [], y: [], z: [] };
+  const f = op && amxFootprint(gen, op.op, op.operand);
   return {
     isa: 'amx',
     step,
-    x: Array.from(s.x),
-    y: Array.from(s.y),
-    z: Array.from(s.z),
-    written: before
-      ? { x: changed(before.x, s.x), y: changed(before.y, s.y), z: changed(before.z, s.z) }
-      : { x: [], y: [], z: [] },
+    x: Array.from(st.x),
+    y: Array.from(st.y),
+    z: Array.from(st.z),
+    written: f ? { x: flagged(f.writes.x), y: flagged(f.writes.y), z: flagged(f.writes.z) } : none,
+    read: f ? { x: flagged(f.reads.x), y: flagged(f.reads.y), z: flagged(f.reads.z) } : none,
+    memAccess: f
+      ? [
+          ...f.reads.mem.map((r) => `reads memory ${rangeText(r, arrays)}`),
+          ...f.writes.mem.map((r) => `writes memory ${rangeText(r, arrays)}`),
+        ]
+      : [],
+    dataDependent: f?.dataDependent ?? false,
+    ...(op ? { text: disassembleOp(op.op, op.operand) } : {}),
+    memory: [],
+  };
+}
+
+function asmView(
+  m: AmxMachine,
+  step: number,
+  op: AmxOp | undefined,
+  ranges: { addr: number; len: number }[],
+): AmxState {
+  return {
+    ...regView(m.state, step, op, m.gen),
     memory: ranges.map(({ addr, len }) => {
       try {
         return { addr, bytes: Array.from(m.readMemory(addr, len)) };

@@ -15,7 +15,10 @@ export interface HeatGridProps {
   /** Text of each cell (row-major), as shown in the readout and in data-values. */
   text: (i: number) => string;
   rowHighlight?: ReadonlySet<number>;
+  /** Cells outlined solid in --hl-touch (written). */
   cellHighlight?: ReadonlySet<number>;
+  /** Cells outlined dashed, inset, in --hl-read (read); a cell may be in both sets. */
+  cellRead?: ReadonlySet<number>;
   /** Outline of the region [0, rows) x [0, cols) (a PTO tile's valid region). */
   outline?: { rows: number; cols: number };
   cell?: number;
@@ -28,6 +31,14 @@ export interface HeatGridProps {
 function cssVar(name: string, fallback: string): string {
   const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   return v || fallback;
+}
+
+/** What the readout says about the cursor's cell: read and/or written by the step. */
+function accessText(p: HeatGridProps, i: number): string {
+  const r = p.cellRead?.has(i) ?? false;
+  const w = p.cellHighlight?.has(i) ?? false;
+  if (!p.cellRead) return '';
+  return r && w ? ' (read and written)' : r ? ' (read)' : w ? ' (written)' : '';
 }
 
 export function HeatGrid(p: HeatGridProps) {
@@ -79,6 +90,22 @@ export function HeatGrid(p: HeatGridProps) {
     for (const i of p.cellHighlight ?? []) {
       if (i < 0 || i >= n) continue;
       g.strokeRect((i % p.cols) * size + 1, Math.floor(i / p.cols) * cellH + 1, size - 2, cellH - 2);
+    }
+    const rd = p.cellRead;
+    if (rd && rd.size) {
+      g.strokeStyle = cssVar('--hl-read', '#00796b');
+      g.setLineDash([3, 2]);
+      const inset = size >= 12 && cellH >= 12 ? 3.5 : 2;
+      for (const i of rd) {
+        if (i < 0 || i >= n) continue;
+        g.strokeRect(
+          (i % p.cols) * size + inset,
+          Math.floor(i / p.cols) * cellH + inset,
+          Math.max(1, size - 2 * inset),
+          Math.max(1, cellH - 2 * inset),
+        );
+      }
+      g.setLineDash([]);
     }
     if (p.outline) {
       g.setLineDash([4, 3]);
@@ -141,6 +168,7 @@ export function HeatGrid(p: HeatGridProps) {
         data-raw={p.raw}
         data-highlight-rows={[...(p.rowHighlight ?? [])].join(' ')}
         data-highlight-cells={[...(p.cellHighlight ?? [])].join(' ')}
+        data-read-cells={[...(p.cellRead ?? [])].join(' ')}
         style={{ width: `${p.cols * size}px`, height: `${p.rows * cellH}px` }}
         onKeyDown={onKey}
         onClick={onClick}
@@ -148,6 +176,7 @@ export function HeatGrid(p: HeatGridProps) {
       <div class="readout" id={`${p.id}-readout`} aria-live="polite">
         {p.rowLabel ? p.rowLabel(r) : `row ${r}`}, {p.colLabel ? p.colLabel(c) : `col ${c}`}:{' '}
         <b>{p.text(cursor)}</b>
+        {accessText(p, cursor)}
       </div>
     </figure>
   );

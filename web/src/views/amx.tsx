@@ -1,5 +1,6 @@
 // AMX views: X, Y (8 x 64 bytes) and Z (64 x 64 bytes) in a chosen element type with the cells the
-// current operation wrote highlighted, the memory ranges as arrays, and the cycle model's breakdown.
+// current operation read and wrote highlighted (the library's amxFootprint), the memory ranges as
+// arrays, and the cycle model's breakdown.
 
 import { ELEMENT_TYPES, type ElementType, elementSize, fmtElement, readElementLE } from '../format.ts';
 import type { AmxResult, AmxState } from '../protocol.ts';
@@ -28,6 +29,7 @@ function RegGrid(p: {
   name: 'x' | 'y' | 'z';
   bytes: number[];
   written: number[];
+  read: number[];
   t: ElementType;
   width: number;
 }) {
@@ -36,16 +38,23 @@ function RegGrid(p: {
   const cols = 64 / esize;
   const n = rows * cols;
   const values = Array.from({ length: n }, (_, i) => readElementLE(p.bytes, i, p.t));
+  // an element is marked when any of its bytes was read / written
   const cells = new Set(p.written.map((b) => Math.floor(b / esize)));
+  const reads = new Set(p.read.map((b) => Math.floor(b / esize)));
+  const counts = [
+    reads.size ? `${reads.size} elements read` : '',
+    cells.size ? `${cells.size} elements written` : '',
+  ].filter(Boolean);
   return (
     <HeatGrid
       id={`amx-${p.name}`}
-      label={`${p.name.toUpperCase()} (${rows} x 64 bytes) as ${p.t}${cells.size ? `, ${cells.size} elements written by this step` : ''}`}
+      label={`${p.name.toUpperCase()} (${rows} x 64 bytes) as ${p.t}${counts.length ? `, ${counts.join(' and ')} by this step` : ''}`}
       rows={rows}
       cols={cols}
       heat={values}
       text={(i) => fmtElement(values[i]!, p.t)}
       cellHighlight={cells}
+      cellRead={reads}
       raw={p.bytes.join(' ')}
       cell={Math.max(6, Math.min(34, Math.floor(p.width / cols)))}
       rowLabel={(r) => `${p.name}${r}`}
@@ -60,13 +69,26 @@ export function AmxRegsView(p: { state: AmxState; t: ElementType; setT: (t: Elem
     <section class="view" aria-label="AMX registers" id="view-amx-regs" data-step={s.step}>
       <div class="view-bar">
         <ElementTypeSelect value={p.t} onChange={p.setT} />
-        <span class="muted">step {s.step}: highlighted elements are the ones this operation changed</span>
+        <span class="muted" data-testid="amx-step-op">
+          step {s.step}
+          {s.text ? `: ${s.text}` : ''}
+        </span>
       </div>
+      <p class="legend" data-testid="amx-legend">
+        <span class="sw sw-read" aria-hidden="true" /> read by this step (dashed){' '}
+        <span class="sw sw-written" aria-hidden="true" /> written by this step (solid)
+        {s.dataDependent ? ' · the indices in the data choose among the marked table bytes' : ''}
+      </p>
+      {s.memAccess.length ? (
+        <p class="muted" data-testid="amx-mem-access">
+          {s.memAccess.join('; ')}
+        </p>
+      ) : null}
       <div class="amx-xy">
-        <RegGrid name="x" bytes={s.x} written={s.written.x} t={p.t} width={380} />
-        <RegGrid name="y" bytes={s.y} written={s.written.y} t={p.t} width={380} />
+        <RegGrid name="x" bytes={s.x} written={s.written.x} read={s.read.x} t={p.t} width={380} />
+        <RegGrid name="y" bytes={s.y} written={s.written.y} read={s.read.y} t={p.t} width={380} />
       </div>
-      <RegGrid name="z" bytes={s.z} written={s.written.z} t={p.t} width={560} />
+      <RegGrid name="z" bytes={s.z} written={s.written.z} read={s.read.z} t={p.t} width={560} />
     </section>
   );
 }
@@ -93,6 +115,11 @@ export function AmxMemoryView(p: {
           />
         </label>
       </div>
+      {p.state.memoryAfterRun ? (
+        <p class="muted" data-testid="amx-mem-note">
+          The arrays after the run (a C kernel's memory is not kept per step; the registers view steps).
+        </p>
+      ) : null}
       {p.state.memory.map((m) => {
         const n = Math.floor(m.bytes.length / esize);
         const cols = Math.max(1, Math.min(n, 128 / esize));
