@@ -26,6 +26,10 @@ const KERNEL_ENTRY: Record<string, string> = {
 const KERNEL_ARGS: Record<string, string> = {
   'amx/c/sgemm_fma32.c': 'A=A16x64.npy B=B16x64.npy C=f4:64x64',
 };
+/** The scalar reference each bundled AMX C kernel is compared with (docs/amx-c.md's `--ref`). */
+const KERNEL_REF: Record<string, string> = {
+  'amx/c/sgemm_fma32.c': 'sgemm_ref',
+};
 
 export interface Example {
   /** Path under examples/, e.g. tensix/relu.sfpu. */
@@ -77,7 +81,14 @@ export function defaultOptions(isa: Isa, path?: string): Record<string, string> 
   if (isa === 'amx') {
     const entry = KERNEL_ENTRY[name];
     if (entry !== undefined)
-      return { gen: 'm1', etype: 'f32', lang: 'c', entry, args: KERNEL_ARGS[name] ?? '' };
+      return {
+        gen: 'm1',
+        etype: 'f32',
+        lang: 'c',
+        entry,
+        args: KERNEL_ARGS[name] ?? '',
+        ref: KERNEL_REF[name] ?? '',
+      };
     return { gen: 'm1', mem: '0x30000:4096', etype: 'f32' };
   }
   return { profile: 'cpu', cost: 'a2a3', args: PTO_ARGS[name] ?? '' };

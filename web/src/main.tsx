@@ -386,6 +386,17 @@ function App() {
                     data-testid="args"
                   />
                 </label>
+                <label>
+                  ref{' '}
+                  <input
+                    class="ref"
+                    value={options.ref ?? ''}
+                    placeholder="(none)"
+                    onChange={(e) => setOption('ref', (e.target as HTMLInputElement).value)}
+                    data-testid="ref"
+                    aria-label="reference function to compare the arrays with (--ref)"
+                  />
+                </label>
               </>
             ) : null}
           </>
@@ -574,6 +585,7 @@ function App() {
             ) : result.isa === 'amx' && shown?.isa === 'amx' ? (
               tab === 'memory' ? (
                 <AmxMemoryView
+                  result={result}
                   state={shown as AmxState}
                   t={etype}
                   setT={setEtype}

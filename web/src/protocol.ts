@@ -148,6 +148,20 @@ export interface AmxResult {
   stepNote?: string;
   records: TensixRecord[];
   final: AmxState;
+  /** C kernels with `ref`: the reference function and each changed array compared with it. */
+  ref?: {
+    name: string;
+    arrays: {
+      name: string;
+      dtype: string;
+      elements: number;
+      differing: number;
+      maxAbs: number;
+      maxUlp: number;
+      worstIndex: number;
+      text: string;
+    }[];
+  };
   perf: {
     text: string;
     cycles: number;

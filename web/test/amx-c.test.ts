@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { compareWithRef } from '../../src/amx/c/ref.ts';
 import { type AmxCArray, runAmxC, zeroArray } from '../../src/amx/c/run.ts';
 import { amxFootprint } from '../../src/amx/footprint.ts';
 import { explainProgramCycles } from '../../src/amx/perf/index.ts';
@@ -83,6 +84,62 @@ test('sgemm_fma32.c (the README entry): Z, the C array and the cycles are runAmx
   await s.page.click('[data-testid=tab-perf]');
   const cycles = explainProgramCycles(r.ops).cycles;
   assert.match((await s.page.textContent('[data-testid=amx-cycles]')) ?? '', new RegExp(`^${cycles} cycles`));
+});
+
+test('ref sgemm_ref (docs/amx-c.md’s --ref): the comparison shown is the library’s and matches a float loop', async () => {
+  await s.page.click('[data-testid=tab-memory]');
+  assert.equal(await s.page.inputValue('[data-testid=ref]'), 'sgemm_ref');
+  const li = s.page.locator('[data-testid=amx-ref] li[data-array=C]');
+  await li.waitFor();
+  const args = { A: npyArg('A16x64.npy'), B: npyArg('B16x64.npy'), C: zeroArray('f4', [64, 64]) };
+  const opts = { file: FILE, gen: 'm1' as const, entry: ENTRY, args };
+  const [d] = compareWithRef(SOURCE, opts, runAmxC(SOURCE, opts), 'sgemm_ref');
+  const shown = {
+    differing: Number(await li.getAttribute('data-differing')),
+    maxAbs: Number(await li.getAttribute('data-max-abs')),
+    maxUlp: Number(await li.getAttribute('data-max-ulp')),
+  };
+  assert.deepEqual(shown, { differing: d!.differing, maxAbs: d!.maxAbs, maxUlp: d!.maxUlp });
+  // only C changed (A and B are inputs)
+  assert.equal(await s.page.locator('[data-testid=amx-ref] li').count(), 1);
+  // independently: sgemm_ref is the float loop s += A[k][m] * B[k][n] (each operation rounded to
+  // f32); the page's C against that loop differs in the same elements by the same largest amount
+  const c = new Float32Array(Uint8Array.from(await shownBytes('amx-arr-C')).buffer);
+  const A = readNpy(`${ROOT}examples/pto/A16x64.npy`).data as Float32Array;
+  const B = readNpy(`${ROOT}examples/pto/B16x64.npy`).data as Float32Array;
+  let differing = 0;
+  let maxAbs = 0;
+  for (let n = 0; n < 64; n++)
+    for (let m = 0; m < 64; m++) {
+      let acc = 0;
+      for (let k = 0; k < 16; k++) acc = Math.fround(acc + Math.fround(A[k * 64 + m]! * B[k * 64 + n]!));
+      const got = c[n * 64 + m]!;
+      if (got !== acc) {
+        differing++;
+        maxAbs = Math.max(maxAbs, Math.abs(got - acc));
+      }
+    }
+  assert.deepEqual([shown.differing, shown.maxAbs], [differing, maxAbs]);
+  // a reference that adds 1 to C[0][0]: one element differs, by 1
+  const off = SOURCE.replace('C[n * M + m] = s;', 'C[n * M + m] = s + (n == 0 && m == 0 ? 1.0f : 0.0f);');
+  assert.notEqual(off, SOURCE);
+  const runs = Number(await s.page.getAttribute('[data-testid=status]', 'data-runs'));
+  await s.page.click('.cm-content');
+  await s.page.keyboard.press('Control+A');
+  await s.page.keyboard.insertText(off);
+  await settled(s.page, runs + 1);
+  await s.page.locator('[data-testid=amx-ref] li[data-array=C][data-differing="1"]').waitFor();
+  assert.equal(await li.getAttribute('data-max-abs'), '1');
+  assert.match(
+    (await li.textContent()) ?? '',
+    /^C: 1 of 4096 elements differ; max abs 1, .*first worst at index 0/,
+  );
+  await shot(s.page, 'amx-c-ref');
+  await s.page.click('.cm-content');
+  await s.page.keyboard.press('Control+A');
+  await s.page.keyboard.insertText(SOURCE);
+  await settled(s.page, runs + 2);
+  await s.page.click('[data-testid=tab-regs]');
 });
 
 /** The live run's registers before instruction k (= after k instructions), via runAmxC's hook. */

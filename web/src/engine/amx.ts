@@ -2,6 +2,8 @@
 // AmxMachine.step) and its cycle model (explainProgramCycles). Nothing is computed here but the
 // shape of the data the views draw.
 import { type AmxOp, type AmxProgram, disassembleOp } from '../../../src/amx/asm.ts';
+import { formatDiff } from '../../../src/amx/c/compare.ts';
+import { compareWithRef } from '../../../src/amx/c/ref.ts';
 import { type AmxCArray, zeroArray } from '../../../src/amx/c/run.ts';
 import { type AmxCStepper, runAmxCSteps } from '../../../src/amx/c/steps.ts';
 import { type AmxMemRange, amxFootprint } from '../../../src/amx/footprint.ts';
@@ -93,6 +95,17 @@ function amxRunC(req: RunRequest, inputs: Record<string, Uint8Array>): AmxResult
   const entry = (req.options.entry ?? '').trim() || 'main()';
   const args = parseCArgs(req.options.args ?? '', inputs);
   const { result: r, stepper, why } = runAmxCSteps(req.source, { file: req.file, gen, entry, args });
+  const refName = (req.options.ref ?? '').trim();
+  // the reference runs on fresh inputs (runAmxC copied `args` into the program's memory)
+  const ref = refName
+    ? {
+        name: refName,
+        arrays: compareWithRef(req.source, { file: req.file, gen, entry, args }, r, refName).map((d) => ({
+          ...d,
+          text: formatDiff(d),
+        })),
+      }
+    : undefined;
   const b = explainProgramCycles(r.ops);
   const memory: AmxState['memory'] = Object.entries(r.arrays).map(([name, a], k) => ({
     addr: k,
@@ -113,6 +126,7 @@ function amxRunC(req: RunRequest, inputs: Record<string, Uint8Array>): AmxResult
     ...(why ? { stepNote: why } : {}),
     records: records(r.ops),
     final: { ...final, memory, memoryAfterRun: true },
+    ...(ref ? { ref } : {}),
     perf: perf(r.ops),
   };
 }

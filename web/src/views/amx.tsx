@@ -94,6 +94,7 @@ export function AmxRegsView(p: { state: AmxState; t: ElementType; setT: (t: Elem
 }
 
 export function AmxMemoryView(p: {
+  result: AmxResult;
   state: AmxState;
   t: ElementType;
   setT: (t: ElementType) => void;
@@ -105,16 +106,40 @@ export function AmxMemoryView(p: {
     <section class="view" aria-label="AMX memory ranges" id="view-amx-mem">
       <div class="view-bar">
         <ElementTypeSelect value={p.t} onChange={p.setT} />
-        <label>
-          ranges{' '}
-          <input
-            value={p.ranges}
-            onChange={(e) => p.setRanges((e.target as HTMLInputElement).value)}
-            aria-label="memory ranges, ADDRESS:BYTES separated by spaces"
-            data-testid="amx-ranges"
-          />
-        </label>
+        {p.state.memoryAfterRun ? null : (
+          <label>
+            ranges{' '}
+            <input
+              value={p.ranges}
+              onChange={(e) => p.setRanges((e.target as HTMLInputElement).value)}
+              aria-label="memory ranges, ADDRESS:BYTES separated by spaces"
+              data-testid="amx-ranges"
+            />
+          </label>
+        )}
       </div>
+      {p.result.ref ? (
+        <div data-testid="amx-ref" aria-label={`comparison with the reference ${p.result.ref.name}`}>
+          <p>
+            compared with the reference <code>{p.result.ref.name}</code> (the same arguments, fresh inputs):
+          </p>
+          <ul>
+            {p.result.ref.arrays.map((d) => (
+              <li
+                key={d.name}
+                data-array={d.name}
+                data-differing={d.differing}
+                data-max-abs={d.maxAbs}
+                data-max-ulp={d.maxUlp}
+                class={d.differing ? 'ref-differs' : 'ref-same'}
+              >
+                {d.text}
+              </li>
+            ))}
+            {p.result.ref.arrays.length === 0 ? <li>neither changed any array</li> : null}
+          </ul>
+        </div>
+      ) : null}
       {p.state.memoryAfterRun ? (
         <p class="muted" data-testid="amx-mem-note">
           The arrays after the run (a C kernel's memory is not kept per step; the registers view steps).
