@@ -135,6 +135,18 @@ test('ref sgemm_ref (docs/amx-c.md’s --ref): the comparison shown is the libra
     /^C: 1 of 4096 elements differ; max abs 1, .*first worst at index 0/,
   );
   await shot(s.page, 'amx-c-ref');
+  // the shared link reproduces the edited source, the entry, the arrays and the ref in a fresh page
+  const p2 = await s.context.newPage();
+  await p2.goto(s.page.url());
+  await settled(p2);
+  assert.deepEqual(
+    [await p2.inputValue('[data-testid=lang]'), await p2.inputValue('[data-testid=entry]')],
+    ['c', ENTRY],
+  );
+  assert.equal(await p2.inputValue('[data-testid=ref]'), 'sgemm_ref');
+  await p2.click('[data-testid=tab-memory]');
+  await p2.locator('[data-testid=amx-ref] li[data-array=C][data-differing="1"]').waitFor();
+  await p2.close();
   await s.page.click('.cm-content');
   await s.page.keyboard.press('Control+A');
   await s.page.keyboard.insertText(SOURCE);
@@ -224,6 +236,10 @@ test('stepping through the C kernel: the views after k instructions are the live
   await s.page.click('[data-testid=step-forward]');
   await s.page.waitForSelector('#view-amx-regs[data-step="2"]');
   assert.equal(await s.page.textContent('[data-testid=amx-mem-access]'), 'reads memory A + 0 (64 bytes)');
+  // keyboard: Alt+→ steps forward from anywhere on the page (op 3: AMX_LDX(PTR_ROW(a + 16, 1)))
+  await s.page.keyboard.press('Alt+ArrowRight');
+  await s.page.waitForSelector('#view-amx-regs[data-step="3"]');
+  assert.equal(await s.page.textContent('[data-testid=amx-mem-access]'), 'reads memory A + 64 (64 bytes)');
   await s.page.click('[data-testid=tab-memory]');
   assert.ok(await s.page.isVisible('[data-testid=amx-mem-note]'));
   await s.page.click('[data-testid=tab-regs]');

@@ -106,9 +106,13 @@ test('step back and forward: registers after k operations; the cells operation k
   assert.deepEqual(await shownBytes('amx-z'), new Array(4096).fill(0));
   const p = new AmxMachine('m1').load(SRC());
   // ops: set, ldx, ldy, fma32 (z_row 0), fma32 (z_row 1, x_offset 0x40) ...
+  const boxes = new Set<string>();
   for (const k of [1, 2, 3, 4, 5]) {
     await s.page.click('[data-testid=step-forward]');
     await s.page.waitForSelector(`#view-amx-regs[data-step="${k}"]`);
+    // the grids keep their place whatever the step shows (no layout shift)
+    const box = await s.page.locator('#amx-z canvas').boundingBox();
+    boxes.add(JSON.stringify(box));
     const op = p.ops[k - 1]!;
     const f = amxFootprint('m1', op.op, op.operand);
     for (const r of ['x', 'y', 'z'] as const) {
@@ -146,6 +150,7 @@ test('step back and forward: registers after k operations; the cells operation k
       assert.deepEqual(await marked('amx-x', 'data-highlight-cells'), []);
     }
   }
+  assert.equal(boxes.size, 1, [...boxes].join(' / '));
   // every Z element that changed at step 4 is among the written ones
   const m3 = machine(3);
   const m4 = machine(4);

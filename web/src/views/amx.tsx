@@ -69,7 +69,7 @@ export function AmxRegsView(p: { state: AmxState; t: ElementType; setT: (t: Elem
     <section class="view" aria-label="AMX registers" id="view-amx-regs" data-step={s.step}>
       <div class="view-bar">
         <ElementTypeSelect value={p.t} onChange={p.setT} />
-        <span class="muted" data-testid="amx-step-op">
+        <span class="muted step-op" data-testid="amx-step-op" title={s.text}>
           step {s.step}
           {s.text ? `: ${s.text}` : ''}
         </span>
@@ -77,13 +77,13 @@ export function AmxRegsView(p: { state: AmxState; t: ElementType; setT: (t: Elem
       <p class="legend" data-testid="amx-legend">
         <span class="sw sw-read" aria-hidden="true" /> read by this step (dashed){' '}
         <span class="sw sw-written" aria-hidden="true" /> written by this step (solid)
-        {s.dataDependent ? ' · the indices in the data choose among the marked table bytes' : ''}
       </p>
-      {s.memAccess.length ? (
-        <p class="muted" data-testid="amx-mem-access">
-          {s.memAccess.join('; ')}
-        </p>
-      ) : null}
+      {/* always one line, so that the grids keep their place from step to step */}
+      <p class="muted one-line">
+        <span data-testid="amx-mem-access">{s.memAccess.join('; ')}</span>
+        {s.memAccess.length === 0 ? 'no memory access' : ''}
+        {s.dataDependent ? ' · table bytes: the indices in the data choose among the marked ones' : ''}
+      </p>
       <div class="amx-xy">
         <RegGrid name="x" bytes={s.x} written={s.written.x} read={s.read.x} t={p.t} width={380} />
         <RegGrid name="y" bytes={s.y} written={s.written.y} read={s.read.y} t={p.t} width={380} />
