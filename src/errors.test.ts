@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { AxsimError, badInput, editDistance, nearestName } from './errors.ts';
 
 test('format puts location, category, message and hint in order', () => {
@@ -37,6 +38,41 @@ test('nearest name: a huge identifier gets no suggestion and costs no quadratic 
   // Length difference prunes but does not change results for ordinary names.
   assert.equal(nearestName('SFPLOADI', ['SFPLOAD', 'SFPLOADMACRO']), 'SFPLOAD');
   assert.equal(nearestName('ab', ['abcdef']), undefined);
+});
+
+test('nearest name: the row-bounded distance gives what the full distance gives', () => {
+  // reference: the textbook full-matrix Levenshtein distance, and the first name at the least distance
+  const full = (a: string, b: string): number => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) =>
+      Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    );
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++)
+        d[i]![j] = Math.min(
+          d[i - 1]![j]! + 1,
+          d[i]![j - 1]! + 1,
+          d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+    return d[a.length]![b.length]!;
+  };
+  const reference = (name: string, known: string[]): string | undefined => {
+    const maxD = Math.max(2, Math.floor(name.length / 3));
+    let best: string | undefined;
+    let bestD = Number.POSITIVE_INFINITY;
+    for (const k of known) {
+      const d = full(name.toLowerCase(), k.toLowerCase());
+      if (d < bestD) [best, bestD] = [k, d];
+    }
+    return bestD <= maxD ? best : undefined;
+  };
+  const word = fc.stringMatching(/^[abAB_]{0,12}$/);
+  fc.assert(
+    fc.property(word, fc.array(word, { maxLength: 12 }), (name, known) => {
+      assert.equal(nearestName(name, known), reference(name, known));
+      for (const k of known) assert.equal(editDistance(name, k), full(name, k));
+    }),
+    { numRuns: 2000 },
+  );
 });
 
 test('ResourceLimit is a category of its own', () => {

@@ -98,18 +98,42 @@ export function isAxsimError(e: unknown): e is AxsimError {
 
 /** Levenshtein distance, for "did you mean" hints on unknown names. */
 export function editDistance(a: string, b: string): number {
+  return boundedDistance(a, b, Math.max(a.length, b.length));
+}
+
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
+/**
+ * The Levenshtein distance of `a` and `b` when it is at most `limit`, else some value > `limit`: a
+ * row whose every entry exceeds the limit ends the computation (entries never decrease down a
+ * column's diagonal), so far-off names cost a few rows instead of |a|·|b|.
+ */
+function boundedDistance(a: string, b: string, limit: number): number {
   const m = a.length;
   const n = b.length;
-  let prev = new Array<number>(n + 1);
-  let cur = new Array<number>(n + 1);
+  if (Math.abs(m - n) > limit) return limit + 1;
+  if (rowA.length <= n) {
+    rowA = new Int32Array(2 * n + 2);
+    rowB = new Int32Array(2 * n + 2);
+  }
+  let prev = rowA;
+  let cur = rowB;
   for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= m; i++) {
     cur[0] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= n; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
     }
-    [prev, cur] = [cur, prev];
+    if (rowMin > limit) return limit + 1;
+    const t = prev;
+    prev = cur;
+    cur = t;
   }
   return prev[n]!;
 }
@@ -128,7 +152,8 @@ export function nearestName(name: string, known: Iterable<string>): string | und
   for (const k of known) {
     // The distance is at least the length difference: skip what cannot be close enough.
     if (Math.abs(k.length - name.length) > maxD || k.length > MAX_SUGGEST_LENGTH) continue;
-    const d = editDistance(lower, k.toLowerCase());
+    // a name farther than maxD, or no nearer than the best so far, is never the answer
+    const d = boundedDistance(lower, k.toLowerCase(), Math.min(bestD - 1, maxD));
     if (d < bestD) {
       bestD = d;
       best = k;
