@@ -12,6 +12,7 @@
 import type { Budget } from '../budget.ts';
 import { type AxsimError, badInput, type ErrorLocation, unsupported } from '../errors.ts';
 import { readTextFile } from '../host.ts';
+import type { IncludeCache } from './include-cache.ts';
 import { lex, type SrcLoc, stringValue, type Token, tokLoc } from './lex.ts';
 import { dirname, isAbsolute, join, normalize } from './paths.ts';
 import { systemHeader } from './system-headers.ts';
@@ -37,6 +38,8 @@ export interface PreprocessOptions {
   budget?: Budget;
   /** Serve axsim's bundled standard headers (`<cstdint>`, `<array>`, …) last (default true). */
   systemHeaders?: boolean;
+  /** Reuses the preprocessing of included files across runs when the state is the same (include-cache.ts). */
+  includeCache?: IncludeCache;
 }
 
 export interface PreprocessResult {
@@ -112,6 +115,13 @@ export class Preprocessor {
   counter = 0;
   includeDepth = 0;
   readonly maxExpansions: number;
+  /** Told of every include resolution (the include cache records what a file depended on). */
+  onResolve?: (
+    name: string,
+    angled: boolean,
+    fromFile: string,
+    r: { path: string; text: string } | undefined,
+  ) => void;
 
   constructor(readonly opts: PreprocessOptions = {}) {
     this.maxExpansions = opts.maxExpansions ?? 2_000_000;
@@ -380,7 +390,8 @@ export class Preprocessor {
       });
     }
     if (this.once.has(found.path)) return;
-    this.file(found.text, found.path, at);
+    if (this.opts.includeCache) this.opts.includeCache.include(this, found, at);
+    else this.file(found.text, found.path, at);
   }
 
   includeSpec(args: Token[]): { name: string; angled: boolean } | undefined {
@@ -406,6 +417,13 @@ export class Preprocessor {
   }
 
   resolve(name: string, angled: boolean, fromFile: string): { path: string; text: string } | undefined {
+    const r = this.findInclude(name, angled, fromFile);
+    this.onResolve?.(name, angled, fromFile, r);
+    return r;
+  }
+
+  /** Where `#include` NAME leads from `fromFile`, and its text. */
+  findInclude(name: string, angled: boolean, fromFile: string): { path: string; text: string } | undefined {
     const vf = this.opts.virtualFiles ?? {};
     const cands = this.candidates(name, angled, fromFile);
     for (const c of cands) {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { Budget } from '../../src/budget.ts';
+import type { IncludeCache } from '../../src/cfront/include-cache.ts';
 import { sharedConformanceFile } from '../../src/conformance/shared.ts';
 import { badInput } from '../../src/errors.ts';
 import { ACCEPT, AFFINE_PROGRAM, REJECT, WHILE_PROGRAM } from '../../src/pto/asm/fixtures.ts';
@@ -244,7 +245,7 @@ const CPP_NESTING: [string, string][] = [
  * with `false` for a bool template parameter and 8 for any other (ITERATIONS), qualified by the
  * namespaces opened before it (`namespace ckernel { namespace sfpu {` gives `ckernel::sfpu::`).
  */
-function kernelEntries(text: string): string[] {
+export function kernelEntries(text: string): string[] {
   const opens: { at: number; name: string }[] = [];
   const nsRe = /namespace\s+([A-Za-z_]\w*)\s*\{/g;
   for (let m = nsRe.exec(text); m && opens.length < 16; m = nsRe.exec(text))
@@ -267,9 +268,38 @@ function kernelEntries(text: string): string[] {
 }
 
 /**
- * `tensix run kernel.h --entry E` (the LLK environment, src/tensix/llk) on a mutated kernel: the
- * variant byte picks the entry, the arch, --bare, and whether the run is timed (the cycle model).
+ * `tensix run kernel.h --entry E` (the LLK environment, src/tensix/llk) on a (mutated) kernel: the
+ * variant `v` picks the entry, the arch, --bare, and whether the run is timed (the cycle model).
+ * Returns the compiled words (for the include-cache check in include-cache.test.ts); `includeCache`
+ * as in LlkRunOptions (default: the process's cache, as the CLI uses it).
  */
+export async function runLlkInput(
+  text: string,
+  budget: Budget,
+  v: number,
+  includeCache?: IncludeCache | false,
+): Promise<Uint32Array> {
+  const { TensixMachine } = await tensixMod();
+  const { compileLlk, loadKernelCompiler, runCompiled, applyHwConfigure } = await llkMod();
+  const entries = kernelEntries(text);
+  const entry = entries.length ? entries[(v >> 3) % entries.length]! : 'kernel';
+  const arch = v & 1 ? 'blackhole' : 'wormhole';
+  const bare = (v & 2) !== 0;
+  const m = new TensixMachine(arch);
+  m.budget = budget;
+  const { compiled } = compileLlk(await loadKernelCompiler(), m, {
+    source: text,
+    file: 'fuzz.h',
+    entry,
+    bare,
+    budget,
+    ...(includeCache === undefined ? {} : { includeCache }),
+  });
+  if (!bare) applyHwConfigure(m, {});
+  runCompiled(m, compiled, { timed: (v & 4) !== 0 });
+  return compiled.words;
+}
+
 function llkFront(name: string, description: string, dir: string): Front {
   const f = textFront(
     name,
@@ -277,23 +307,7 @@ function llkFront(name: string, description: string, dir: string): Front {
     () => filesIn(dir, /\.h$/).map((f) => readFileSync(f, 'utf8')),
     CPP_NESTING,
     async (text, budget, v) => {
-      const { TensixMachine } = await tensixMod();
-      const { compileLlk, loadKernelCompiler, runCompiled, applyHwConfigure } = await llkMod();
-      const entries = kernelEntries(text);
-      const entry = entries.length ? entries[(v >> 3) % entries.length]! : 'kernel';
-      const arch = v & 1 ? 'blackhole' : 'wormhole';
-      const bare = (v & 2) !== 0;
-      const m = new TensixMachine(arch);
-      m.budget = budget;
-      const { compiled } = compileLlk(await loadKernelCompiler(), m, {
-        source: text,
-        file: 'fuzz.h',
-        entry,
-        bare,
-        budget,
-      });
-      if (!bare) applyHwConfigure(m, {});
-      runCompiled(m, compiled, { timed: (v & 4) !== 0 });
+      await runLlkInput(text, budget, v);
     },
   );
   return { ...f, heavy: true };

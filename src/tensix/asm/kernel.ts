@@ -18,6 +18,7 @@
 import { Budget, defaultBudget } from '../../budget.ts';
 import type { Expr, Stmt } from '../../cfront/ast.ts';
 import type { BuiltinCtx, BuiltinFn, Evaluator, Host, Value } from '../../cfront/eval.ts';
+import type { IncludeCache } from '../../cfront/include-cache.ts';
 import { loadProgram, wrapInternal } from '../../cfront/index.ts';
 import type { SrcLoc } from '../../cfront/lex.ts';
 import type { Parser } from '../../cfront/parse.ts';
@@ -94,6 +95,8 @@ export interface KernelOptions {
    * reads through a pointer argument (tt-llk's reshuffle_rows reads its row map from L1).
    */
   memory?: readonly KernelMemory[];
+  /** Reuse of included headers' preprocessing across compiles (src/cfront/include-cache.ts). */
+  includeCache?: IncludeCache;
 }
 
 /** A block of target memory mapped for the kernel's RISC-V code (bytes copied in, little-endian). */
@@ -933,6 +936,7 @@ export function compileKernel(source: string, opts: KernelOptions): AssembleResu
       defines: opts.defines,
       includeDirs: opts.includeDirs,
       virtualFiles: opts.virtualFiles,
+      includeCache: opts.includeCache,
       budget: opts.budget ?? defaultBudget(),
       model: 'ilp32',
       host: em.host(),

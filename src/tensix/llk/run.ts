@@ -6,6 +6,7 @@
  * and are applied here at their place in the stream (docs/tensix-llk.md).
  */
 import type { Budget } from '../../budget.ts';
+import { IncludeCache } from '../../cfront/include-cache.ts';
 import { AxsimError, badInput, unsupported } from '../../errors.ts';
 import type { Arch } from '../encoding.ts';
 import type { TensixMachine } from '../index.ts';
@@ -46,6 +47,7 @@ export interface CompileKernelOptions {
   memory?: { name: string; base: number; bytes: Uint8Array }[];
   /** Resource limits of the C++ evaluation (src/budget.ts); the defaults when absent. */
   budget?: Budget;
+  includeCache?: IncludeCache;
 }
 
 export type KernelCompiler = (source: string, opts: CompileKernelOptions) => CompiledKernel;
@@ -66,7 +68,15 @@ export interface LlkRunOptions extends Omit<LlkDriverOptions, 'arch'> {
   hazards?: HazardMode;
   /** Resource limits of the compile (src/budget.ts); the defaults when absent. */
   budget?: Budget;
+  /**
+   * Reuse of the environment headers' preprocessing across compiles (exact: src/cfront/include-cache.ts).
+   * Default: one cache per process, shared by every LLK compile; `false` preprocesses everything anew.
+   */
+  includeCache?: IncludeCache | false;
 }
+
+/** The process's cache of the LLK environment's preprocessed headers (bounded, see IncludeCache). */
+export const LLK_INCLUDE_CACHE = new IncludeCache();
 
 export interface LlkRunResult {
   words: Uint32Array;
@@ -165,6 +175,7 @@ export function compileLlk(compile: KernelCompiler, m: TensixMachine, o: LlkRunO
     virtualFiles: { ...llkHeaders(m.arch), [DRIVER_FILE]: driver },
     memory: o.memory,
     ...(o.budget ? { budget: o.budget } : {}),
+    ...(o.includeCache === false ? {} : { includeCache: o.includeCache ?? LLK_INCLUDE_CACHE }),
   });
   return { driver, compiled };
 }
