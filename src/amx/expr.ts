@@ -98,6 +98,9 @@ const BINARY: Record<string, number> = {
   '|': 0,
 };
 
+/** Deepest nesting of parentheses, casts and prefix operators in one expression (the budget's default depth). */
+export const MAX_NESTING = 256;
+
 /**
  * Evaluates `text`; `col` is the column of text[0] (1-based) for error locations, which are
  * reported through `fail(message, column, hint)`.
@@ -112,6 +115,7 @@ export function evalExpr(
   const toks = tokenize(text, f);
   if (toks.length === 0) throw f('expected an expression', 0);
   let k = 0;
+  let depth = 0;
   const peek = () => toks[k];
   const isCast = (): boolean => {
     // `(` integer-type words `)`, e.g. (uint64_t) or (unsigned long long)
@@ -120,7 +124,21 @@ export function evalExpr(
     while (toks[j]?.kind === 'id' && CAST_WORDS.has(toks[j]!.text)) j++;
     return j > k + 1 && toks[j]?.text === ')';
   };
+  // parentheses, casts and prefix operators recurse: bounded, so 10^4 of them are an error, not a
+  // host stack overflow (fuzz campaign of issue 18, amx-text seed 2 input 10987)
   const unary = (): bigint => {
+    if (++depth > MAX_NESTING) {
+      throw f(
+        `expression nests more than ${MAX_NESTING} levels deep`,
+        peek()?.pos ?? text.length,
+        'parentheses, casts and prefix operators count',
+      );
+    }
+    const v = unaryInner();
+    depth--;
+    return v;
+  };
+  const unaryInner = (): bigint => {
     const t = peek();
     if (!t) throw f('expression ends too early', text.length);
     if (t.kind === 'op' && (t.text === '-' || t.text === '~' || t.text === '+' || t.text === '!')) {

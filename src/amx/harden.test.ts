@@ -56,6 +56,22 @@ test('float data: a long digit run without a match is rejected promptly; signed 
   assert.deepEqual(Array.from(new Float64Array(p.data[0]!.bytes.buffer)), [-16, 2, 3, 15, 0.25]);
 });
 
+test('deeply nested operand expressions are BadInput at their line, not a host stack overflow', () => {
+  // fuzz campaign 2026-11-26, amx-text seed 2 input 10987: `.data (((…` 16 000 deep overflowed the stack
+  for (const [src, col] of [
+    [`set\n.data ${'('.repeat(20_000)}1${')'.repeat(20_000)} u8 1`, 263],
+    [`set\n.set X = ${'-'.repeat(50_000)}1`, 266],
+    [`set\n.set X = ${'(uint64_t)'.repeat(20_000)}1`, 2570], // 10 + 256 casts of 10 characters
+  ] as const) {
+    const e = rejects(() => assemble(src, 'a.s'), /expression nests more than 256 levels deep/);
+    assert.deepEqual([e.location?.file, e.location?.line, e.location?.col], ['a.s', 2, col]);
+  }
+  // 256 levels are fine: ((…(7)…)) = 7, and -(-(…)) an even number of times
+  const deep = assemble(`.set X = ${'('.repeat(255)}7${')'.repeat(255)}\n.data X u8 1`);
+  assert.equal(deep.data[0]!.addr, 7n);
+  assert.equal(assemble(`.set X = ${'-'.repeat(254)}9\n.data X u8 1`).data[0]!.addr, 9n);
+});
+
 test('memory reads at addresses with bits >= 56 are refused, not masked onto another address', () => {
   const s = new AmxState();
   s.mem.writeBytes(0x1000n, new Uint8Array([1, 2, 3]));
