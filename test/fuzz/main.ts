@@ -118,6 +118,8 @@ function readMark(path: string): { index: number; cpuMs: number; wallMs: number 
 let markSerial = 0;
 /** Mark files of running workers (removed when a campaign is stopped by a signal). */
 const markFiles = new Set<string>();
+/** Running workers: killed when the campaign is stopped (they would otherwise run on without a parent). */
+const workers = new Set<ChildProcess>();
 
 /**
  * Runs inputs [from, to) in one worker at a time, restarting after a kill. The watchdog reads which
@@ -165,6 +167,9 @@ function runRange(
           stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
         },
       );
+      const self = child;
+      workers.add(self);
+      self.on('exit', () => workers.delete(self));
       child.stderr!.on('data', () => {});
       child.on(
         'message',
@@ -279,6 +284,7 @@ async function main(): Promise<void> {
   for (const sig of ['SIGTERM', 'SIGINT'] as const)
     process.on(sig, () => {
       writeJson(true);
+      for (const w of workers) w.kill('SIGKILL');
       for (const f of markFiles) rmSync(f, { force: true });
       if (current)
         process.stdout.write(`${current.res.front}: stopped (${sig}): ${countsText(current.res)}\n`);

@@ -64,6 +64,7 @@ async function main(): Promise<void> {
   const mark = markPath ? openSync(markPath, 'r+') : undefined;
   await prepare();
   for (let i = Number(fromS); i < to; i++) {
+    if (!process.connected) process.exit(0); // the parent is gone
     markStart(mark, i);
     process.send!({ start: i });
     let input: Uint8Array;
