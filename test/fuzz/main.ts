@@ -137,7 +137,6 @@ function runRange(
 ): Promise<void> {
   return new Promise((resolve) => {
     let next = from;
-    let current = -1;
     let child: ChildProcess;
     let timer: NodeJS.Timeout;
     const markFile = join(tmpdir(), `axsim-fuzz-${process.pid}-${markSerial++}.mark`);
@@ -156,7 +155,6 @@ function runRange(
         finish();
         return;
       }
-      current = -1;
       const first = next;
       writeFileSync(markFile, '-1');
       child = fork(
@@ -171,17 +169,12 @@ function runRange(
       workers.add(self);
       self.on('exit', () => workers.delete(self));
       child.stderr!.on('data', () => {});
-      child.on(
-        'message',
-        (m: { start?: number; done?: number; outcome?: Outcome; sig?: string; finished?: boolean }) => {
-          if (m.start !== undefined) current = m.start;
-          else if (m.done !== undefined) {
-            record(m.done, m.outcome!, m.sig);
-            next = m.done + 1;
-            current = -1;
-          }
-        },
-      );
+      child.on('message', (m: { done?: number; outcome?: Outcome; sig?: string; finished?: boolean }) => {
+        if (m.done !== undefined) {
+          record(m.done, m.outcome!, m.sig);
+          next = m.done + 1;
+        }
+      });
       let killed: { index: number; outcome: Outcome } | undefined;
       // handled once the process has exited and its IPC channel is drained (every message read)
       let pending = 2;
@@ -189,6 +182,10 @@ function runRange(
       const ended = () => {
         if (--pending > 0) return;
         clearInterval(timer);
+        // the input the worker was running when it ended: the mark file names the input it started
+        // (every outcome it sent has been read by now, so an input at `next` is one without an outcome)
+        const mark = readMark(markFile);
+        const current = mark && mark.index >= next ? mark.index : -1;
         if (killed) {
           next = killed.index + 1;
         } else if (current < 0 && next === first) {

@@ -1,7 +1,7 @@
 /**
  * Fuzz worker (a child process): generates inputs `from .. to-1` of one front end and runs each under
- * the fuzz budget, reporting every input's start and outcome to the parent over IPC. The parent
- * kills the worker when an input runs past 30 s or the process grows past 2 GB.
+ * the fuzz budget, writing the index of the input it starts (with its CPU time) to the parent's
+ * mark file and sending each outcome over IPC. The parent kills the worker when an input runs past 30 s or the process grows past 2 GB.
  */
 import { openSync, writeSync } from 'node:fs';
 import { AxsimError } from '../../src/errors.ts';
@@ -65,8 +65,7 @@ async function main(): Promise<void> {
   await prepare();
   for (let i = Number(fromS); i < to; i++) {
     if (!process.connected) process.exit(0); // the parent is gone
-    markStart(mark, i);
-    process.send!({ start: i });
+    markStart(mark, i); // (the parent reads which input runs from the mark file, not from a message)
     let input: Uint8Array;
     try {
       input = generate(front!, seed, i);
