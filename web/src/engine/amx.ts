@@ -106,7 +106,6 @@ function amxRunC(req: RunRequest, inputs: Record<string, Uint8Array>): AmxResult
         })),
       }
     : undefined;
-  const b = explainProgramCycles(r.ops);
   const memory: AmxState['memory'] = Object.entries(r.arrays).map(([name, a], k) => ({
     addr: k,
     name,

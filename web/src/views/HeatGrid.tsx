@@ -92,7 +92,7 @@ export function HeatGrid(p: HeatGridProps) {
       g.strokeRect((i % p.cols) * size + 1, Math.floor(i / p.cols) * cellH + 1, size - 2, cellH - 2);
     }
     const rd = p.cellRead;
-    if (rd && rd.size) {
+    if (rd?.size) {
       g.strokeStyle = cssVar('--hl-read', '#00796b');
       g.setLineDash([3, 2]);
       const inset = size >= 12 && cellH >= 12 ? 3.5 : 2;

@@ -119,7 +119,7 @@ export function AmxMemoryView(p: {
         )}
       </div>
       {p.result.ref ? (
-        <div data-testid="amx-ref" aria-label={`comparison with the reference ${p.result.ref.name}`}>
+        <section data-testid="amx-ref" aria-label={`comparison with the reference ${p.result.ref.name}`}>
           <p>
             compared with the reference <code>{p.result.ref.name}</code> (the same arguments, fresh inputs):
           </p>
@@ -138,7 +138,7 @@ export function AmxMemoryView(p: {
             ))}
             {p.result.ref.arrays.length === 0 ? <li>neither changed any array</li> : null}
           </ul>
-        </div>
+        </section>
       ) : null}
       {p.state.memoryAfterRun ? (
         <p class="muted" data-testid="amx-mem-note">
