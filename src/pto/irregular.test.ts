@@ -611,3 +611,52 @@ test('the new instructions with random operands and attributes: a result or an A
     { numRuns: 3000 },
   );
 });
+
+test('TMATMUL_MX with f16 scale tiles (PTOAS declares them): scales read by value, as the CPU simulator does', () => {
+  const codes = (rows: number, cols: number, f: (r: number, c: number) => number) =>
+    Uint8Array.from(grid(rows, cols, f));
+  const mk = (spec: TileSpec & { layout?: 'LEFT' | 'RIGHT' | 'ACC' }, data?: Uint8Array | number[]) =>
+    createTile(spec, data, { raw: true });
+  const a = mk(
+    { dtype: 'f8e4m3', rows: 16, cols: 64, layout: 'LEFT' },
+    codes(16, 64, () => 0x38),
+  ); // 1
+  const b = mk(
+    { dtype: 'f8e4m3', rows: 64, cols: 16, layout: 'RIGHT' },
+    codes(64, 16, () => 0x38),
+  );
+  // aScale(i, 0) = i + 1, aScale(i, 1) = 3; bScale(0, j) = 2, bScale(1, j) = 0.25 (all exact halves)
+  const aScale = createTile(
+    { dtype: 'f16', rows: 16, cols: 16 },
+    grid(16, 16, (i, g) => (g === 0 ? i + 1 : 3)),
+  );
+  const bScale = createTile(
+    { dtype: 'f16', rows: 2, cols: 16 },
+    grid(2, 16, (g) => (g === 0 ? 2 : 0.25)),
+  );
+  const c = mk({ dtype: 'f32', rows: 16, cols: 16, layout: 'ACC' });
+  execute('TMATMUL_MX', { c, a, aScale, b, bScale }, {}, { profile: 'a5' });
+  // C(i, j) = 32 * (i + 1) * 2 + 32 * 3 * 0.25 = 64 (i + 1) + 24
+  assert.deepEqual(
+    readTile(c, { profile: 'a5' }).map((row) => row[5]),
+    grid(16, 1, (i) => 64 * (i + 1) + 24),
+  );
+  // CheckMadMxValid's static_asserts are BadInput: K a multiple of 64, the fractal layouts
+  const a32 = mk(
+    { dtype: 'f8e4m3', rows: 16, cols: 32, layout: 'LEFT' },
+    codes(16, 32, () => 0x38),
+  );
+  const b32 = mk(
+    { dtype: 'f8e4m3', rows: 32, cols: 16, layout: 'RIGHT' },
+    codes(32, 16, () => 0x38),
+  );
+  assert.throws(
+    () => execute('TMATMUL_MX', { c, a: a32, aScale, b: b32, bScale }, {}, { profile: 'a5' }),
+    (e) => cat(e, 'BadInput') && /multiple of 64/.test(String(e)) && /CheckMadMxValid/.test(String(e)),
+  );
+  const cRow = createTile({ dtype: 'f32', rows: 16, cols: 16 });
+  assert.throws(
+    () => execute('TMATMUL_MX', { c: cRow, a, aScale, b, bScale }, {}, { profile: 'a5' }),
+    (e) => cat(e, 'BadInput') && /Non-conforming matrix fractal/.test(String(e)),
+  );
+});

@@ -117,6 +117,17 @@ export function reject(op: string, dtype: string, reason: string, profile: Profi
   throw unsupported(`${op}: ${dtype} is not supported on the ${profile} profile: ${reason}`);
 }
 
+/**
+ * A program the reference cannot build for the device (a static_assert or a missing declaration in
+ * pto-isa): BadInput naming the rule and the reference file — not Unsupported, which means axsim
+ * lacks something the reference defines.
+ */
+export function invalidForReference(op: string, rule: string, ref: string, hint?: string): never {
+  throw badInput(`${op}: the reference rejects this program at compile time: ${rule} (${ref})`, {
+    hint: hint ?? 'the program is invalid for the device; change the operands to what the rule allows',
+  });
+}
+
 // ------------------------------------------------------------------ element access helpers
 
 export interface Acc {

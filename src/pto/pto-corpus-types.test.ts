@@ -139,3 +139,38 @@ test('TLOAD / TSTORE element types per TLOAD.md / TSTORE.md: 8-bit and unsigned 
     (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported',
   );
 });
+
+test('A2/A3 TMOV Vec ND -> Vec NZ copies 32-byte blocks (npu/a2a3/TMov.hpp TMovToVec), no layout change', () => {
+  const nz = { loc: 'vec' as const, blayout: 'col' as const, slayout: 'row' as const, fractal: 512 };
+  const src = createTile(
+    { dtype: 'f32', rows: 16, cols: 16 },
+    Array.from({ length: 256 }, (_, i) => i),
+  );
+  const dst = createTile({ dtype: 'f32', rows: 16, cols: 16, ...nz });
+  execute('TMOV', { dst, src }, {}, { profile: 'a2a3' });
+  // same column count, all columns valid: one run of 16*16*4/32 = 32 blocks, the bytes verbatim; read
+  // through the NZ layout (16x8 f32 boxes, boxes column-major): (r, c) is storage (c>>3)*128 + r*8 + (c&7)
+  for (let r = 0; r < 16; r++)
+    for (let c = 0; c < 16; c++) assert.equal(readElement(dst, r, c), (c >> 3) * 128 + r * 8 + (c & 7));
+  // 4 valid columns: one block (8 f32) per row, dst element offset r * RowStride (1 for NZ), src r * 16;
+  // later rows overwrite earlier ones: storage e < 15 holds src storage 16e (row e's first element),
+  // e = 15..18 holds row 15's 4 valid elements 240..243, e = 19..22 its next 4 (outside the source's
+  // valid region: all-one bits on a2a3, docs/pto.md), the rest keeps its 0
+  const s4 = createTile(
+    { dtype: 'f32', rows: 16, cols: 16, validCol: 4 },
+    Array.from({ length: 256 }, (_, i) => i),
+  );
+  const d4 = createTile({ dtype: 'f32', rows: 16, cols: 16, validCol: 4, ...nz }, new Array(256).fill(0));
+  execute('TMOV', { dst: d4, src: s4 }, {}, { profile: 'a2a3' });
+  const raw = Array.from(new Float32Array(d4.bytes.buffer, d4.bytes.byteOffset, 256));
+  assert.deepEqual(
+    raw,
+    Array.from({ length: 256 }, (_, e) => (e < 15 ? 16 * e : e <= 18 ? 225 + e : e <= 22 ? Number.NaN : 0)),
+  );
+  const bits = new Uint32Array(d4.bytes.buffer, d4.bytes.byteOffset, 256);
+  assert.deepEqual(Array.from(bits.slice(19, 23)), [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff]);
+  // the A5 kernel converts the layout instead (TMovToVecNd2Nz): dst(r, c) = src(r, c)
+  const d5 = createTile({ dtype: 'f32', rows: 16, cols: 16, ...nz });
+  execute('TMOV', { dst: d5, src }, {}, { profile: 'a5' });
+  assert.equal(readElement(d5, 3, 9), 3 * 16 + 9);
+});

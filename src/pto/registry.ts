@@ -208,7 +208,8 @@ interface Bound {
  * and NZ2NZ on A2/A3 and A5 (pto-isa include/pto/common/arch/memory/tload_common.hpp "TLOAD(VecTile,
  * GlobalTensor) only support ND2ND/DN2DN/NZ2NZ", tstore_common.hpp "only support ND/DN/NZ", and the
  * A5 register/tload_common.hpp Vec DN2DN / NZ2NZ paths); A5 TMOV turns a Vec ND tile into Vec NZ
- * (npu/a5/TMov.hpp `TMovToVecNd2Nz`). Every other instruction keeps the row-major rule.
+ * (npu/a5/TMov.hpp `TMovToVecNd2Nz`); A2/A3 TMOV Vec -> Vec copies 32-byte blocks whatever the
+ * layouts (npu/a2a3/TMov.hpp `TMovToVec`). Every other instruction keeps the row-major rule.
  */
 function layoutMoveAllowed(
   insn: string,
@@ -217,6 +218,8 @@ function layoutMoveAllowed(
   profile: string,
 ): boolean {
   if (insn === 'TLOAD' || insn === 'TSTORE') return true;
+  // A2/A3 TMOV Vec -> Vec is TMovToVec, a copy of 32-byte blocks whatever the layouts (memory.ts)
+  if (insn === 'TMOV' && profile === 'a2a3') return tiles.src?.loc === 'vec' && tiles.dst?.loc === 'vec';
   if (insn === 'TMOV' && profile === 'a5' && operand === 'dst') {
     const src = tiles.src;
     const dst = tiles.dst;
@@ -301,14 +304,6 @@ function bind(
         !scratch &&
         !layoutMoveAllowed(op.name, n, tiles, profile)
       ) {
-        if (op.name === 'TMOV' && profile === 'a2a3' && tiles.src?.loc === 'vec') {
-          throw unsupported(
-            `TMOV: a Vec -> Vec move into a ${t.slayout === 'row' ? 'NZ' : 'column-major'} tile is not supported on a2a3: its kernel copies rows of bytes (pto-isa npu/a2a3/TMov.hpp TMovToVec), it does not convert the layout`,
-            {
-              hint: 'the A5 TMOV converts ND to NZ (TMovToVecNd2Nz); on A2/A3 load the NZ tile from global memory',
-            },
-          );
-        }
         throw unsupported(
           `${op.name}: ${dtype}(ColMajor) operand '${n}' is not supported on ${profile}: RowMajor only`,
         );

@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AxsimError } from '../../errors.ts';
 import type { NpyArray } from '../../io/index.ts';
-import { mixedEntry } from './exec.ts';
+import { createTile } from '../index.ts';
+import { mixedEntry, type PipeDesc, type TileValue } from './exec.ts';
 import { parsePtoAs } from './parser.ts';
+import { PipeHub } from './pipes.ts';
 import { runProgram } from './run.ts';
 
 const MAT =
@@ -272,9 +274,39 @@ test('round trip on a5: vector -> cube (V2C, NZ vec tile into a Mat tile) and ba
   // the cube pops first: it waits until the vector core has pushed
   const r = runProgram(m, args, { entry: mixedEntry(m)!, profile: 'a5' });
   assert.deepEqual(Array.from(r.arrays.out!.data as Float32Array), Array.from(a));
-  // on a2a3 the Vec ND -> NZ move is a byte copy in pto-isa: refused with the reason
-  assert.throws(
-    () => runProgram(m, inputs(1).args, { entry: mixedEntry(m)!, profile: 'a2a3' }),
-    (e: unknown) => e instanceof AxsimError && e.category === 'Unsupported' && /TMovToVec/.test(e.message),
+  // on a2a3 the Vec ND -> NZ move is a byte copy (npu/a2a3/TMov.hpp TMovToVec): the NZ tile's (r, c)
+  // is the ND storage element (c >> 3) * 128 + r * 8 + (c & 7) (16x8 f32 boxes, boxes column-major),
+  // and that permuted matrix comes back through the identity matmul
+  const b = inputs(1);
+  runProgram(m, b.args, { entry: mixedEntry(m)!, profile: 'a2a3' });
+  assert.deepEqual(
+    Array.from(b.args.out!.data as Float32Array),
+    Array.from({ length: 256 }, (_, i) => b.a[((i % 16) >> 3) * 128 + (i >> 4) * 8 + ((i % 16) & 7)]),
   );
+});
+
+test('V2C slot capacity: SlotSize, twice that on a DIR_BOTH pipe (CPU simulator LOCAL_SPLIT_COPIES)', () => {
+  // a split V2C entry stacks the two 16x16 f32 halves: 32x16 x 4 bytes = 2048 bytes
+  const tile = createTile({ dtype: 'f32', rows: 16, cols: 16 });
+  const src = { kind: 'tile', handle: tile } as unknown as TileValue;
+  const desc = (dirMask: number): PipeDesc => ({
+    key: `k${dirMask}`,
+    dirMask,
+    slotNum: 2,
+    slotSize: 1024,
+    localSlotNum: 2,
+    c2vBuf: 0,
+    v2cBuf: 0,
+    pos: { line: 1, col: 1 },
+  });
+  const lane = (l: number) => ({ id: 2 + l, kind: 'vector' as const, lane: l, lanes: 2 });
+  const hub = new PipeHub(() => {});
+  // V2C only: the local slot is SlotSize = 1024 bytes
+  assert.throws(
+    () => hub.push(desc(2), 'v2c', src, lane(0), 1),
+    (e: unknown) => e instanceof AxsimError && e.category === 'BadInput' && /1024-byte slot/.test(e.message),
+  );
+  // DIR_BOTH: 2 x 1024 bytes hold it; both halves go in
+  hub.push(desc(3), 'v2c', src, lane(0), 1);
+  hub.push(desc(3), 'v2c', src, lane(1), 1);
 });

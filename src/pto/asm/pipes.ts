@@ -109,9 +109,13 @@ export class PipeHub implements PipeHooks {
         hint: 'both vector sub-blocks must push tiles of one element type',
       });
     }
-    if (e.data.length > p.slotSize) {
+    // the CPU simulator's local slot holds SlotSize bytes, twice that when the pipe also carries
+    // C2V traffic (TPush.hpp TPipe: LOCAL_SPLIT_COPIES = is_c2v ? 2 : 1), and TPush_v2c writes the
+    // whole consumer tile there
+    const capacity = p.slotSize * (dir === 'v2c' && (p.dirMask & 1) !== 0 ? 2 : 1);
+    if (e.data.length > capacity) {
       throw badInput(
-        `tpush: a ${e.rows}x${e.cols} ${e.dtype} entry (${e.data.length} bytes) does not fit the pipe's ${p.slotSize}-byte slot`,
+        `tpush: a ${e.rows}x${e.cols} ${e.dtype} entry (${e.data.length} bytes) does not fit the pipe's ${capacity}-byte slot`,
         {
           hint: 'pto-isa TPUSH: SlotSize must hold one logical FIFO entry (the whole, unsplit tile)',
         },

@@ -141,3 +141,97 @@ test('pto.tgather index form with a tmp operand (ins(%src, %indices, %tmp)): dst
     Array.from(ix, (k) => 100 + k),
   );
 });
+
+/** C = A x B on the cube, stored from the accumulator with `store` (A 16x32, B 32x32). */
+function accStoreProgram(
+  ab: 'f16' | 'i8',
+  accT: 'f32' | 'i32',
+  out: 'f16',
+  store: string,
+  pre: string,
+): string {
+  const tb = (loc: string, d: string, r: number, c: number, bl: string, sl: string, f: number) =>
+    `!pto.tile_buf<loc=${loc}, dtype=${d}, rows=${r}, cols=${c}, v_row=${r}, v_col=${c}, blayout=${bl}, slayout=${sl}, fractal=${f}, pad=0>`;
+  const MA = tb('mat', ab, 16, 32, 'col_major', 'row_major', 512);
+  const MB = tb('mat', ab, 32, 32, 'col_major', 'row_major', 512);
+  const L = tb('left', ab, 16, 32, 'col_major', 'row_major', 512);
+  const R = tb('right', ab, 32, 32, 'row_major', 'col_major', 512);
+  const C = tb('acc', accT, 16, 32, 'col_major', 'row_major', 1024);
+  return `module {
+  func.func @k(%a: !pto.ptr<${ab}>, %b: !pto.ptr<${ab}>, %c: !pto.ptr<${out}>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    ${pre}
+    %va = pto.make_tensor_view %a, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?x${ab}>
+    %vb = pto.make_tensor_view %b, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?x${ab}>
+    %vc = pto.make_tensor_view %c, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?x${out}>
+    %pa = pto.partition_view %va, offsets = [%c0, %c0], sizes = [%c16, %c32] : !pto.tensor_view<?x?x${ab}> -> !pto.partition_tensor_view<16x32x${ab}>
+    %pb = pto.partition_view %vb, offsets = [%c0, %c0], sizes = [%c32, %c32] : !pto.tensor_view<?x?x${ab}> -> !pto.partition_tensor_view<32x32x${ab}>
+    %pc = pto.partition_view %vc, offsets = [%c0, %c0], sizes = [%c16, %c32] : !pto.tensor_view<?x?x${out}> -> !pto.partition_tensor_view<16x32x${out}>
+    %ma = pto.alloc_tile : ${MA}
+    %mb = pto.alloc_tile : ${MB}
+    %l = pto.alloc_tile : ${L}
+    %r = pto.alloc_tile : ${R}
+    %acc = pto.alloc_tile : ${C}
+    pto.tload ins(%pa : !pto.partition_tensor_view<16x32x${ab}>) outs(%ma : ${MA})
+    pto.tload ins(%pb : !pto.partition_tensor_view<32x32x${ab}>) outs(%mb : ${MB})
+    pto.tmov ins(%ma : ${MA}) outs(%l : ${L})
+    pto.tmov ins(%mb : ${MB}) outs(%r : ${R})
+    pto.tmatmul ins(%l, %r : ${L}, ${R}) outs(%acc : ${C})
+    ${store.replaceAll('$C', C).replaceAll('$OUT', `!pto.partition_tensor_view<16x32x${out}>`)}
+    return
+  }
+}
+`;
+}
+
+test('tstore from an accumulator: f32 -> f16 with reluPreMode and atomicType; i32 -> f16 with a pre-quant scalar', () => {
+  const A = Array.from({ length: 16 * 32 }, (_, i) => ((i * 7) % 9) - 4);
+  const B = Array.from({ length: 32 * 32 }, (_, i) => ((i * 5) % 7) - 3);
+  const prod = (i: number, j: number) => {
+    let s = 0;
+    for (let k = 0; k < 32; k++) s += A[i * 32 + k]! * B[k * 32 + j]!;
+    return s;
+  };
+  // f16 halves of small integers are exact: f16 bits of an integer |n| <= 2048 via the float
+  const half = (n: number) => {
+    if (n === 0) return 0;
+    const e = Math.floor(Math.log2(Math.abs(n)));
+    return (n < 0 ? 0x8000 : 0) | ((e + 15) << 10) | ((Math.abs(n) / 2 ** e - 1) * 1024);
+  };
+  const f16in = (xs: number[]): NpyArray => ({
+    dtype: 'f2',
+    shape: [xs.length],
+    data: Uint16Array.from(xs.map(half)),
+  });
+  const c = new Uint16Array(512).fill(half(100));
+  const store1 = `pto.tstore ins(%acc : $C) outs(%pc : $OUT) {atomicType = #pto<atomic_type atomic_add>, reluPreMode = #pto<relu_pre_mode normal_relu>}`;
+  runProgram(
+    parsePtoAs(accStoreProgram('f16', 'f32', 'f16', store1, '')),
+    { a: f16in(A), b: f16in(B), c: { dtype: 'f2', shape: [512], data: c } },
+    { profile: 'a2a3' },
+  );
+  // every |C| <= 32 * 4 * 3 = 384, so 100 + max(C, 0) is an exact half
+  assert.deepEqual(
+    Array.from(c),
+    Array.from({ length: 512 }, (_, i) => half(100 + Math.max(prod(i >> 5, i % 32), 0))),
+  );
+  // i8 operands, i32 accumulator, DEQF16 with scale 0.5 (0x3f000000): C / 2 is an exact half (cpu:
+  // axsim's a2a3 TMOV table has no i8 yet)
+  const i8 = (xs: number[]): NpyArray => ({ dtype: 'i1', shape: [xs.length], data: Int8Array.from(xs) });
+  const d = new Uint16Array(512);
+  const store2 = `pto.tstore ins(%acc, %pre : $C, i64) outs(%pc : $OUT)`;
+  runProgram(
+    parsePtoAs(accStoreProgram('i8', 'i32', 'f16', store2, '%pre = arith.constant 1056964608 : i64')),
+    { a: i8(A), b: i8(B), c: { dtype: 'f2', shape: [512], data: d } },
+    { profile: 'cpu' },
+  );
+  const halfOf = (x: number) =>
+    Number.isInteger(x) ? half(x) : (half(x * 2) & 0x8000) | (half(Math.abs(x * 2)) - 0x400);
+  assert.deepEqual(
+    Array.from(d),
+    Array.from({ length: 512 }, (_, i) => halfOf(prod(i >> 5, i % 32) / 2)),
+  );
+});

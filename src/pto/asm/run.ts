@@ -23,6 +23,7 @@ import {
   type TileSpec,
   tileFromNpy,
 } from '../index.ts';
+import { invalidForReference } from '../op.ts';
 import type { Func, Module, Op, TileBufType } from './ast.ts';
 import { attrWord, type TileCall } from './call.ts';
 import { execFunc, findFunc, mixedEntry, type RtValue, type TileValue, type ViewValue } from './exec.ts';
@@ -686,10 +687,6 @@ function elementsOf(v: RtValue): number {
 }
 
 /** Why an instruction has no model, when the reference itself defines none. */
-const NO_MODEL_WHY: Record<string, string> = {
-  TPACK:
-    ': pto-isa defines no semantics for it (docs/isa/tile/ops/layout-and-rearrangement/tpack.md: "Semantics are instruction-specific", constraints left to backend checks) and has no implementation under include/pto',
-};
 
 /** Maps one tile op onto part 1's `execute(name, operands, attrs)`. */
 function execCall(
@@ -706,9 +703,16 @@ function execCall(
   try {
     def = getOp(insn);
   } catch {
-    throw unsupported(
-      `${call.name} (${insn}) has no functional model in axsim${NO_MODEL_WHY[insn] ?? ' yet'}`,
-    );
+    if (insn === 'TPACK')
+      // PTOAS lowers pto.tpack to TPACK(dst, src), which pto-isa does not declare (docs/pto-as.md
+      // decision 26)
+      invalidForReference(
+        call.name,
+        'PTOAS lowers it to TPACK(dst, src), which pto-isa @3186c381 does not declare (no TPACK in include/pto/common/pto_instr.hpp or any backend), and tpack.md defines no semantics ("Semantics are instruction-specific")',
+        'pto-isa docs/isa/tile/ops/layout-and-rearrangement/tpack.md; PTOAS lib/PTO/Transforms/PTOToEmitC.cpp PTOTPackToTPACK',
+        'the program cannot be built for the device until pto-isa provides TPACK',
+      );
+    throw unsupported(`${call.name} (${insn}) has no functional model in axsim yet`);
   }
   const operands: Record<string, Operand> = {};
   const attrs: Record<string, unknown> = {};
@@ -771,15 +775,26 @@ function execCall(
       delete operands.kValue;
     }
     if (extraOuts.length > 0 && scalars.length > 0 && ins.filter((v) => v.kind === 'tile').length < 3) {
-      throw unsupported(
-        `${call.name}: a scalar k_value in the comparison form: pto-isa's TGATHER(dst, src0, k_value, cdst, tmp) takes k_value as a tile (the A2/A3 kernel reads k_value.data(), npu/a2a3/TGather.hpp)`,
-        { hint: 'give k_value as a tile of per-row thresholds' },
+      // PTOAS emits TGATHER<…, CmpMode, offset>(dst, src, kScalar, cdst, tmp); pto-isa's only compare
+      // overload takes k_value as a tile (it reads k_value.data()), so the C++ does not compile
+      invalidForReference(
+        call.name,
+        "a scalar k_value in the comparison form: pto-isa's TGATHER(dst, src0, k_value, cdst, tmp, offset) takes k_value as a tile and its kernel reads k_value.data()",
+        'pto-isa include/pto/common/pto_instr.hpp TGATHER; include/pto/npu/a2a3/TGather.hpp',
+        'give k_value as a tile of per-row thresholds',
       );
     }
   }
   if (insn === 'TSUBVIEW') {
     attrs.rowIdx = scalars[0];
     attrs.colIdx = scalars[1];
+  }
+  if (insn === 'TSTORE') {
+    // PTOAS TStoreOp: ins(%src[, %preQuantScalar : i64]); axsim's `atomic` spelling of atomicType
+    if (scalars.length) attrs.preQuant = scalars[0];
+    delete attrs.scalar;
+    const at = attrWord(call.attrs, ['atomic']);
+    if (at) attrs.atomic = at.word;
   }
   if (insn === 'TEXTRACT' || insn === 'TINSERT' || insn === 'TEXTRACT_FP' || insn === 'TINSERT_FP') {
     // ins(%src, %indexRow, %indexCol : …)

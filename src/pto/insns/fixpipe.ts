@@ -23,6 +23,7 @@ import { type Arith, anyArith } from '../arith.ts';
 import type { DType } from '../dtype.ts';
 import { type ExecCtx, type OpDef, off, reject } from '../op.ts';
 import type { Tile } from '../tile.ts';
+import { clamp, roundHalfEven } from './acc-store.ts';
 import { index } from './extract.ts';
 import { gOff } from './memory.ts';
 
@@ -64,22 +65,6 @@ function quantize(mode: Exclude<Mode, null>, x: number, q: bigint, D: Arith<unkn
   const lo = signed ? -128 : 0;
   const hi = signed ? 127 : 255;
   return D.fromF64(clamp(r, lo, hi));
-}
-
-/** std::clamp(v, lo, hi): v < lo ? lo : hi < v ? hi : v (a NaN passes through). */
-function clamp(v: number, lo: number, hi: number): number {
-  if (v < lo) return lo;
-  if (hi < v) return hi;
-  return v;
-}
-
-/** std::nearbyint in the default rounding mode (ties to even); NaN and infinities pass through. */
-function roundHalfEven(v: number): number {
-  if (!Number.isFinite(v)) return v;
-  const f = Math.floor(v);
-  const d = v - f;
-  if (d > 0.5 || (d === 0.5 && f % 2 !== 0)) return f + 1;
-  return f;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { anyArith } from '../arith.ts';
 import type { DType } from '../dtype.ts';
-import { type ExecCtx, type OpDef, type OperandSpec, off, per, reject } from '../op.ts';
+import { type ExecCtx, invalidForReference, type OpDef, type OperandSpec, off, per, reject } from '../op.ts';
 
 const fr = Math.fround;
 
@@ -106,18 +106,18 @@ function check(ctx: ExecCtx, out: string): void {
   if (!okA || !okB || !okC) {
     const lay = (t: typeof a) => `${t.loc} ${t.blayout}/${t.slayout}`;
     const got = `${lay(a)}, ${lay(b)}, ${lay(c)}`;
-    // a memref in the left/right/acc space gets PTOAS's default tile config (RowMajor, NoneBox)
-    const why =
-      ctx.profile === 'a5'
-        ? 'pto-isa npu/a5/TMatmul.hpp rejects it at compile time (static_assert "Non-conforming matrix fractal.")'
-        : ctx.profile === 'a2a3'
-          ? "pto-isa's A2/A3 mmad reads L0A/L0B/L0C in the fractal layouts whatever the tile type says; the bytes of other layouts are not modelled"
-          : 'the CPU simulator computes from the fractal layouts';
-    reject(
+    // a memref in the left/right/acc space gets PTOAS's default tile config (RowMajor, NoneBox).
+    // pto-isa cannot build it: the CPU simulator's CheckMadValid and the A5 kernel static_assert the
+    // fractals; the A2/A3 kernel does not check, but its L1 -> L0 loads (img2colv2_cbuf_to_ca) and
+    // mmad work in fractal units, so TMATMUL's result is only defined for these layouts
+    // (docs/pto-as.md decision 25)
+    invalidForReference(
       name,
-      a.dtype,
-      `non-conforming matrix fractal (need Left Nz, Right Zn, Acc Nz; got ${got}): ${why}`,
-      ctx.profile,
+      `static_assert "Non-conforming matrix fractal" (need Left Nz, Right Zn, Acc Nz; got ${got})`,
+      ctx.profile === 'a5'
+        ? 'pto-isa include/pto/npu/a5/TMatmul.hpp CheckMadValid'
+        : 'pto-isa include/pto/cpu/TMatmul.hpp CheckMadValid; docs/isa/TMATMUL.md',
+      'give the operands the cube layouts: left blayout=col_major slayout=row_major, right row_major/col_major, acc col_major/row_major',
     );
   }
   const cin = ctx.tiles.cin;

@@ -10,8 +10,9 @@
 import { undefinedBehaviour } from '../../errors.ts';
 import { anyArith, type Profile } from '../arith.ts';
 import { DTYPE_INFO, type DType } from '../dtype.ts';
-import { ALL, type OpDef, off, per, reject } from '../op.ts';
+import { ALL, invalidForReference, type OpDef, off, per, reject } from '../op.ts';
 import type { GlobalTensor, PadValue, Tile } from '../tile.ts';
+import { checkStore, convertStoreValue, type StoreOptions, storeElement, storeOptions } from './acc-store.ts';
 import { copyRegion } from './copy.ts';
 
 /** Raw little-endian bytes of one pad element. */
@@ -138,28 +139,23 @@ export const MEMORY_OPS: readonly OpDef[] = [
       { name: 'gm', kind: 'global', out: true },
       { name: 'tile', kind: 'tile' },
     ],
-    attrs: [],
+    attrs: [
+      { name: 'atomicType', kind: 'pattern', optional: true, values: ['atomic_none', 'atomic_add'] },
+      { name: 'reluPreMode', kind: 'pattern', optional: true, values: ['no_relu', 'normal_relu'] },
+      // the 64-bit word of TSTORE(dst, acc, preQuantScalar)
+      { name: 'preQuant', kind: 'number', optional: true },
+    ],
     primary: 'tile',
     dtypes: MOVE_DTYPES,
-    check: (ctx) => {
-      const t = ctx.tiles.tile!;
-      const g = ctx.globals.gm!;
-      if (g.dtype !== t.dtype) {
-        // TSTORE.md "ACC-to-GM dtype support": without a pre-quant scalar an f32 accumulator stores
-        // as float / half / bfloat16 and an i32 one as int32 only; the quantising forms are
-        // TSTORE(dst, acc, preQuantScalar) and TSTORE_FP
-        const why =
-          t.loc === 'acc' && t.dtype === 'f32' && (g.dtype === 'f16' || g.dtype === 'bf16')
-            ? `the fix-pipe's f32 -> ${g.dtype} conversion on the way out (TSTORE.md allows it) is not modelled`
-            : t.loc === 'acc'
-              ? `an ${t.dtype} accumulator stored to ${g.dtype} without quantisation is not in TSTORE.md's ACC-to-GM table (${t.dtype === 'f32' ? 'f32 -> f32 / f16 / bf16' : 'i32 -> i32'}); the pre-quant-scalar form is not modelled`
-              : `global dtype ${g.dtype} differs: TSTORE.md requires sizeof(tile dtype) == sizeof(global dtype) and converts nothing`;
-        reject('TSTORE', t.dtype, why, ctx.profile);
-      }
-    },
+    check: (ctx) => checkStore(ctx.tiles.tile!, ctx.globals.gm!.dtype, storeOptions(ctx.attrs), ctx.profile),
     exec: (ctx) => {
       const t = ctx.tiles.tile!;
       const g = ctx.globals.gm!;
+      const o = storeOptions(ctx.attrs);
+      if (g.dtype !== t.dtype || o.atomicAdd || o.relu || o.preQuant !== undefined) {
+        convertingStore(ctx.profile, t, g, o);
+        return;
+      }
       const n = t.elemBytes;
       const rows = rowsContiguous(t, g);
       for (let r = 0; r < t.validRow; r++) {
@@ -188,10 +184,76 @@ export const MEMORY_OPS: readonly OpDef[] = [
     dtypes: per(ALL),
     exec: (ctx) => {
       const s = ctx.tiles.src!;
-      copyRegion(ctx.profile, s, ctx.tiles.dst!, s.validRow, s.validCol);
+      const d = ctx.tiles.dst!;
+      if (ctx.profile === 'a2a3' && s.loc === 'vec' && d.loc === 'vec' && (!isNd(s) || !isNd(d))) {
+        tmovToVecBlocks(s, d);
+        return;
+      }
+      copyRegion(ctx.profile, s, d, s.validRow, s.validCol);
     },
   },
 ];
+
+const isNd = (t: Tile): boolean => t.blayout === 'row' && t.slayout === 'none';
+
+/**
+ * A2/A3 TMOV Vec -> Vec with an NZ / DN operand (pto-isa npu/a2a3/TMov.hpp `TMovToVec` /
+ * `TMovToVecImpl`): the kernel converts no layout, it copies 32-byte blocks of UB
+ * (copy_ubuf_to_ubuf). Over validRow x validCol = the smaller of the two valid regions, with
+ * RowStride = Cols for a RowMajor tile and 1 otherwise (pto_tile.hpp): when the tiles have the same
+ * column count (or dst has one row), one run of ceil(dst.cols * validRow * size / 32) blocks if dst's
+ * columns are all valid, else one run of ceil(validCol * size / 32) blocks per row at element
+ * offset r * RowStride; with different column counts, that per-row copy. (axsim takes dst's valid
+ * column count for the kernel's static `ValidCol`.) A block run past either tile's bytes is
+ * UndefinedBehaviour.
+ */
+function tmovToVecBlocks(s: Tile, d: Tile): void {
+  const n = s.elemBytes;
+  if (d.elemBytes !== n)
+    invalidForReference(
+      'TMOV',
+      `src ${s.dtype} and dst ${d.dtype} differ in size: static_assert "TMOV: src and dst data type is different!"`,
+      'pto-isa include/pto/npu/a2a3/TMov.hpp TMovToVecImpl',
+    );
+  const vr = Math.min(s.validRow, d.validRow);
+  const vc = Math.min(s.validCol, d.validCol);
+  if (vr === 0 || vc === 0) return;
+  const run = (dOff: number, sOff: number, blocks: number) => {
+    const len = blocks * 32;
+    if (sOff + len > s.bytes.length || dOff + len > d.bytes.length)
+      throw undefinedBehaviour(
+        `TMOV: the ${blocks}-block UB copy at element offset ${dOff / n} runs past a ${d.rows}x${d.cols} / ${s.rows}x${s.cols} tile`,
+        { hint: 'pto-isa npu/a2a3/TMov.hpp TMovToVecImpl copies whole 32-byte blocks' },
+      );
+    d.bytes.set(s.bytes.subarray(sOff, sOff + len), dOff);
+  };
+  const sStride = s.blayout === 'row' ? s.cols : 1;
+  const dStride = d.blayout === 'row' ? d.cols : 1;
+  const perRow = Math.ceil((vc * n) / 32);
+  if ((d.cols === s.cols || d.rows === 1) && (d.cols === d.validCol || d.cols === vc)) {
+    run(0, 0, Math.ceil((d.cols * vr * n) / 32));
+    return;
+  }
+  for (let r = 0; r < vr; r++) run(r * dStride * n, r * sStride * n, perRow);
+}
+
+/**
+ * TSTORE with a conversion, ReLU, a pre-quant scalar or an atomic add: element by element as the
+ * CPU simulator's `TStore` (insns/acc-store.ts). An accumulator is read by its tile layout (Nz).
+ */
+function convertingStore(profile: Profile, t: Tile, g: GlobalTensor, o: StoreOptions): void {
+  const S = anyArith(t.dtype, profile);
+  const D = anyArith(g.dtype, profile);
+  const sv = S.view(t.bytes);
+  const eb = DTYPE_INFO[g.dtype].bytes;
+  const dv = D.view(g.bytes.subarray(0, Math.floor(g.bytes.length / eb) * eb));
+  for (let r = 0; r < t.validRow; r++) {
+    for (let c = 0; c < t.validCol; c++) {
+      const x = S.toF64(S.load(sv, off(t, r, c)));
+      storeElement(D, dv, gOff(g, r, c), convertStoreValue(x, t.dtype, D, o), o.atomicAdd);
+    }
+  }
+}
 
 /** Ordering ops: no effect in the functional model (they matter to the cost models). */
 export const SYNC_OPS: readonly OpDef[] = ['TSYNC', 'RECORD_EVENT', 'WAIT_EVENT', 'BARRIER'].map((name) => ({

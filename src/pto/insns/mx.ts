@@ -10,7 +10,8 @@
  *   Math.fround is the C++ `float += double`. _ACC writes cin(i,j) + acc (a float sum); _BIAS adds
  *   bias[0, c] over c's valid region afterwards, like TMATMUL_BIAS.
  *
- * axsim has no E8M0 element type: scale tiles are u8 tiles holding the E8M0 codes. FP4 operand
+ * axsim has no E8M0 element type: scale tiles are u8 tiles holding the E8M0 codes; a scale tile of
+ * a float type (f16 in PTOAS's tests) is read by value, as the simulator's GetElement does. FP4 operand
  * types (float4_e2m1x2_t / e1m2x2) do not exist in axsim either. The tile page calls the role of
  * the scales target-defined; docs/isa/TMATMUL_MX.md pins it for A5, where the instruction is
  * implemented (npu/a5/TMatmul.hpp): C float, A/B any pair of float8_e4m3_t / float8_e5m2_t, scale
@@ -21,7 +22,8 @@
  */
 import { anyArith } from '../arith.ts';
 import type { DType } from '../dtype.ts';
-import { type ExecCtx, type OpDef, type OperandSpec, off, reject } from '../op.ts';
+import { type ExecCtx, invalidForReference, type OpDef, type OperandSpec, off, reject } from '../op.ts';
+import type { Tile } from '../tile.ts';
 
 const REF = 'pto-isa docs/isa/tile/ops/matrix-and-matrix-vector/tmatmul-mx.md';
 const FP8: readonly DType[] = ['f8e4m3', 'f8e5m2'];
@@ -30,40 +32,61 @@ const fr = Math.fround;
 /** E8M0 scale codes as doubles: 2^(code - 127). */
 const E8M0 = Float64Array.from({ length: 256 }, (_, c) => 2 ** (c - 127));
 
+const MX_CHECK = 'pto-isa include/pto/npu/a5/TMatmul.hpp and include/pto/cpu/TMatmul.hpp CheckMadMxValid';
+/** Scale tiles: u8 = E8M0 codes (axsim's spelling of float8_e8m0_t), or a float type read by value. */
+const SCALE_DTYPES: readonly DType[] = ['u8', 'f16', 'bf16', 'f32'];
+
 function check(ctx: ExecCtx): void {
   const { a, b, c, aScale, bScale, cin, bias } = ctx.tiles;
   const name = ctx.op.name;
   const d = a!.dtype;
+  // CheckMadMxValid static_asserts (the same in the CPU simulator and the A5 kernel): the program
+  // cannot be built, so these are BadInput
   if (!FP8.includes(b!.dtype) || c!.dtype !== 'f32')
-    reject(
+    invalidForReference(
       name,
-      d,
-      `${d} x ${b!.dtype} -> ${c!.dtype}: MX matmul takes fp8 operands and an f32 result`,
-      ctx.profile,
-    );
-  if (aScale!.dtype !== 'u8' || bScale!.dtype !== 'u8')
-    reject(
-      name,
-      d,
-      `scale tiles of ${aScale!.dtype} / ${bScale!.dtype}: TMATMUL_MX.md's scale tiles are float8_e8m0_t (axsim: u8 tiles of E8M0 codes)`,
-      ctx.profile,
+      `${d} x ${b!.dtype} -> ${c!.dtype}: static_assert "TMatmulMX:No supported data type combination." (fp8 operands, f32 result)`,
+      MX_CHECK,
     );
   if (a!.cols % 64 !== 0)
-    reject(
+    invalidForReference(
       name,
-      d,
-      `a's columns (${a!.cols}) must be a multiple of 64 (npu/a5/TMatmul.hpp CheckMadMxValid)`,
-      ctx.profile,
+      `a has ${a!.cols} columns: static_assert "TMatmulMX: aMatrixCol must be a multiple of 64."`,
+      MX_CHECK,
     );
   const okA = a!.loc === 'left' && a!.blayout === 'col' && a!.slayout === 'row';
   const okB = b!.loc === 'right' && b!.blayout === 'row' && b!.slayout === 'col';
   const okC = c!.loc === 'acc' && c!.blayout === 'col' && c!.slayout === 'row';
   if (!okA || !okB || !okC)
-    reject(name, d, 'non-conforming matrix fractal (need Left Nz, Right Zn, Acc Nz)', ctx.profile);
+    invalidForReference(
+      name,
+      'static_assert "TMatmulMX:Non-conforming matrix fractal" (Left Nz, Right Zn, Acc Nz)',
+      MX_CHECK,
+    );
+  if (!SCALE_DTYPES.includes(aScale!.dtype) || !SCALE_DTYPES.includes(bScale!.dtype))
+    reject(
+      name,
+      d,
+      `scale tiles of ${aScale!.dtype} / ${bScale!.dtype}: axsim reads u8 tiles as E8M0 codes and float tiles by value`,
+      ctx.profile,
+    );
   if (cin && (cin.dtype !== 'f32' || cin.rows !== c!.rows || cin.cols !== c!.cols))
     reject(name, d, 'cin must have the tile type of c', ctx.profile);
   if (bias && (bias.dtype !== 'f32' || bias.rows !== 1 || bias.loc !== 'bias' || bias.blayout !== 'row'))
     reject(name, d, 'bias must be a one-row RowMajor f32 bias tile', ctx.profile);
+}
+
+/**
+ * A scale element as the simulator's `scale.GetElement(r, c)` gives it: a u8 tile holds E8M0 codes
+ * (2^(code - 127)); an f16 / bf16 / f32 tile (PTOAS programs declare f16 ones) is read by value, as
+ * the CPU simulator does for whatever element type the scale tile has. Its product of two scales,
+ * `double scaleFactor = s0 * s1`, is exact for these types.
+ */
+function scaleReader(t: Tile, profile: ExecCtx['profile']): (r: number, c: number) => number {
+  if (t.dtype === 'u8') return (r, c) => E8M0[t.bytes[off(t, r, c)]!]!;
+  const S = anyArith(t.dtype, profile);
+  const v = S.view(t.bytes);
+  return (r, c) => S.toF64(S.load(v, off(t, r, c)));
 }
 
 function exec(ctx: ExecCtx): void {
@@ -84,10 +107,10 @@ function exec(ctx: ExecCtx): void {
   const G = Math.ceil(K / 32);
   const sa = new Float64Array(M * G);
   const sb = new Float64Array(N * G);
-  for (let i = 0; i < M; i++)
-    for (let g = 0; g < G; g++) sa[i * G + g] = E8M0[aScale!.bytes[off(aScale!, i, g)]!]!;
-  for (let j = 0; j < N; j++)
-    for (let g = 0; g < G; g++) sb[j * G + g] = E8M0[bScale!.bytes[off(bScale!, g, j)]!]!;
+  const ra = scaleReader(aScale!, ctx.profile);
+  const rb = scaleReader(bScale!, ctx.profile);
+  for (let i = 0; i < M; i++) for (let g = 0; g < G; g++) sa[i * G + g] = ra(i, g);
+  for (let j = 0; j < N; j++) for (let g = 0; g < G; g++) sb[j * G + g] = rb(g, j);
   const ci = cin ? cin.f32() : undefined;
   for (let i = 0; i < M; i++) {
     for (let j = 0; j < N; j++) {
