@@ -11,7 +11,7 @@
  */
 import { unsupported } from '../../errors.ts';
 import { a2a3FormulaCycles } from './formula.ts';
-import { KERNELS } from './kernels/index.ts';
+import { DERIVED_KERNELS, KERNELS } from './kernels/index.ts';
 import type { PipeState } from './pipes.ts';
 import { Trace } from './trace.ts';
 import type { CostInput, CostResult } from './types.ts';
@@ -151,8 +151,17 @@ const REVERSE: Record<string, true> = {
 };
 
 /** The `pto-isa` model for one instruction. Throws Unsupported where the A2/A3 build rejects it. */
-export function ptoIsaCost(inp: CostInput, _state?: PipeState): CostResult {
-  const kernel = KERNELS[inp.op];
+export function ptoIsaCost(inp: CostInput, _state?: PipeState, opts: { derived?: boolean } = {}): CostResult {
+  if (opts.derived && (inp.op === 'TLOAD' || inp.op === 'TSTORE') && inp.dtype === 'bf16') {
+    // TLOAD.md / TSTORE.md: A2/A3 move bfloat16; the kernels' copies depend on the element size
+    // only and the reference cost build has no bfloat16 on the host: priced as the 2-byte path
+    const r = ptoIsaCost(
+      { ...inp, dtype: 'f16', gmDtype: inp.gmDtype === 'bf16' ? 'f16' : inp.gmDtype },
+      _state,
+    );
+    return { ...r, path: `derived: bf16 as the 2-byte path — ${r.path}` };
+  }
+  const kernel = KERNELS[inp.op] ?? (opts.derived ? DERIVED_KERNELS[inp.op] : undefined);
   if (!kernel) {
     throw unsupported(`pto-isa A2/A3 model: ${inp.op} is not wired into the cost-model build`, {
       hint: 'PTO-NOTES §4.2 lists the kernels the A2/A3 cost model compiles',

@@ -10,6 +10,7 @@
 import { unsupported } from '../../errors.ts';
 import { BYTES } from './bytes.ts';
 import { A2A3_FORMULA_PARAMS, A5_FORMULA_PARAMS, FORMULA_PARAMS_SOURCE_A2A3 } from './formula-params.ts';
+import { perfSimFallbackCycles, perfSimStage } from './perfsim.ts';
 import type { CostArch, CostConstant, CostInput, CostResult } from './types.ts';
 
 const LW = 'pto-isa @3186c381 include/pto/costmodel/lightweight_costmodel.hpp';
@@ -291,9 +292,24 @@ export function a5FormulaCycles(inp: CostInput): { cycles: number; path: string 
   return { cycles: roundToCycles(v), path: `${path} ${impl} ${tailKind}${opParams ? ` ${opParams}` : ''}` };
 }
 
+/**
+ * Ops the lightweight formula has no curve for that get a derived price (issue 13): the duration
+ * pto-isa's Perf-Sim itself gives them when the formula returns 0 — `FallbackCycles` on the first
+ * tile argument's valid rows x columns (cost/perfsim.ts).
+ */
+const PERFSIM_FALLBACK_OPS = new Set(['TEXPANDS', 'TCOLEXPANDMUL', 'TFILLPAD', 'TLOAD', 'TSTORE']);
+
 /** The `formula` cost model. */
-export function formulaCost(inp: CostInput, arch: CostArch): CostResult {
-  const r = arch === 'a5' ? a5FormulaCycles(inp) : a2a3FormulaCycles(inp);
+export function formulaCost(inp: CostInput, arch: CostArch, opts: { derived?: boolean } = {}): CostResult {
+  let r: { cycles: number; path: string } | undefined =
+    arch === 'a5' ? a5FormulaCycles(inp) : a2a3FormulaCycles(inp);
+  if (!r && opts.derived && PERFSIM_FALLBACK_OPS.has(inp.op) && inp.M === undefined) {
+    const cycles = perfSimFallbackCycles(inp.op, inp.validRow, inp.validCol);
+    r = {
+      cycles,
+      path: `derived: Perf-Sim FallbackCycles (${perfSimStage(inp.op)}, ${inp.validRow}x${inp.validCol} elements; no fitted curve)`,
+    };
+  }
   if (!r) {
     throw unsupported(
       `formula model (${arch}): no fitted curve for ${inp.op} ${inp.dtype} ${inp.rows}x${inp.cols}`,

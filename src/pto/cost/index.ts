@@ -30,7 +30,11 @@ export type { CostArch, CostConstant, CostInput, CostModelName, CostResult, Cost
 
 export const COST_MODELS: readonly CostModelName[] = ['seed', 'pto-isa', 'formula'];
 
-/** The cost function of a model for an arch. `seed` and `pto-isa` are A2/A3 models. */
+/**
+ * The cost function of a model for an arch, as program totals use it: with the prices axsim derives
+ * where the reference has none (`derived`, docs/pto-as.md "Derived prices"), each marked `derived:`
+ * in its path. `seed` and `pto-isa` are A2/A3 models.
+ */
 export function costFunction(model: CostModelName, arch: CostArch): CostFn {
   switch (model) {
     case 'seed':
@@ -39,7 +43,7 @@ export function costFunction(model: CostModelName, arch: CostArch): CostFn {
           hint: 'use --profile a2a3, or --model formula for a5',
         });
       }
-      return (inp) => seedCost(inp);
+      return (inp) => seedCost(inp, { derived: true });
     case 'pto-isa':
       if (arch !== 'a2a3') {
         throw badInput(
@@ -49,9 +53,9 @@ export function costFunction(model: CostModelName, arch: CostArch): CostFn {
           },
         );
       }
-      return (inp, st) => ptoIsaCost(inp, st);
+      return (inp, st) => ptoIsaCost(inp, st, { derived: true });
     case 'formula':
-      return (inp) => formulaCost(inp, arch);
+      return (inp) => formulaCost(inp, arch, { derived: true });
     default:
       throw badInput(`unknown cost model '${model as string}'`, { hint: 'one of seed, pto-isa, formula' });
   }

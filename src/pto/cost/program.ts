@@ -95,6 +95,7 @@ function factsOf(v: TileValue): TileFacts {
     blayout: t.blayout,
     slayout: t.slayout,
     fractal: t.fractal,
+    pad: t.pad,
     vRow: t.vRow,
     vCol: t.vCol,
   };
@@ -164,6 +165,12 @@ export function costInputOf(call: TileCall, ins: RtValue[], out: TileValue | Vie
     // the static shapes choose TRowExpandBrcb
     inp.src = factsOf(tiles[0]);
     inp.dst = factsOf(out);
+  }
+  // the derived kernels (cost/kernels/derived.ts) read the destination's and the full source's types
+  if ((insn === 'TFILLPAD' || insn.startsWith('TCOLEXPAND') || insn === 'TEXPANDS') && out.kind === 'tile') {
+    inp.dst = factsOf(out);
+    const full = tiles.find((x) => x.validRow === out.validRow && x.validCol === out.validCol) ?? tiles[0];
+    if (full) inp.src = factsOf(full);
   }
   // where the tiles live and how they are laid out chooses the cube-side copy paths
   if (insn === 'TMOV' && out.kind === 'tile' && tiles[0]) {
@@ -322,7 +329,13 @@ export function costProgram(
     if (!unpriced.includes(item)) unpriced.push(item);
   }
   const warnings: string[] = [];
-  if (model === 'formula' && order.some((r) => r.cycles !== null && (r.op === 'TLOAD' || r.op === 'TSTORE')))
+  // only the lightweight transfer rows carry the slip (not the derived Perf-Sim fallback prices)
+  if (
+    model === 'formula' &&
+    order.some(
+      (r) => r.cycles !== null && (r.op === 'TLOAD' || r.op === 'TSTORE') && r.path.includes('transfer'),
+    )
+  )
     warnings.push(FORMULA_TRANSFER_WARNING);
   return {
     model,

@@ -14,6 +14,7 @@
  *  - an empty valid region issues nothing: 0 cycles.
  */
 import { unsupported } from '../../errors.ts';
+import { perfSimFallbackCycles, perfSimStage } from './perfsim.ts';
 import type { CostConstant, CostInput, CostResult } from './types.ts';
 
 const SPEC = 'spec 002 pto.tadd, Performance: A2/A3 Throughput';
@@ -73,7 +74,23 @@ export function seedRepeats(inp: CostInput): { repeats: number; path: string } {
   return { repeats: validRow * Math.ceil(validCol / epr), path: 'general' };
 }
 
-export function seedCost(inp: CostInput): CostResult {
+/**
+ * Issue 13's named ops outside spec 002 (transfers, TEXPANDS, TCOLEXPANDMUL, TFILLPAD) get a derived
+ * price: pto-isa Perf-Sim's own duration for an instruction its models do not price
+ * (`FallbackCycles` on the destination's valid rows x columns, cost/perfsim.ts).
+ */
+const DERIVED_OPS = new Set(['TLOAD', 'TSTORE', 'TEXPANDS', 'TCOLEXPANDMUL', 'TFILLPAD']);
+
+export function seedCost(inp: CostInput, opts: { derived?: boolean } = {}): CostResult {
+  if (opts.derived && DERIVED_OPS.has(inp.op)) {
+    const cycles = perfSimFallbackCycles(inp.op, inp.validRow, inp.validCol);
+    return {
+      cycles,
+      pendingVectorTail: 0,
+      terms: [{ name: `Perf-Sim FallbackCycles (${perfSimStage(inp.op)})`, cycles }],
+      path: `derived: Perf-Sim FallbackCycles (${perfSimStage(inp.op)}, ${inp.validRow}x${inp.validCol} elements; outside spec 002)`,
+    };
+  }
   if (!SEED_OPS.has(inp.op)) {
     throw unsupported(
       `${inp.op} is outside the seed model (spec 002 prices the binary tile-tile elementwise family only)`,

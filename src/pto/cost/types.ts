@@ -28,6 +28,8 @@ export interface TileFacts {
   slayout: string;
   /** Fractal size in bytes (`fractal=`). */
   fractal: number;
+  /** PadValue (`pad=`): 0 Null, 1 Zero, 2 Max, 3 Min. */
+  pad?: number;
   /** Static valid row / column counts (`v_row=` / `v_col=`), -1 when dynamic. */
   vRow?: number;
   vCol: number;

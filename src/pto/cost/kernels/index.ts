@@ -10,6 +10,7 @@ import { BYTES } from '../bytes.ts';
 import type { Trace } from '../trace.ts';
 import type { CostInput } from '../types.ts';
 import { madVariant, tloadMat, tmov, tstoreAcc, tstoreMat } from './cube.ts';
+import { colExpandBinary, texpands, tfillpad } from './derived.ts';
 import { type BinIssue, binaryInstr, binSInstr, type Geo, type UnIssue, unaryInstr } from './elementwise.ts';
 import { tload, tmatmul, tstore } from './memory.ts';
 import { tcmp, tcmps, tcvt, tdivs, tsel, tsels, ttrans } from './misc.ts';
@@ -287,4 +288,24 @@ export const KERNELS: Record<string, Kernel> = {
   TMAXS: binS('vmaxs', F_I, given),
   TMINS: binS('vmins', F_I, given, true),
   TNEG: binS('vmuls', F_I, () => -1),
+};
+
+/**
+ * Prices axsim derives where the reference cost build has none (issue 13; docs/pto-as.md "Derived
+ * prices"): the A2/A3 device kernels of TEXPANDS, TCOLEXPAND{MUL,ADD,MAX,MIN} and TFILLPAD priced
+ * by the same stubs (cost/kernels/derived.ts). Used for program totals, never for the conformance
+ * rows (which reproduce the reference, Unsupported included).
+ */
+export const DERIVED_KERNELS: Record<string, Kernel> = {
+  TEXPANDS: simple(
+    [...ALL8, 'bf16'],
+    (inp, t, b) => texpands(inp, t, b, scalarArg(inp.dtype, inp.scalar)),
+    undefined,
+    true,
+  ),
+  TCOLEXPANDMUL: simple(F_I, (inp, t, b) => colExpandBinary(inp, t, b, 'vmul'), undefined, true),
+  TCOLEXPANDADD: simple(F_I, (inp, t, b) => colExpandBinary(inp, t, b, 'vadd'), undefined, true),
+  TCOLEXPANDMAX: simple(F_I, (inp, t, b) => colExpandBinary(inp, t, b, 'vmax'), undefined, true),
+  TCOLEXPANDMIN: simple(F_I, (inp, t, b) => colExpandBinary(inp, t, b, 'vmin'), undefined, true),
+  TFILLPAD: simple([...ALL8, 'bf16'], tfillpad, undefined, true),
 };
