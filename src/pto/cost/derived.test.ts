@@ -5,9 +5,12 @@
 // pipe_barrier(PIPE_V) charges the pending tail and empties the queue); for the formula (a5, and
 // the ops without a curve) and seed models from Perf-Sim's FallbackCycles (costmodel_provider.hpp).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { parsePtoAs } from '../asm/parser.ts';
 import { costInstruction } from './index.ts';
 import { perfSimFallbackCycles } from './perfsim.ts';
+import { comparePerfSim } from './perfsim-compare.ts';
 import type { CostInput, TileFacts } from './types.ts';
 
 const facts = (
@@ -149,4 +152,23 @@ test('formula (no curve) and seed: the derived price is Perf-Sim FallbackCycles 
     ['seed', 'a2a3'],
   ] as const)
     assert.equal(costInstruction(model, arch, inp('TLOAD', { dtype: 'bf16', validCol: 48 })).cycles, 27);
+});
+
+test('Perf-Sim anchor: its per-op duration is the reference build trace (axsim pto-isa without derived prices)', () => {
+  const load = (f: string) =>
+    parsePtoAs(readFileSync(new URL(`../../../examples/pto/${f}`, import.meta.url), 'utf8'));
+  // softmax: every op is one the reference cost build compiles, so Perf-Sim schedules exactly the
+  // trace cycles axsim reproduces (RecordInstr's estimate rules included)
+  const soft = comparePerfSim(load('softmax.pto'));
+  assert.ok(soft.length >= 7);
+  for (const r of soft) assert.equal(r.perfSim, r.ptoIsa, `${r.op} ${r.line}`);
+  // the derived prices: Perf-Sim cannot build TEXPANDS / TCOLEXPANDMUL / TFILLPAD (no _IMPL in the
+  // cost build) nor a bfloat16 TLOAD (no bfloat16 on the host); axsim's hand-checked derived cycles
+  const d = comparePerfSim(load('derived-prices.pto'));
+  const at = (op: string) => d.find((r) => r.op === op)!;
+  for (const op of ['TLOAD', 'TEXPANDS', 'TCOLEXPANDMUL', 'TFILLPAD', 'TSTORE'])
+    assert.equal(at(op).perfSim, null, op);
+  assert.equal(at('TEXPANDS').ptoIsa, 15);
+  assert.equal(at('TCOLEXPANDMUL').ptoIsa, 42);
+  assert.equal(at('TCOLEXPANDMUL').formula, 2 + 1024 / 32);
 });
