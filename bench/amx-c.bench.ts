@@ -7,9 +7,11 @@
  * after 15 warm-up runs of each (the front end's own code needs that many runs to be compiled by
  * V8), interleaved (so machine load hits both alike).
  *
- * Two rows: "whole run" counts everything (a) does — preprocess, parse, compiling the functions
- * to closures, binding the arrays, running; "steady state" is the rate once running: the time of
- * the K run minus the time of a K0 = 4 run, for (a) and (b) alike, over the instructions between.
+ * Rows: "whole run" counts everything (a) does — binding the arrays and running, with the
+ * program (preprocessed, parsed, compiled to closures) kept by runAmxC from the previous run of the
+ * same source; "steady state" is the rate once running: the time of the K run minus the time of a
+ * K0 = 4 run, for (a) and (b) alike, over the instructions between; "program loaded anew" is the
+ * whole run with `cache: false` (preprocess, parse and compile every time, fresh closures).
  *
  * Run: node --import tsx bench/amx-c.bench.ts [K]
  */
@@ -38,7 +40,12 @@ const cpu = (f: () => void): number => {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** CPU seconds (median) of the C run and of the words run for one K, and the instruction count. */
-function measure(K: number, reps: number, warm: number): { c: number; w: number; n: number; same: boolean } {
+function measure(
+  K: number,
+  reps: number,
+  warm: number,
+  cache = true,
+): { c: number; w: number; n: number; same: boolean } {
   const A = Float32Array.from({ length: K * 32 }, (_, i) => ((i % 7) - 3) / 4);
   const B = Float32Array.from({ length: K * 32 }, (_, i) => ((i % 5) - 2) / 2);
   const args = () => ({
@@ -76,7 +83,7 @@ function measure(K: number, reps: number, warm: number): { c: number; w: number;
   let same = true;
   for (let rep = 0; rep < warm + reps; rep++) {
     const a = args();
-    cTimes.push(cpu(() => runAmxC(src, { entry, args: a })));
+    cTimes.push(cpu(() => runAmxC(src, { entry, args: a, cache })));
     const mem = new AmxMemory();
     mem.map(BigInt(minAddr), maxAddr - minAddr);
     // the same data: A and B where the C run had them (the lowest LDX / LDY addresses)
@@ -104,10 +111,15 @@ function measure(K: number, reps: number, warm: number): { c: number; w: number;
   return { c: median(cTimes.slice(warm)), w: median(wTimes.slice(warm)), n, same };
 }
 
-/** The two rows for sgemm with K (whole run, steady state). */
+/**
+ * The rows for sgemm with K: whole run and steady state with the program kept from the previous
+ * run of the same source (runAmxC's default), and the whole run of a program loaded anew each
+ * time (`cache: false`: preprocess, parse, compile, and V8 running fresh closures).
+ */
 export function amxCRows(K = 1024, reps = 11, warm = 15): AmxCRow[] {
   const big = measure(K, reps, warm);
   const small = measure(4, reps, warm);
+  const cold = measure(K, reps, warm, false);
   const dn = big.n - small.n;
   const dc = big.c - small.c;
   const dw = big.w - small.w;
@@ -127,6 +139,14 @@ export function amxCRows(K = 1024, reps = 11, warm = 15): AmxCRow[] {
       cMs: dc * 1e3,
       wordsMs: dw * 1e3,
       ratio: dc / dw,
+    },
+    {
+      label: `sgemm 32x32 K=${K}, whole run, program loaded anew`,
+      sameResult: cold.same,
+      instructions: cold.n,
+      cMs: cold.c * 1e3,
+      wordsMs: cold.w * 1e3,
+      ratio: cold.c / cold.w,
     },
   ];
 }

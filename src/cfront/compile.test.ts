@@ -55,6 +55,34 @@ double fl(float a, double b, int i) {
 }
 long long conv(double d) { long long r = (long long)d; unsigned u = (unsigned)(d < 0 ? -d : d); return r * 3 + u; }
 `;
+/** Shapes the compiler specialises (operators with a constant or a local operand, folded calls). */
+const SPEC = `
+typedef unsigned long long u64; typedef long long i64;
+static inline u64 pack(u64 a, u64 b, u64 c) { return (a & 0x1ff) | ((b & 0x1ff) << 10) | (c << 20); }
+static inline int shifty(int n) { return 1 << n; }
+u64 spec64(u64 a, u64 b) {
+  u64 r = a | 0x123456789abcdefull; r ^= b & 0xff00ff00ff00ff00ull; r += a ^ 0x5555ull; r -= b + 7; r ^= a * 3;
+  r += a - 0x100000000ull; r ^= a << 5; r += a << 40; r ^= a >> 7; r += a >> 40; r ^= b << 0; r += b | 0;
+  r ^= (a | b) + (a & b) + (a ^ b) + a * b - (a - b); r += (a == b) + (a != b) * 2;
+  r ^= (r | a) & (r & b); r += (u64)(i64)a;
+  r ^= pack(1, 2, 3) | pack(0x3ff, 0x3ff, 0xffffffffffull); r += pack(a, b, 9); r += shifty(4);
+  u64 first = a == 0 ? 1ull << 27 : 0; r ^= pack(0, 64, 2) | first;
+  return r;
+}
+int spec32(int a, int b, unsigned c, unsigned d) {
+  int r = a + 5; r ^= a * 7; r += a - 9; r ^= a & 0xff0; r += a | 0x1001; r ^= a << 3; r += a >> 2;
+  unsigned u = c + 5u; u ^= c * 7u; u += c - 9u; u ^= c & 0xff0u; u += c | 0x1001u; u ^= c << 3; u += c >> 2;
+  r += (a < 3) + (a == 4) * 2 + (a != 5) * 4 + (a < b) * 8 + (c < d) * 16 + (c < 7u) * 32;
+  r += a + b; u += c + d; r ^= a * b; u ^= c * d; r += (a & b) ^ (a | b); u += (c - d) ^ (c & d) ^ (c | d);
+  r += (a == b) + (a != b) + (c == d) + (r < a) + ((a + b) < (c < d));
+  int i = b; r += (i + a) * b; r += (a + 1) + i; r += (a - b) < (i * 3);
+  return r ^ (int)u;
+}
+long long ptrs(int k) {
+  float *p = (float *)0x10000; float *q = p + 3 - 1; float *w = q + k; float *v = w - 5;
+  return (q - p) * 1000 + (v - p);
+}
+`;
 const i64 = fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n });
 const u64 = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n });
 const i32 = fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
@@ -102,6 +130,38 @@ describe('compile: closures for plain scalar C', () => {
     );
     for (const d of ['0.5', '-7.9', '1e300', '-1e19', '9.2e18', '4294967295.5'])
       assert.equal(outcome(ARITH, `conv(${d})`, true), outcome(ARITH, `conv(${d})`, false), d);
+  });
+  it('specialised operators and folded calls compute what the tree walker computes', () => {
+    assert.ok(compiled(SPEC, 'spec64') && compiled(SPEC, 'spec32') && compiled(SPEC, 'ptrs'));
+    const edge64 = fc.oneof(
+      u64,
+      fc.constantFrom(0n, 1n, (1n << 64n) - 1n, 1n << 63n, 0xffffffffn, 1n << 32n),
+    );
+    fc.assert(
+      fc.property(edge64, edge64, (a, b) => {
+        const e = `spec64(${a}ull, ${b}ull)`;
+        assert.equal(outcome(SPEC, e, true), outcome(SPEC, e, false));
+      }),
+      { numRuns: 80 },
+    );
+    const edge32 = fc.oneof(i32, fc.constantFrom(0, 1, -1, 3, 4, 5, 2 ** 31 - 1, -(2 ** 31)));
+    const u32 = fc.oneof(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.constantFrom(0, 1, 7, 2 ** 32 - 1));
+    fc.assert(
+      fc.property(edge32, edge32, u32, u32, (a, b, c, d) => {
+        const e = `spec32(${a}, ${b}, ${c}u, ${d}u)`;
+        assert.equal(outcome(SPEC, e, true), outcome(SPEC, e, false));
+        assert.equal(outcome(SPEC, e, true, 'ilp32'), outcome(SPEC, e, false, 'ilp32'));
+      }),
+      { numRuns: 80 },
+    );
+    for (const k of [0, 1, 7, -3]) assert.equal(outcome(SPEC, `ptrs(${k})`, true), `int ${2000 + 2 + k - 5}`);
+    // the folded call charges what the call charges
+    const steps = (compile: boolean) => {
+      const ev = load(SPEC, compile);
+      ev.callEntry('spec64(5ull, 9ull)');
+      return [ev.budget.steps, ev.budget.loops];
+    };
+    assert.deepEqual(steps(true), steps(false));
   });
   it('64-bit operations equal BigInt arithmetic', () => {
     const src =

@@ -76,6 +76,8 @@ interface CE {
   str?: string;
   /** Static: an integer constant (for `p == 0`). */
   konst?: bigint;
+  /** An integer or pointer value read straight from this slot (64-bit: the high half in the next). */
+  slot?: number;
 }
 
 type CL =
@@ -434,14 +436,13 @@ class FnCompiler {
   // ---- statements ----
   stmt(st: Stmt): SFn {
     const ev = this.ev;
-    const budget = ev.budget;
     const at = st.at;
     switch (st.kind) {
       case 'expr': {
         const e = this.expr(st.e, true).f;
         return (s) => {
           ev.cur = at;
-          budget.step(1);
+          ev.budget.step(1);
           e(s);
           return NORMAL;
         };
@@ -472,7 +473,7 @@ class FnCompiler {
         }
         return (s) => {
           ev.cur = at;
-          budget.step(1);
+          ev.budget.step(1);
           for (let k = 0; k < parts.length; k++) parts[k]!(s);
           return NORMAL;
         };
@@ -486,7 +487,7 @@ class FnCompiler {
         const n = body.length;
         return (s) => {
           ev.cur = at;
-          budget.step(1);
+          ev.budget.step(1);
           for (let k = 0; k < n; k++) {
             const sig = body[k]!(s);
             if (sig !== NORMAL) return sig;
@@ -503,7 +504,7 @@ class FnCompiler {
         this.scopes.pop();
         return (s) => {
           ev.cur = at;
-          budget.step(1);
+          ev.budget.step(1);
           if (c(s)) return th(s);
           if (el) return el(s);
           return NORMAL;
@@ -520,11 +521,11 @@ class FnCompiler {
         const LA = this.loc(at);
         return (s) => {
           ev.cur = at;
-          budget.step(1);
+          ev.budget.step(1);
           if (init) init(s);
           for (;;) {
             if (c && !c(s)) break;
-            budget.loop(1, LA);
+            ev.budget.loop(1, LA);
             const sig = body(s);
             if (sig === BREAK) break;
             if (sig === RETURN) return sig;
@@ -542,10 +543,10 @@ class FnCompiler {
         const LA = this.loc(at);
         return (s) => {
           ev.cur = at;
-          budget.step(1);
+          ev.budget.step(1);
           for (;;) {
             if (!c(s)) break;
-            budget.loop(1, LA);
+            ev.budget.loop(1, LA);
             const sig = body(s);
             if (sig === BREAK) break;
             if (sig === RETURN) return sig;
@@ -559,9 +560,9 @@ class FnCompiler {
         const LA = this.loc(at);
         return (s) => {
           ev.cur = at;
-          budget.step(1);
+          ev.budget.step(1);
           for (;;) {
-            budget.loop(1, LA);
+            ev.budget.loop(1, LA);
             const sig = body(s);
             if (sig === BREAK) break;
             if (sig === RETURN) return sig;
@@ -575,14 +576,14 @@ class FnCompiler {
         const sig = st.kind === 'break' ? BREAK : CONTINUE;
         return () => {
           ev.cur = at;
-          budget.step(1);
+          ev.budget.step(1);
           return sig;
         };
       }
       case 'empty':
         return () => {
           ev.cur = at;
-          budget.step(1);
+          ev.budget.step(1);
           return NORMAL;
         };
       case 'return': {
@@ -591,7 +592,7 @@ class FnCompiler {
           if (rt.k !== 'void') no('return without a value');
           return () => {
             ev.cur = at;
-            budget.step(1);
+            ev.budget.step(1);
             return RETURN;
           };
         }
@@ -601,7 +602,7 @@ class FnCompiler {
           const f = e.f;
           return (s) => {
             ev.cur = at;
-            budget.step(1);
+            ev.budget.step(1);
             f(s);
             return RETURN;
           };
@@ -609,7 +610,7 @@ class FnCompiler {
         const store = this.storeSlot(0, rt, e, st.e.at);
         return (s) => {
           ev.cur = at;
-          budget.step(1);
+          ev.budget.step(1);
           store(s);
           return RETURN;
         };
@@ -658,7 +659,10 @@ class FnCompiler {
   convert(e: CE, to: CType, at: SrcLoc, explicit: boolean): CE {
     if (to.k === 'void') return { t: VOID, f: e.f };
     const c = this.conv(e.t, to, at, explicit, e.konst);
-    if (!c) return { t: to, f: e.f, str: e.str, konst: e.konst };
+    if (!c) {
+      const keep = e.slot !== undefined && (isInteger(to) || to.k === 'ptr') && is64(to) === is64(e.t);
+      return { t: to, f: e.f, str: e.str, konst: e.konst, slot: keep ? e.slot : undefined };
+    }
     // an integer constant converted to an integer type: converted now, by the evaluator's rules
     if (e.konst !== undefined && isInteger(to)) {
       const v = this.ev.convert({ k: 'int', t: e.t as IntType, v: e.konst }, to, at, explicit);
@@ -854,13 +858,18 @@ class FnCompiler {
         return this.constant(I8, BigInt(e.value));
       case 'string': {
         let addr = -1;
+        // the memory the address is in (a cached program runs again on a fresh memory)
+        let where: unknown;
         const str = e.value;
         const scope = this.scope;
         return {
           t: { k: 'ptr', to: I8 },
           str,
           f: () => {
-            if (addr < 0) addr = (ev.eval(e, scope) as { addr: number }).addr;
+            if (where !== ev.mem) {
+              addr = (ev.eval(e, scope) as { addr: number }).addr;
+              where = ev.mem;
+            }
             return addr;
           },
         };
@@ -1069,6 +1078,8 @@ class FnCompiler {
         // the operation fails when it runs
       }
     }
+    const fast = this.fastBinary(op, o, ca, cb);
+    if (fast) return fast;
     if (cb.konst !== undefined && o.tb.k !== 'ptr') {
       const y = fb(EMPTY);
       const yh = HI;
@@ -1100,6 +1111,345 @@ class FnCompiler {
         return g(x, xh, y, HI);
       },
     };
+  }
+
+  /**
+   * Specialised closures for the common integer operators (the operation written into the closure,
+   * operands read straight from a slot or held as a constant): the same results as `o.op`, with
+   * fewer calls. Undefined when no specialisation applies.
+   */
+  private fastBinary(op: string, o: { ta: CType; tb: CType; t: CType }, ca: CE, cb: CE): CE | undefined {
+    const t = o.t;
+    // pointer + constant integer (a constant byte offset)
+    if (o.ta.k === 'ptr' && isInteger(o.tb) && cb.konst !== undefined && (op === '+' || op === '-')) {
+      const off = Number(cb.konst) * this.ev.sizeOf((o.ta as PtrType).to) * (op === '+' ? 1 : -1);
+      if (!Number.isSafeInteger(off)) return undefined;
+      const sa = ca.slot;
+      if (sa !== undefined) return { t, f: (s) => s[sa]! + off };
+      const fa = ca.f;
+      return { t, f: (s) => fa(s) + off };
+    }
+    if (!isInteger(o.ta) || !isInteger(o.tb)) return undefined;
+    const fa = ca.f;
+    const fb = cb.f;
+    const sa = ca.slot;
+    const sb = cb.slot;
+    const kb = cb.konst;
+    if (is64(o.ta)) {
+      if (op === '<<' || op === '>>') {
+        if (kb === undefined || kb < 0n || kb > 63n) return undefined;
+        const c = Number(kb);
+        if (c === 0) return { t, f: fa, slot: sa };
+        if (op === '<<') {
+          if (c < 32)
+            return {
+              t,
+              f: (s) => {
+                const x = fa(s);
+                HI = ((HI << c) | (x >>> (32 - c))) >>> 0;
+                return (x << c) >>> 0;
+              },
+            };
+          const d = c - 32;
+          return {
+            t,
+            f: (s) => {
+              HI = (fa(s) << d) >>> 0;
+              return 0;
+            },
+          };
+        }
+        if (isSigned(o.ta)) return undefined;
+        if (c < 32)
+          return {
+            t,
+            f: (s) => {
+              const x = fa(s);
+              const h = HI;
+              HI = h >>> c;
+              return ((x >>> c) | (h << (32 - c))) >>> 0;
+            },
+          };
+        const d = c - 32;
+        return {
+          t,
+          f: (s) => {
+            fa(s);
+            const r = HI >>> d;
+            HI = 0;
+            return r;
+          },
+        };
+      }
+      if (!is64(o.tb)) return undefined;
+      if (kb !== undefined) {
+        const y = Number(BigInt.asUintN(32, kb));
+        const yh = Number(BigInt.asUintN(32, kb >> 32n));
+        switch (op) {
+          case '|':
+            if (y === 0 && yh === 0) return { t, f: fa, slot: sa };
+            if (sa !== undefined)
+              return {
+                t,
+                f: (s) => {
+                  HI = (s[sa + 1]! | yh) >>> 0;
+                  return (s[sa]! | y) >>> 0;
+                },
+              };
+            return {
+              t,
+              f: (s) => {
+                const x = fa(s);
+                HI = (HI | yh) >>> 0;
+                return (x | y) >>> 0;
+              },
+            };
+          case '&':
+            if (sa !== undefined)
+              return {
+                t,
+                f: (s) => {
+                  HI = (s[sa + 1]! & yh) >>> 0;
+                  return (s[sa]! & y) >>> 0;
+                },
+              };
+            return {
+              t,
+              f: (s) => {
+                const x = fa(s);
+                HI = (HI & yh) >>> 0;
+                return (x & y) >>> 0;
+              },
+            };
+          case '^':
+            return {
+              t,
+              f: (s) => {
+                const x = fa(s);
+                HI = (HI ^ yh) >>> 0;
+                return (x ^ y) >>> 0;
+              },
+            };
+          case '+':
+            return {
+              t,
+              f: (s) => {
+                const x = fa(s);
+                return add64(x, HI, y, yh);
+              },
+            };
+          case '-':
+            return {
+              t,
+              f: (s) => {
+                const x = fa(s);
+                return sub64(x, HI, y, yh);
+              },
+            };
+          case '*':
+            return {
+              t,
+              f: (s) => {
+                const x = fa(s);
+                return mul64(x, HI, y, yh);
+              },
+            };
+        }
+        return undefined;
+      }
+      if (sb !== undefined)
+        switch (op) {
+          case '|':
+            return {
+              t,
+              f: (s) => {
+                const x = fa(s);
+                HI = (HI | s[sb + 1]!) >>> 0;
+                return (x | s[sb]!) >>> 0;
+              },
+            };
+          case '&':
+            return {
+              t,
+              f: (s) => {
+                const x = fa(s);
+                HI = (HI & s[sb + 1]!) >>> 0;
+                return (x & s[sb]!) >>> 0;
+              },
+            };
+        }
+      switch (op) {
+        case '|':
+          return {
+            t,
+            f: (s) => {
+              const x = fa(s);
+              const xh = HI;
+              const y = fb(s);
+              HI = (xh | HI) >>> 0;
+              return (x | y) >>> 0;
+            },
+          };
+        case '&':
+          return {
+            t,
+            f: (s) => {
+              const x = fa(s);
+              const xh = HI;
+              const y = fb(s);
+              HI = (xh & HI) >>> 0;
+              return (x & y) >>> 0;
+            },
+          };
+        case '^':
+          return {
+            t,
+            f: (s) => {
+              const x = fa(s);
+              const xh = HI;
+              const y = fb(s);
+              HI = (xh ^ HI) >>> 0;
+              return (x ^ y) >>> 0;
+            },
+          };
+        case '+':
+          return {
+            t,
+            f: (s) => {
+              const x = fa(s);
+              const xh = HI;
+              const y = fb(s);
+              return add64(x, xh, y, HI);
+            },
+          };
+        case '-':
+          return {
+            t,
+            f: (s) => {
+              const x = fa(s);
+              const xh = HI;
+              const y = fb(s);
+              return sub64(x, xh, y, HI);
+            },
+          };
+        case '*':
+          return {
+            t,
+            f: (s) => {
+              const x = fa(s);
+              const xh = HI;
+              const y = fb(s);
+              return mul64(x, xh, y, HI);
+            },
+          };
+        case '==':
+          return {
+            t,
+            f: (s) => {
+              const x = fa(s);
+              const xh = HI;
+              const y = fb(s);
+              return x === y && xh === HI ? 1 : 0;
+            },
+          };
+        case '!=':
+          return {
+            t,
+            f: (s) => {
+              const x = fa(s);
+              const xh = HI;
+              const y = fb(s);
+              return x !== y || xh !== HI ? 1 : 0;
+            },
+          };
+      }
+      return undefined;
+    }
+    // integers of at most 32 bits (already promoted: int or unsigned int, or bool for comparisons)
+    if (o.ta.k === 'bool' || is64(o.tb) || intOf(o.ta as IntType).bits !== 32) return undefined;
+    const signed = isSigned(o.ta);
+    if (op === '<<' || op === '>>') {
+      if (kb === undefined || kb < 0n || kb > 31n) return undefined;
+      const c = Number(kb);
+      if (op === '<<') return signed ? { t, f: (s) => fa(s) << c } : { t, f: (s) => (fa(s) << c) >>> 0 };
+      return signed ? { t, f: (s) => fa(s) >> c } : { t, f: (s) => fa(s) >>> c };
+    }
+    if (kb !== undefined) {
+      const y = Number(kb);
+      if (sa !== undefined)
+        switch (op) {
+          case '<':
+            return { t, f: (s) => (s[sa]! < y ? 1 : 0) };
+          case '==':
+            return { t, f: (s) => (s[sa]! === y ? 1 : 0) };
+          case '!=':
+            return { t, f: (s) => (s[sa]! !== y ? 1 : 0) };
+          case '+':
+            return signed ? { t, f: (s) => (s[sa]! + y) | 0 } : { t, f: (s) => (s[sa]! + y) >>> 0 };
+          case '*':
+            return signed
+              ? { t, f: (s) => Math.imul(s[sa]!, y) }
+              : { t, f: (s) => Math.imul(s[sa]!, y) >>> 0 };
+        }
+      switch (op) {
+        case '+':
+          return signed ? { t, f: (s) => (fa(s) + y) | 0 } : { t, f: (s) => (fa(s) + y) >>> 0 };
+        case '-':
+          return signed ? { t, f: (s) => (fa(s) - y) | 0 } : { t, f: (s) => (fa(s) - y) >>> 0 };
+        case '*':
+          return signed ? { t, f: (s) => Math.imul(fa(s), y) } : { t, f: (s) => Math.imul(fa(s), y) >>> 0 };
+        case '&':
+          return signed ? { t, f: (s) => fa(s) & y } : { t, f: (s) => (fa(s) & y) >>> 0 };
+        case '|':
+          return signed ? { t, f: (s) => fa(s) | y } : { t, f: (s) => (fa(s) | y) >>> 0 };
+        case '<':
+          return { t, f: (s) => (fa(s) < y ? 1 : 0) };
+        case '==':
+          return { t, f: (s) => (fa(s) === y ? 1 : 0) };
+        case '!=':
+          return { t, f: (s) => (fa(s) !== y ? 1 : 0) };
+      }
+      return undefined;
+    }
+    if (sa !== undefined && sb !== undefined)
+      switch (op) {
+        case '<':
+          return { t, f: (s) => (s[sa]! < s[sb]! ? 1 : 0) };
+        case '+':
+          return signed ? { t, f: (s) => (s[sa]! + s[sb]!) | 0 } : { t, f: (s) => (s[sa]! + s[sb]!) >>> 0 };
+      }
+    if (sb !== undefined)
+      switch (op) {
+        case '+':
+          return signed ? { t, f: (s) => (fa(s) + s[sb]!) | 0 } : { t, f: (s) => (fa(s) + s[sb]!) >>> 0 };
+        case '*':
+          return signed
+            ? { t, f: (s) => Math.imul(fa(s), s[sb]!) }
+            : { t, f: (s) => Math.imul(fa(s), s[sb]!) >>> 0 };
+        case '<':
+          return { t, f: (s) => (fa(s) < s[sb]! ? 1 : 0) };
+      }
+    switch (op) {
+      case '+':
+        return signed ? { t, f: (s) => (fa(s) + fb(s)) | 0 } : { t, f: (s) => (fa(s) + fb(s)) >>> 0 };
+      case '-':
+        return signed ? { t, f: (s) => (fa(s) - fb(s)) | 0 } : { t, f: (s) => (fa(s) - fb(s)) >>> 0 };
+      case '*':
+        return signed
+          ? { t, f: (s) => Math.imul(fa(s), fb(s)) }
+          : { t, f: (s) => Math.imul(fa(s), fb(s)) >>> 0 };
+      case '&':
+        return signed ? { t, f: (s) => fa(s) & fb(s) } : { t, f: (s) => (fa(s) & fb(s)) >>> 0 };
+      case '|':
+        return signed ? { t, f: (s) => fa(s) | fb(s) } : { t, f: (s) => (fa(s) | fb(s)) >>> 0 };
+      case '<':
+        return { t, f: (s) => (fa(s) < fb(s) ? 1 : 0) };
+      case '==':
+        return { t, f: (s) => (fa(s) === fb(s) ? 1 : 0) };
+      case '!=':
+        return { t, f: (s) => (fa(s) !== fb(s) ? 1 : 0) };
+    }
+    return undefined;
   }
 
   /**
@@ -1422,12 +1772,13 @@ class FnCompiler {
       if (is64(t))
         return {
           t,
+          slot,
           f: (s) => {
             HI = s[slot + 1]!;
             return s[slot]!;
           },
         };
-      return { t, f: (s) => s[slot]! };
+      return { t, slot, f: (s) => s[slot]! };
     }
     const rd = this.reader(t, lv.at);
     const addr = lv.addr;
@@ -1436,12 +1787,12 @@ class FnCompiler {
 
   /** A load of type `t` from memory (region read hooks run, as Evaluator.load). */
   private reader(t: CType, at: SrcLoc): (addr: number) => number {
-    const mem = this.ev.mem;
+    const ev = this.ev;
     const L = this.loc(at);
     switch (t.k) {
       case 'bool':
         return (a) => {
-          const r = mem.readRegion(a, 1, L);
+          const r = ev.mem.readRegion(a, 1, L);
           return r.bytes[a - r.base] !== 0 ? 1 : 0;
         };
       case 'int':
@@ -1451,36 +1802,36 @@ class FnCompiler {
           case 8:
             return it.signed
               ? (a) => {
-                  const r = mem.readRegion(a, 1, L);
+                  const r = ev.mem.readRegion(a, 1, L);
                   return r.view.getInt8(a - r.base);
                 }
               : (a) => {
-                  const r = mem.readRegion(a, 1, L);
+                  const r = ev.mem.readRegion(a, 1, L);
                   return r.bytes[a - r.base]!;
                 };
           case 16:
             return it.signed
               ? (a) => {
-                  const r = mem.readRegion(a, 2, L);
+                  const r = ev.mem.readRegion(a, 2, L);
                   return r.view.getInt16(a - r.base, true);
                 }
               : (a) => {
-                  const r = mem.readRegion(a, 2, L);
+                  const r = ev.mem.readRegion(a, 2, L);
                   return r.view.getUint16(a - r.base, true);
                 };
           case 32:
             return it.signed
               ? (a) => {
-                  const r = mem.readRegion(a, 4, L);
+                  const r = ev.mem.readRegion(a, 4, L);
                   return r.view.getInt32(a - r.base, true);
                 }
               : (a) => {
-                  const r = mem.readRegion(a, 4, L);
+                  const r = ev.mem.readRegion(a, 4, L);
                   return r.view.getUint32(a - r.base, true);
                 };
           case 64:
             return (a) => {
-              const r = mem.readRegion(a, 8, L);
+              const r = ev.mem.readRegion(a, 8, L);
               const off = a - r.base;
               HI = r.view.getUint32(off + 4, true);
               return r.view.getUint32(off, true);
@@ -1491,13 +1842,13 @@ class FnCompiler {
       case 'float':
         if (t.bits === 32)
           return (a) => {
-            const r = mem.readRegion(a, 4, L);
+            const r = ev.mem.readRegion(a, 4, L);
             const v = r.view.getFloat32(a - r.base, true);
             if (Number.isNaN(v)) nan.bits = BigInt(r.view.getUint32(a - r.base, true));
             return v;
           };
         return (a) => {
-          const r = mem.readRegion(a, 8, L);
+          const r = ev.mem.readRegion(a, 8, L);
           const v = r.view.getFloat64(a - r.base, true);
           if (Number.isNaN(v)) nan.bits = r.view.getBigUint64(a - r.base, true);
           return v;
@@ -1505,12 +1856,12 @@ class FnCompiler {
       case 'ptr':
         if (this.ev.ptrSize === 8)
           return (a) => {
-            const r = mem.readRegion(a, 8, L);
+            const r = ev.mem.readRegion(a, 8, L);
             const off = a - r.base;
             return r.view.getUint32(off + 4, true) * TWO32 + r.view.getUint32(off, true);
           };
         return (a) => {
-          const r = mem.readRegion(a, 4, L);
+          const r = ev.mem.readRegion(a, 4, L);
           return r.view.getUint32(a - r.base, true);
         };
     }
@@ -1519,7 +1870,7 @@ class FnCompiler {
 
   /** A store of a value already of type `t` (`vh`: high half of a 64-bit value; write hooks run). */
   private writer(t: CType, at: SrcLoc): (addr: number, v: number, vh: number) => void {
-    const mem = this.ev.mem;
+    const ev = this.ev;
     const L = this.loc(at);
     const n = this.ev.sizeOf(t);
     const put = ((): ((view: DataView, off: number, v: number, vh: number) => void) => {
@@ -1564,9 +1915,9 @@ class FnCompiler {
       return no(`a store of ${t.k}`);
     })();
     return (a, v, vh) => {
-      const r = mem.find(a, n, L);
+      const r = ev.mem.find(a, n, L);
       put(r.view, a - r.base, v, vh);
-      if (r.hooks?.write) mem.wrote(r, a, n);
+      if (r.hooks?.write) ev.mem.wrote(r, a, n);
     };
   }
 
@@ -1813,7 +2164,6 @@ class FnCompiler {
     const args = e.args.map((a, k) => this.convert(this.expr(a), ps[k]!, at, false));
     const argF = args.map((a) => a.f);
     const n = argF.length;
-    const budget = ev.budget;
     const target = this.c.callee(f);
     const inl = target ? this.inline(f, ps, rt, args, L, at) : undefined;
     if (inl) return inl;
@@ -1838,10 +2188,10 @@ class FnCompiler {
             if (kind === 1) cs[slot + 1] = HI;
             else if (kind > 1 && Number.isNaN(v)) putNaN(cs, slot, kind === 3);
           }
-          budget.step(1, L);
+          ev.budget.step(1, L);
           ev.depth += D;
           try {
-            if (ev.depth > budget.limits.depth) budget.depth(ev.depth, L);
+            if (ev.depth > ev.budget.limits.depth) ev.budget.depth(ev.depth, L);
             c.run(target, cs, at);
           } finally {
             ev.depth -= D;
@@ -1895,7 +2245,6 @@ class FnCompiler {
     const names = new Set(f.params.map((p) => p.name!));
     if (!onlyNames(ret.e, names)) return undefined;
     const ev = this.ev;
-    const budget = ev.budget;
     const saved = this.scopes;
     this.scopes = [new Map()];
     let e: CE;
@@ -1916,6 +2265,35 @@ class FnCompiler {
     const blockAt = body.at;
     const retAt = ret.at;
     const fe = e.f;
+    // constant arguments and a body that only computes: its value is computed now (the charges of
+    // the call stay at run time; an operation that fails leaves it to run time)
+    const folded =
+      isInteger(rt) && args.every((a) => a.konst !== undefined) && pureExpr(ret.e)
+        ? this.foldInline(argF, slots, kinds, fe)
+        : undefined;
+    if (folded) {
+      const [lo, hi] = folded;
+      return {
+        t: rt,
+        f: () => {
+          ev.budget.step(1, L);
+          const limit = ev.budget.limits.depth;
+          if (ev.depth + D > limit) ev.budget.depth(ev.depth + D, L);
+          if (ev.frames.length >= limit) ev.budget.depth(ev.frames.length + 1, ev.loc(at));
+          const cur = ev.cur;
+          try {
+            ev.cur = blockAt;
+            ev.budget.step(1);
+            ev.cur = retAt;
+            ev.budget.step(1);
+          } finally {
+            ev.cur = cur;
+          }
+          HI = hi;
+          return lo;
+        },
+      };
+    }
     return {
       t: rt,
       f: (s) => {
@@ -1927,22 +2305,38 @@ class FnCompiler {
           if (kind === 1) s[slot + 1] = HI;
           else if (kind > 1 && Number.isNaN(v)) putNaN(s, slot, kind === 3);
         }
-        budget.step(1, L);
-        const limit = budget.limits.depth;
-        if (ev.depth + D > limit) budget.depth(ev.depth + D, L);
-        if (ev.frames.length >= limit) budget.depth(ev.frames.length + 1, ev.loc(at));
+        ev.budget.step(1, L);
+        const limit = ev.budget.limits.depth;
+        if (ev.depth + D > limit) ev.budget.depth(ev.depth + D, L);
+        if (ev.frames.length >= limit) ev.budget.depth(ev.frames.length + 1, ev.loc(at));
         const cur = ev.cur;
         try {
           ev.cur = blockAt;
-          budget.step(1);
+          ev.budget.step(1);
           ev.cur = retAt;
-          budget.step(1);
+          ev.budget.step(1);
           return fe(s);
         } finally {
           ev.cur = cur;
         }
       },
     };
+  }
+
+  /** The value of an inlined pure body for constant arguments ([low, high]), or undefined when it fails. */
+  private foldInline(argF: EFn[], slots: number[], kinds: number[], fe: EFn): [number, number] | undefined {
+    const tmp: Slots = new Array(this.nslots).fill(0);
+    try {
+      for (let k = 0; k < argF.length; k++) {
+        const v = argF[k]!(tmp);
+        tmp[slots[k]!] = v;
+        if (kinds[k] === 1) tmp[slots[k]! + 1] = HI;
+      }
+      const lo = fe(tmp);
+      return [lo, HI];
+    } catch {
+      return undefined;
+    }
   }
 
   /** The one function a call names (a declaration and its definition count as one). */
@@ -2140,6 +2534,28 @@ function onlyNames(e: Expr, names: ReadonlySet<string>): boolean {
       return e.type.kind === 'builtin' && onlyNames(e.e, names);
     case 'index':
       return onlyNames(e.e, names) && onlyNames(e.i, names);
+    default:
+      return false;
+  }
+}
+
+/** Whether `e` only computes from its operands (no loads, stores, increments or calls). */
+function pureExpr(e: Expr): boolean {
+  switch (e.kind) {
+    case 'int':
+    case 'bool':
+    case 'char':
+    case 'name':
+      return true;
+    case 'unary':
+      return e.op !== '*' && e.op !== '&' && e.op !== 'pre++' && e.op !== 'pre--' && pureExpr(e.e);
+    case 'binary':
+    case 'comma':
+      return pureExpr(e.a) && pureExpr(e.b);
+    case 'cond':
+      return pureExpr(e.c) && pureExpr(e.a) && pureExpr(e.b);
+    case 'cast':
+      return e.type.kind === 'builtin' && pureExpr(e.e);
     default:
       return false;
   }

@@ -232,8 +232,10 @@ const _hexAddr = (a: number) => `0x${a.toString(16)}`;
 
 export class Evaluator {
   readonly model: DataModel;
-  readonly budget: Budget;
-  readonly mem: Memory;
+  /** The budget charged while running (replaced by `resetForRun`). */
+  budget: Budget;
+  /** The program's memory (a fresh one for each `resetForRun`). */
+  mem: Memory;
   readonly host: Host;
   readonly mainFile: string | undefined;
   /** Fully qualified name -> entities. */
@@ -271,6 +273,29 @@ export class Evaluator {
     this.ptrdiffT = intType(this.ptrSize * 8, true, 'ptrdiff_t');
     this.jit = opts.compile === false ? undefined : new Compiler(this);
     this.index(tu.decls, []);
+  }
+
+  /**
+   * Makes this evaluator as it was before it first ran, for another run of the same program
+   * (cached compiled programs, issue 14): a fresh memory, no initialised globals, static locals
+   * or string literals, an empty call stack, and `budget` charged from now on (also by the
+   * parser for function bodies parsed later). What is kept depends on the program text only:
+   * the symbol table, parsed bodies, resolved types and the compiled closures.
+   */
+  resetForRun(budget: Budget): void {
+    this.budget = budget;
+    (this.parser as { budget: Budget }).budget = budget;
+    this.mem = new Memory(budget);
+    this.globalsInit.clear();
+    this.staticLocals.clear();
+    this.strings.clear();
+    this.initializing.clear();
+    this.globalValues.clear();
+    this.recordStatics.clear();
+    this.frames.length = 0;
+    this.callStack.length = 0;
+    this.depth = 0;
+    this.cur = { file: '', line: 0, col: 0 };
   }
 
   /** The closure compiler (compile.ts), unless disabled. */

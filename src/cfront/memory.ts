@@ -74,6 +74,18 @@ export class Memory {
     return addr;
   }
 
+  /**
+   * Grows the heap once so that `size` more bytes (allocations and their alignment padding) fit
+   * without regrowing: binding several large arrays then copies each once.
+   */
+  heapReserve(size: number): void {
+    const need = this.hp - HEAP_BASE + size;
+    const r = this.heap;
+    if (need <= r.size) return;
+    if (need > r.max) throw badInput(`${r.name} memory exhausted (${need} > ${r.max} bytes)`);
+    this.grow(r, Math.min(Math.ceil(need / 4096) * 4096, r.max));
+  }
+
   heapAlloc(size: number, align = 16): number {
     const addr = Math.ceil(this.hp / align) * align;
     this.ensure(this.heap, addr - HEAP_BASE + size);
@@ -92,7 +104,10 @@ export class Memory {
     if (need > r.max) throw badInput(`${r.name} memory exhausted (${need} > ${r.max} bytes)`);
     let size = r.size;
     while (size < need) size *= 2;
-    size = Math.min(size, r.max);
+    this.grow(r, Math.min(size, r.max));
+  }
+
+  private grow(r: Region, size: number): void {
     this.budget?.alloc(size - r.size);
     const bytes = new Uint8Array(size);
     bytes.set(r.bytes);

@@ -11,7 +11,7 @@
  * need) and are read back after the call; in the entry expression their names become pointers of
  * the array's element type.
  */
-import type { Budget } from '../../budget.ts';
+import { type Budget, defaultBudget } from '../../budget.ts';
 import {
   type BuiltinCtx,
   type BuiltinFn,
@@ -19,12 +19,14 @@ import {
   loadProgram,
   type Memory,
   type Parser,
+  type Program,
   type SrcLoc,
   type Stmt,
   stringValue,
   type Value,
 } from '../../cfront/index.ts';
 import { AxsimError, badInput, type ErrorLocation, unsupported } from '../../errors.ts';
+import { readTextFile } from '../../host.ts';
 import { dtypeSize, type NpyDtype } from '../../io/index.ts';
 import type { AmxOp } from '../asm.ts';
 import { MNEMONICS } from '../encoding.ts';
@@ -57,6 +59,11 @@ export interface AmxCOptions {
    * record the memory a load reads, snapshot registers). Must not change the state.
    */
   onIssue?: (op: number, operand: bigint, state: AmxState) => void;
+  /**
+   * Reuse the program a previous run of the same source loaded (default true; see `runAmxC`).
+   * False always preprocesses, parses and compiles anew (and keeps nothing).
+   */
+  cache?: boolean;
 }
 
 export interface AmxCResult {
@@ -71,6 +78,8 @@ export interface AmxCResult {
   addresses: Record<string, number>;
   /** The entry's return value, when it returns an arithmetic value. */
   returned?: number | bigint;
+  /** The run reused the program of an earlier run of the same source (not preprocessed, parsed or compiled again). */
+  reused: boolean;
 }
 
 const C_TYPE_OF: Record<NpyDtype, string> = {
@@ -218,51 +227,69 @@ function execAsm(s: Stmt & { kind: 'ext' }, ev: { loc: (at: Stmt['at']) => Error
     });
 }
 
-/** Preprocesses, parses and runs a C kernel; AMX instructions execute on a fresh state. */
-export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
-  const file = opts.file ?? '<input>';
-  const gen = opts.gen ?? 'm1';
-  const trace = opts.trace ?? false;
-  const onIssue = opts.onIssue;
-  const ops: AmxOp[] = [];
-  let issued = 0;
-  // the state exists before the memory adapter is bound (the evaluator owns the memory)
-  let state: AmxState | undefined;
-  let amem: CfrontAmxMemory | undefined;
-  /** Issues one instruction (operand as 32-bit halves); `at` names it in errors. */
-  const issue = (op: number, lo: number, hi: number, at: SrcLoc): void => {
-    amem!.where = at;
-    if (onIssue) onIssue(op, (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0), state!);
-    try {
-      executeRaw(state!, op, lo, hi);
-    } catch (e) {
-      if (e instanceof AxsimError) {
-        const name = op === 17 ? (lo === 0 && hi === 0 ? 'set' : 'clr') : (MNEMONICS[op] ?? `op ${op}`);
-        if (e.location) throw e;
-        throw new AxsimError(e.category, `AMX ${name}: ${e.message}`, {
-          location: { file: at.file, line: at.line, col: at.col },
-          hint: e.hint,
-        });
-      }
-      throw e;
-    }
-    issued++;
-    if (trace) {
-      const operand = (BigInt(hi) << 32n) | BigInt(lo);
-      ops.push({
-        name: op === 17 ? (operand === 0n ? 'set' : 'clr') : (MNEMONICS[op] ?? ''),
-        op,
-        operand,
-        line: at.line,
+/** What the AMX builtins of a program act on: the run in progress. */
+interface AmxRun {
+  state: AmxState;
+  amem: CfrontAmxMemory;
+  trace: boolean;
+  onIssue: AmxCOptions['onIssue'];
+  ops: AmxOp[];
+  issued: number;
+}
+
+/**
+ * A loaded program kept for the next run of the same text (issue 14: decode once, execute many).
+ * Its builtins act on `box.run`, the run in progress; `probes` are the files the preprocessor
+ * looked for on disk, with what it found (undefined: absent), checked again before reuse.
+ */
+interface CachedProgram {
+  prog: Program;
+  box: { run: AmxRun | undefined };
+  probes: Map<string, string | undefined>;
+}
+
+/** Programs by source text and preprocessing options, most recently used last. */
+const programs = new Map<string, CachedProgram>();
+const MAX_PROGRAMS = 8;
+
+/** Issues one instruction (operand as 32-bit halves) of the run in progress; `at` names it in errors. */
+function issue(run: AmxRun, op: number, lo: number, hi: number, at: SrcLoc): void {
+  run.amem.where = at;
+  if (run.onIssue) run.onIssue(op, (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0), run.state);
+  try {
+    executeRaw(run.state, op, lo, hi);
+  } catch (e) {
+    if (e instanceof AxsimError) {
+      const name = op === 17 ? (lo === 0 && hi === 0 ? 'set' : 'clr') : (MNEMONICS[op] ?? `op ${op}`);
+      if (e.location) throw e;
+      throw new AxsimError(e.category, `AMX ${name}: ${e.message}`, {
+        location: { file: at.file, line: at.line, col: at.col },
+        hint: e.hint,
       });
     }
-  };
+    throw e;
+  }
+  run.issued++;
+  if (run.trace) {
+    const operand = (BigInt(hi) << 32n) | BigInt(lo);
+    run.ops.push({
+      name: op === 17 ? (operand === 0n ? 'set' : 'clr') : (MNEMONICS[op] ?? ''),
+      op,
+      operand,
+      line: at.line,
+    });
+  }
+}
+
+/** Preprocesses and parses `source` with the AMX builtins acting on `box.run`. */
+function loadAmxProgram(source: string, opts: AmxCOptions, budget: Budget): CachedProgram {
+  const box: { run: AmxRun | undefined } = { run: undefined };
   const amx = (ctx: BuiltinCtx): undefined => {
     const where = ctx.ev.loc(ctx.at);
     if (ctx.args.length !== 2) throw badInput('__axsim_amx takes (opcode, operand)', { location: where });
     const op = Number(intArg(ctx.args[0]!, 'the AMX opcode', where));
     const operand = BigInt.asUintN(64, intArg(ctx.args[1]!, 'the AMX operand', where));
-    issue(op, Number(operand & 0xffffffffn), Number(operand >> 32n), ctx.at);
+    issue(box.run!, op, Number(operand & 0xffffffffn), Number(operand >> 32n), ctx.at);
     return undefined;
   };
   // compiled C passes the arguments as 32-bit halves (no BigInt on the hot path)
@@ -270,29 +297,73 @@ export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
     if (a.length !== 4) throw badInput('__axsim_amx takes (opcode, operand)', { location: ev.loc(at) });
     // the opcode as intArg reads it: the signed 64-bit value as a number
     const op = a[1]! >= 0x80000000 ? (a[1]! - 4294967296) * 4294967296 + a[0]! : a[1]! * 4294967296 + a[0]!;
-    issue(op, a[2]!, a[3]!, at);
+    issue(box.run!, op, a[2]!, a[3]!, at);
   };
+  const probes = new Map<string, string | undefined>();
   const prog = loadProgram(source, {
-    file,
+    file: opts.file ?? '<input>',
     model: 'lp64',
-    budget: opts.budget,
+    budget,
     includeDirs: opts.includeDirs,
     defines: opts.defines,
     virtualFiles: { ...AMX_VIRTUAL_FILES, ...opts.virtualFiles },
+    readFile: (path) => {
+      const text = readTextFile(path);
+      probes.set(path, text);
+      return text;
+    },
     statementHook: parseAsm,
     host: { builtins: libraryBuiltins(amx), execExt: (st, ev) => execAsm(st, ev) },
   });
+  return { prog, box, probes };
+}
+
+/**
+ * Preprocesses, parses and runs a C kernel; AMX instructions execute on a fresh state.
+ *
+ * The loaded program (parsed functions and their compiled closures) is kept for the next run of
+ * the same source with the same preprocessing options, when the files it read from disk are
+ * unchanged; that run starts from a fresh memory and budget (`Evaluator.resetForRun`), so it
+ * computes what a first run computes, without preprocessing, parsing and compiling again (and
+ * without charging those to its budget).
+ */
+export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
+  const gen = opts.gen ?? 'm1';
+  const budget = opts.budget ?? defaultBudget();
+  const key = JSON.stringify([
+    source,
+    opts.file ?? '<input>',
+    opts.includeDirs ?? [],
+    Object.entries(opts.defines ?? {}),
+    Object.entries(opts.virtualFiles ?? {}),
+  ]);
+  const useCache = opts.cache ?? true;
+  let cached = useCache ? programs.get(key) : undefined;
+  // in use by this run only (a failed run's evaluator is not reused)
+  programs.delete(key);
+  if (cached && [...cached.probes].some(([path, text]) => readTextFile(path) !== text)) cached = undefined;
+  const reused = cached !== undefined;
+  if (cached) cached.prog.ev.resetForRun(budget);
+  else cached = loadAmxProgram(source, opts, budget);
+  const { prog, box } = cached;
   const ev = prog.ev;
-  amem = new CfrontAmxMemory(ev.mem);
-  state = new AmxState({ gen, mem: amem });
+  const amem = new CfrontAmxMemory(ev.mem);
+  const state = new AmxState({ gen, mem: amem });
   state.requireEnabled = true;
+  const run: AmxRun = { state, amem, trace: opts.trace ?? false, onIssue: opts.onIssue, ops: [], issued: 0 };
+  box.run = run;
   const addrs = new Map<string, { addr: number; dtype: NpyDtype }>();
+  // one heap growth for all arrays (each copied once), 128 bytes of alignment slack per array
+  let total = 0;
+  for (const a of Object.values(opts.args ?? {})) total += a.bytes.length + 128;
+  ev.mem.heapReserve(total);
   for (const [name, a] of Object.entries(opts.args ?? {})) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw badInput(`array name '${name}' is not a C identifier`);
     const addr = ev.mem.bind(a.bytes, 128);
     addrs.set(name, { addr, dtype: a.dtype });
   }
   const v = ev.callEntry(bindEntry(opts.entry, addrs), '<entry>');
+  box.run = undefined;
   const arrays: Record<string, AmxCArray> = {};
   const addresses: Record<string, number> = {};
   for (const [name, a] of Object.entries(opts.args ?? {})) {
@@ -301,7 +372,11 @@ export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
     addresses[name] = addr;
   }
   const returned = v.k === 'int' ? v.v : v.k === 'float' ? v.v : undefined;
-  return { state, issued, ops, arrays, addresses, returned };
+  if (useCache) {
+    programs.set(key, cached);
+    if (programs.size > MAX_PROGRAMS) programs.delete(programs.keys().next().value!);
+  }
+  return { state, issued: run.issued, ops: run.ops, arrays, addresses, returned, reused };
 }
 
 /** A zero-filled host array of `dtype` and `shape` (for outputs). */
