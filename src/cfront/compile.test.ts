@@ -163,6 +163,35 @@ describe('compile: closures for plain scalar C', () => {
     };
     assert.deepEqual(steps(true), steps(false));
   });
+  it('uninitialised locals and ?: arm types agree with the tree walker', () => {
+    const src = `int g(int k) { int x; if (k) x = 5; return x; }
+int h(void) { return g(1) * 10 + g(0); }
+long long loop(int n) { long long s = 0; for (int i = 0; i < n; i++) { long long x; double d; int *p; s += x + (long long)d + (p == 0); x = i; d = i; s += x; } return s; }
+int c1(int k) { return (k ? 1ull << 40 : 0) - 1 > 0; }
+int c2(int k, unsigned u) { return (k ? 0 : u + 1u) - 1 > 0; }
+int c3(int k) { return (k ? -(1 << 3) : ~0u >> 1) < 0; }
+int c4(int k) { return (k ? 'a' : 2.5) < 3; }`;
+    assert.ok(compiled(src, 'g') && compiled(src, 'loop') && compiled(src, 'c1'));
+    // locals are zeroed where they are declared (the tree walker zeroes their bytes)
+    assert.equal(outcome(src, 'h()', true), 'int 50');
+    assert.equal(outcome(src, 'h()', false), 'int 50');
+    assert.equal(outcome(src, 'loop(4)', true), `int ${4 + 0 + 1 + 2 + 3}`);
+    assert.equal(outcome(src, 'loop(4)', false), `int ${4 + 0 + 1 + 2 + 3}`);
+    // both arms convert to their common type (C17 6.5.15p5): 0 as unsigned long long, u + 1u, ...
+    for (const [e, v] of [
+      ['c1(0)', 1],
+      ['c1(1)', 1],
+      ['c2(0, 0u)', 0],
+      ['c2(1, 5u)', 1],
+      ['c3(1)', 0],
+      ['c3(0)', 0],
+      ['c4(1)', 0],
+      ['c4(0)', 1],
+    ] as const) {
+      assert.equal(outcome(src, e, true), `int ${v}`, e);
+      assert.equal(outcome(src, e, false), `int ${v}`, e);
+    }
+  });
   it('64-bit operations equal BigInt arithmetic', () => {
     const src =
       'unsigned long long m(unsigned long long a, unsigned long long b) { return a * b + (a >> 7) - (b << 9); }\n' +

@@ -100,7 +100,7 @@ export interface CompiledFn {
 
 interface Fn extends CompiledFn {
   init: Slots;
-  /** A slot array of a finished call, reused by the next (locals read before a store keep stale values, as stack bytes do). */
+  /** A slot array of a finished call, reused by the next (a local declared without an initialiser is zeroed where it is declared). */
   free: Slots | undefined;
   /** The frame pushed while running (reused when the function is not already running). */
   frame: Frame;
@@ -470,6 +470,21 @@ class FnCompiler {
           // the initialiser does not see the variable it initialises (a slot from here on)
           const slot = this.declare(d.name, t);
           if (init) parts.push(this.storeSlot(slot, t, init, d.at));
+          else if (t.k === 'float')
+            // as the tree walker, which zeroes a local's bytes where it is declared
+            parts.push((s) => {
+              s[slot] = 0;
+              s[slot + 1] = -1;
+            });
+          else if (is64(t))
+            parts.push((s) => {
+              s[slot] = 0;
+              s[slot + 1] = 0;
+            });
+          else
+            parts.push((s) => {
+              s[slot] = 0;
+            });
         }
         return (s) => {
           ev.cur = at;

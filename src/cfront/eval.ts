@@ -2288,6 +2288,30 @@ export class Evaluator {
         } catch {
           return undefined;
         }
+      case 'char':
+        return (this.evalInner(e, scope) as { t: CType }).t;
+      // operators on operands whose types are visible: the result type binop/unary give
+      case 'unary': {
+        if (e.op === '!') return BOOL;
+        if (e.op !== '-' && e.op !== '+' && e.op !== '~') return undefined;
+        const t = this.peekType(e.e, scope);
+        return t && isArithmetic(t) ? this.promote(t) : undefined;
+      }
+      case 'binary': {
+        if (e.op === '&&' || e.op === '||') return BOOL;
+        const ta = this.peekType(e.a, scope);
+        if (!ta || !isArithmetic(ta)) return undefined;
+        if (e.op === '<<' || e.op === '>>') return this.promote(ta);
+        const tb = this.peekType(e.b, scope);
+        if (!tb || !isArithmetic(tb)) return undefined;
+        if (['<', '>', '<=', '>=', '==', '!='].includes(e.op)) return BOOL;
+        return ['+', '-', '*', '/', '%', '&', '|', '^'].includes(e.op) ? this.common(ta, tb) : undefined;
+      }
+      case 'cond': {
+        const ta = this.peekType(e.a, scope);
+        const tb = ta && isArithmetic(ta) ? this.peekType(e.b, scope) : undefined;
+        return ta && tb && isArithmetic(ta) && isArithmetic(tb) ? this.common(ta, tb) : undefined;
+      }
       default:
         return undefined;
     }
