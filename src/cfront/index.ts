@@ -49,6 +49,7 @@ export interface LoadOptions extends PreprocessOptions {
   eagerBodies?: boolean;
   optionalSemicolon?: boolean;
   asmStatements?: boolean;
+  vectorTypedef?: ParseOptions['vectorTypedef'];
 }
 
 export interface Program {
@@ -71,6 +72,7 @@ export function loadProgram(source: string, opts: LoadOptions = {}): Program {
       eagerBodies: opts.eagerBodies,
       optionalSemicolon: opts.optionalSemicolon,
       asmStatements: opts.asmStatements,
+      vectorTypedef: opts.vectorTypedef,
     });
     const tu = parser.translationUnit();
     const ev = new Evaluator(tu, parser, { model: opts.model, budget, host: opts.host, mainFile: file });

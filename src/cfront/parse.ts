@@ -51,6 +51,12 @@ export interface ParseOptions {
   optionalSemicolon?: boolean;
   /** Parse GNU `asm(…)` statements into `ext` statements `{asm: template}` for the host. */
   asmStatements?: boolean;
+  /**
+   * A `typedef T name __attribute__((vector_size(N)))` names this built-in type instead of being
+   * refused: the host carries vector values as handles of that type (the SFPI compiler's v64sf for
+   * sfpi-gcc's raw `__builtin_rvtt_*` builtins, src/tensix/sfpi/builtins.ts). Unset: refused.
+   */
+  vectorTypedef?: string;
 }
 
 /** The built-in type words; a declaration's base type is any combination of them. */
@@ -754,10 +760,33 @@ export class Parser {
       const d = this.declarator(base.type);
       if (!d.name) this.fail('expected a name in the typedef');
       this.typeNames.add(d.name);
-      out.push({ kind: 'alias', name: d.name, type: d.type, ns: this.ns, at });
+      const vec = this.vectorTypedefAttribute();
+      out.push({ kind: 'alias', name: d.name, type: vec ?? d.type, ns: this.ns, at });
       if (!this.accept(',')) break;
     }
     this.expect(';', 'after the typedef');
+  }
+
+  /**
+   * After a typedef's declarator: `__attribute__((vector_size(N)))` when the host models vector
+   * handles (opts.vectorTypedef) gives the handle type; any other attribute is read as usual.
+   */
+  vectorTypedefAttribute(): TypeSyntax | undefined {
+    const t = this.peek();
+    if (t.kind !== 'ident' || t.text !== '__attribute__' || !this.isPunct('(', 1)) return undefined;
+    const save = this.pos;
+    this.next();
+    const r = this.skipBalanced('(', ')');
+    const toks = this.toks.slice(r.start, r.end);
+    const name = this.opts.vectorTypedef;
+    if (toks.some((x) => x.text === 'vector_size' || x.text === '__vector_size__')) {
+      if (name) return { kind: 'builtin', name, at: tokLoc(t) };
+      this.pos = save;
+      this.attributes(); // refuses vector_size (Unsupported, at the attribute)
+    }
+    // other attributes after a typedef's name are not read (as before): the ';' is expected here
+    this.pos = save;
+    return undefined;
   }
 
   staticAssert(): Decl {

@@ -942,6 +942,8 @@ export function compileKernel(source: string, opts: KernelOptions): AssembleResu
       host: em.host(),
       script: true,
       statementHook: (p) => em.statementHook(p),
+      // GCC vector typedefs (v64sf) carry SFPI value handles for sfpi-gcc's raw builtins (sfpi/builtins.ts)
+      vectorTypedef: 'int',
     });
     em.ev = prog.ev;
     em.mapConfigSpace(prog.ev);

@@ -5,6 +5,7 @@
  */
 import type { SrcLoc } from '../../cfront/lex.ts';
 import type { AssembleResult, TensixEmitter } from '../asm/kernel.ts';
+import { installRawBuiltins } from './builtins.ts';
 import { compileTrace } from './passes.ts';
 import { installTracer, Trace } from './trace.ts';
 
@@ -25,6 +26,7 @@ export class SfpiCompiler {
       (at) => (em.ev ? em.ev.userLoc(at) : at),
       (n) => this.incrwcWord(n),
     );
+    installRawBuiltins(em.builtins, this.trace, em.arch, (at) => (em.ev ? em.ev.userLoc(at) : at));
   }
 
   private incrwcWord(n: number): number {

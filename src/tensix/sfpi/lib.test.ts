@@ -206,7 +206,7 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
         `TTI_SFPLOAD(${L(0)}, 0, ${am}, 0);`,
         `TTI_SFPMUL(${L(0)}, ${L(0)}, p_sfpu::LCONST_0, ${L(0)}, 0);`,
         ...(arch === 'wormhole' ? ['TTI_SFPNOP;'] : []),
-        `TTI_SFPMOV(0, ${L(0)}, ${L(5)}, 0);`,
+        `TTI_SFPMOV(0, ${L(0)}, ${L(5)}, 2);`, // a register move: every lane (rvtt-wh.md sfpgccmov_cc)
         `TTI_SFPSTORE(${L(5)}, 0, ADDR_MOD_3, 2);`,
       ]);
     });

@@ -13,6 +13,7 @@
  *              reads (sfpi-gcc rtl-rvtt-schedule.cc); Blackhole: none (the hardware waits)
  */
 import { AxsimError, badInput } from '../../errors.ts';
+import { archTables } from '../asm/tables.ts';
 import type { Arch } from '../encoding.ts';
 import { type Cond, condUses, type Loc, notYet, type TraceOp } from './trace.ts';
 
@@ -75,6 +76,8 @@ function usesOf(op: TraceOp): number[] {
     case 'cond':
     case 'condval':
       return condUses(op.cond);
+    case 'insn':
+      return op.vregs.map((x) => x[1]);
     default:
       return [];
   }
@@ -154,6 +157,7 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
         o.k === 'load' ||
         o.k === 'condval' ||
         o.k === 'swap' ||
+        (o.k === 'insn' && o.keep) ||
         KEPT.has(o.k === 'op' || o.k === 'opi' ? o.op : '') ||
         (n.get(d) ?? 0) > 0
       );
@@ -265,6 +269,7 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
   const noinc = arch === 'wormhole' ? 3 : 7; // SFPLOAD/SFPSTORE_ADDR_MODE_NOINC (sfpi_hw.h)
   const addrMask = arch === 'wormhole' ? 0x3fff : 0x1fff; // the Dst address field's width
   const insns: MInsn[] = [];
+  const macros = archTables(arch).macros;
   const fixed = new Map<number, number>();
   let temp = -1; // virtual registers for temporaries (negative ids)
   const ins = (name: string, m: Partial<MInsn> & { args: MInsn['args']; at: Loc }) =>
@@ -663,6 +668,28 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         depth = o.depth;
         atTop = false;
         break;
+      case 'insn': {
+        const def = macros.get(o.name);
+        if (!def) throw badInput(`no instruction ${o.name} on ${arch}`, { location: at });
+        const fields = new Map(o.vregs.filter((x) => x[0]));
+        const { id, dst } = o;
+        ins(o.name, {
+          ...(id !== undefined ? { def: id } : {}),
+          uses: [...new Set(o.vregs.map((x) => x[1]))],
+          ...(o.tied !== undefined ? { tied: o.tied, copy: true } : {}),
+          args: (r) =>
+            def.args.map((a) =>
+              a.name === dst && id !== undefined
+                ? r(id)
+                : fields.has(a.name)
+                  ? r(fields.get(a.name)!)
+                  : (o.fields[a.name] ?? 0),
+            ),
+          ...(o.name === 'SFPSHFT2' || o.name === 'SFPLUT' ? { nopAfter: true } : {}),
+          at,
+        });
+        break;
+      }
       case 'raw':
         ins('.word', { args: () => [o.word], at });
         break;
@@ -890,7 +917,8 @@ export function regalloc(
       if (p !== n) {
         if (busy.has(n))
           throw notYet(`l_reg[${n}] written while LReg ${n} holds another live SFPI value`, m0.at);
-        out.push({ name: 'SFPMOV', uses: [src], args: (rg) => [0, rg(src), n, 0], at: m0.at });
+        // a register move of the allocator: sfpi-gcc's move pattern copies every lane (SFPMOV mod 2; gold smoke.S smokier)
+        out.push({ name: 'SFPMOV', uses: [src], args: (rg) => [0, rg(src), n, 2], at: m0.at });
       }
       if (dying(src) && p !== n) busy.delete(p!);
       busy.add(n);
@@ -1110,6 +1138,12 @@ function renameUses(o: TraceOp, f: (v: number) => number): TraceOp {
       return { ...o, src: f(o.src) };
     case 'cond':
       return { ...o, cond: rc(o.cond) };
+    case 'insn':
+      return {
+        ...o,
+        vregs: o.vregs.map(([k, v]) => [k, f(v)]),
+        ...(o.tied !== undefined ? { tied: f(o.tied) } : {}),
+      };
     default:
       return o;
   }

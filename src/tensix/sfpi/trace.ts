@@ -63,6 +63,22 @@ export type TraceOp =
   | { k: 'lut'; id: number; mod: number; v: number; l: [number, number, number]; at: Loc }
   /** SFPLUTFP32, six-register forms: table in LRegs 0..2 and 4..6, input in LReg 3. */
   | { k: 'lut2'; id: number; mod: number; v: number; l: number[]; at: Loc }
+  /**
+   * One instruction from a raw sfpi-gcc builtin (builtins.ts): `vregs` are the values read, by macro
+   * field ('' = read but not a field of its own: the tied value); the result `id` goes to field `dst`,
+   * over `tied`'s register when set; `fields` holds the immediates. `keep`: emitted even when unused.
+   */
+  | {
+      k: 'insn';
+      id?: number;
+      dst?: string;
+      name: string;
+      vregs: [string, number][];
+      fields: Record<string, number>;
+      tied?: number;
+      keep: boolean;
+      at: Loc;
+    }
   /** SFPSWAP: `ida`/`idb` are the new values of the variables that held `a`/`b` (written in place). */
   | { k: 'swap'; ida: number; idb: number; a: number; b: number; mod: number; at: Loc };
 

@@ -1,0 +1,175 @@
+/**
+ * sfpi-gcc's raw builtins (builtins.ts) on programs written here. Expected listings come from
+ * sfpi-gcc's instruction patterns (rvtt-wh.md output templates, operand ties and immediate ranges,
+ * rvtt-insn.h parameter lists), written in the listing form of gold.ts (`SFPLOAD L, addr, mod0, mode`).
+ * Registers are compared up to renaming, as the gold corpus does.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AxsimError } from '../../errors.ts';
+import type { Arch } from '../encoding.ts';
+import { compileSfpi } from './compile.ts';
+import { compareListings, type GoldInsn, parseGold, wordsAsListing } from './gold.ts';
+
+const VEC = 'typedef float v64sf __attribute__((vector_size(64*4)));\n';
+
+function listing(body: string, arch: Arch = 'wormhole'): GoldInsn[] {
+  const p = arch === 'wormhole' ? 'wh' : 'bh';
+  const src = VEC + `void f() {\n${body.replace(/__W_/g, `__builtin_rvtt_${p}_`)}\n}\n`;
+  return wordsAsListing(compileSfpi(src, arch, { file: 'raw.cc', entry: 'f' }).words, arch);
+}
+
+/** A hand-written expected sequence (listing syntax, one instruction per line). */
+function expected(text: string): GoldInsn[] {
+  const fn = parseGold(`_Z1fv:\n${text}\n\t.size\t_Z1fv, .-_Z1fv\n`);
+  return fn[0]!.insns;
+}
+
+function same(body: string, want: string, arch: Arch = 'wormhole') {
+  const got = listing(body, arch);
+  const c = compareListings(expected(want), got);
+  assert.equal(
+    c.verdict,
+    'identical',
+    `${c.detail}\n${got.map((i) => `${i.name} ${i.ops.join(', ')}`).join('\n')}`,
+  );
+}
+
+describe('sfpi raw builtins (sfpi-gcc __builtin_rvtt_*)', () => {
+  for (const arch of ['wormhole', 'blackhole'] as const) {
+    it(`load, in-place ADDI, store (${arch})`, () => {
+      // sfpload(ptr, mod0, mode, addr): SFPLOAD %0, addr, mod0, mode; sfpaddi writes over its operand
+      same(
+        `v64sf x = __W_sfpload(nullptr, 1, 0, 10, 0, 0);
+         x = __W_sfpaddi(nullptr, x, 16256, 0, 0, 0);
+         __W_sfpstore(nullptr, x, 0, 2, 1, 0, 0);`,
+        `SFPLOAD L0, 10, 1, 0
+         SFPADDI L0, 16256, 0
+         SFPSTORE 1, L0, 0, 2`,
+        arch,
+      );
+    });
+  }
+
+  it('non-destructive forms take a new register while the operand lives on', () => {
+    // SFPDIVP2 %0, %3, imm, mod and SFPSETEXP %0, src, imm, 1: the source is read, not tied
+    same(
+      `v64sf z = __W_sfpload(nullptr, 1, 0, 30, 0, 0);
+       v64sf x = __W_sfpdivp2(nullptr, 26, 0, 0, z, 0);
+       v64sf y = __W_sfpsetexp_i(nullptr, 170, 0, 0, z);
+       __W_sfpstore(nullptr, x, 0, 2, 1, 0, 0);
+       __W_sfpstore(nullptr, y, 0, 2, 2, 0, 0);
+       __W_sfpstore(nullptr, z, 0, 2, 3, 0, 0);`,
+      `SFPLOAD L0, 30, 1, 0
+       SFPDIVP2 L1, L0, 26, 0
+       SFPSETEXP L2, L0, 170, 1
+       SFPSTORE 1, L1, 0, 2
+       SFPSTORE 2, L2, 0, 2
+       SFPSTORE 3, L0, 0, 2`,
+    );
+  });
+
+  it('MUL and ADD use the constant registers L9 (0.0) and L10 (1.0); MAD takes three sources', () => {
+    same(
+      `v64sf a = __builtin_rvtt_sfpassignlreg(1);
+       v64sf b = __builtin_rvtt_sfpassignlreg(2);
+       v64sf m = __W_sfpmul(a, b, 0);
+       v64sf s = __W_sfpadd(a, b, 0);
+       v64sf d = __W_sfpmad(a, b, m, 0);
+       __W_sfpstore(nullptr, s, 0, 2, 0, 0, 0);
+       __W_sfpstore(nullptr, d, 0, 2, 0, 0, 0);
+       __W_sfpstore(nullptr, a, 0, 2, 1, 0, 0);
+       __W_sfpstore(nullptr, b, 0, 2, 2, 0, 0);
+       __W_sfpstore(nullptr, m, 0, 2, 3, 0, 0);`,
+      `SFPMUL L3, L1, L2, L9, 0
+       SFPADD L4, L10, L1, L2, 0
+       SFPMAD L5, L1, L2, L3, 0
+       SFPSTORE 0, L4, 0, 2
+       SFPSTORE 0, L5, 0, 2
+       SFPSTORE 1, L1, 0, 2
+       SFPSTORE 2, L2, 0, 2
+       SFPSTORE 3, L3, 0, 2`,
+    );
+  });
+
+  it('sfpassignlreg of a constant register reads it in place; of L0..7 the value it holds', () => {
+    same(
+      `v64sf k = __builtin_rvtt_sfpassignlreg(13);
+       __W_sfpstore(nullptr, k, 0, 2, 10, 0, 0);
+       v64sf l = __builtin_rvtt_sfpassignlreg(5);
+       __W_sfpstore(nullptr, l, 0, 2, 11, 0, 0);`,
+      `SFPSTORE 10, L13, 0, 2
+       SFPSTORE 11, L5, 0, 2`,
+    );
+  });
+
+  it('an unused sfpxloadi goes, an unused load stays (its register is free again); the 32-bit FLOAT pseudo-mode is UPPER then LOWER', () => {
+    same(
+      `v64sf a = __W_sfpxloadi(nullptr, 0, 12, 0, 0);
+       a = __W_sfpload(nullptr, 0, 0, 7, 0, 0);
+       a = __W_sfpxloadi(nullptr, 18, 0x3faf0001, 0, 0);
+       __W_sfpstore(nullptr, a, 0, 0, 0, 0, 0);`,
+      `SFPLOAD L0, 7, 0, 0
+       SFPLOADI L0, 16303, 8
+       SFPLOADI L0, 1, 10
+       SFPSTORE 0, L0, 0, 0`,
+    );
+  });
+
+  it('xiadd_i: CC none is IADD mod 5; != adds SFPSETCC mod 2; the outermost push/pop becomes ENCC 3, 10', () => {
+    // (an inner PUSHC/POPC pair stays when something lies between its POPC and the next one)
+    same(
+      `v64sf a = __W_sfpload(nullptr, 0, 0, 0, 0, 0);
+       __W_sfppushc(0);
+       v64sf b = __W_sfpxiadd_i(nullptr, a, 10, 0, 0, 4);
+       __W_sfppushc(0);
+       a = __W_sfpxiadd_i_lv(nullptr, a, b, -3, 0, 0, 0);
+       __W_sfppopc(0);
+       __W_sfpcompc();
+       __W_sfppopc(0);
+       __W_sfpstore(nullptr, a, 0, 0, 0, 0, 0);`,
+      `SFPLOAD L0, 0, 0, 0
+       SFPIADD L1, L0, 10, 5
+       SFPSETCC L1, 0, 2
+       SFPPUSHC 0
+       SFPIADD L0, L1, -3, 5
+       SFPPOPC 0
+       SFPCOMPC
+       SFPENCC 3, 10
+       SFPSTORE 0, L0, 0, 0`,
+    );
+  });
+
+  it('immediate SFPSHFT: VC is written L0 and not compared; the result overwrites its operand', () => {
+    same(
+      `v64sf a = __W_sfpload(nullptr, 0, 0, 0, 0, 0);
+       a = __W_sfpshft_i(nullptr, a, -1, 0, 0);
+       __W_sfpstore(nullptr, a, 0, 0, 0, 0, 0);`,
+      `SFPLOAD L3, 0, 0, 0
+       SFPSHFT L3, L5, -1, 1
+       SFPSTORE 0, L3, 0, 0`,
+    );
+  });
+
+  it('refuses immediates outside the field, vectors that are not builtin results, and the CC pseudo-builtins', () => {
+    const err = (body: string, re: RegExp) =>
+      assert.throws(
+        () => listing(body),
+        (e: unknown) => e instanceof AxsimError && re.test(e.message) && e.location?.line !== undefined,
+      );
+    err('v64sf x = __W_sfpload(nullptr, 0, 0, 0x4000, 0, 0);', /outside 0\.\.16383/);
+    err(
+      'v64sf x = __W_sfpload(nullptr, 0, 0, 1, 0, 0); __W_sfpstore(nullptr, x + 1, 0, 0, 0, 0, 0);',
+      /not a vector value/,
+    );
+    err('int t = __builtin_rvtt_sfpxvif();', /not compiled yet/);
+  });
+
+  it('a vector typedef is refused where the host does not model vector handles', async () => {
+    const { loadProgram } = await import('../../cfront/index.ts');
+    assert.throws(
+      () => loadProgram(VEC, { file: 'v.cc' }),
+      (e: unknown) => e instanceof AxsimError && /vector_size/.test(e.message),
+    );
+  });
+});
