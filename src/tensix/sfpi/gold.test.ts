@@ -82,6 +82,68 @@ describe('sfpi gold listings', () => {
     const swapped = [g[0]!, g[2]!, g[1]!, g[3]!];
     assert.equal(compareListings(g, swapped).verdict, 'reordered');
   });
+  it('compares by dataflow: any register choice computing the same values is identical', () => {
+    const L = (t: string) => parseGold(`_Z1fv:\n${t}\n\t.size\t_Z1fv, .-_Z1fv\n`)[0]!.insns;
+    // x = d0; y = d2; z = x * y; d4 = z + x  (registers chosen differently, and L3 reused)
+    const g = L(`SFPLOAD L2, 0, 0, 3
+      SFPLOAD L3, 2, 0, 3
+      SFPMUL L3, L2, L3, L9, 0
+      SFPADD L1, L10, L3, L2, 0
+      SFPSTORE 4, L1, 0, 3`);
+    const same = L(`SFPLOAD L0, 0, 0, 3
+      SFPLOAD L1, 2, 0, 3
+      SFPMUL L2, L0, L1, L9, 0
+      SFPADD L0, L10, L2, L0, 0
+      SFPSTORE 4, L0, 0, 3`);
+    assert.equal(compareListings(g, same).verdict, 'identical');
+    // the add reads y instead of z: another value, though every instruction has the same fields
+    const other = L(`SFPLOAD L0, 0, 0, 3
+      SFPLOAD L1, 2, 0, 3
+      SFPMUL L2, L0, L1, L9, 0
+      SFPADD L0, L10, L1, L0, 0
+      SFPSTORE 4, L0, 0, 3`);
+    assert.match(compareListings(g, other).detail!, /^#4:/);
+    // in-place ADDI reads its destination: it must be the same value
+    const addi = L(`SFPLOAD L0, 0, 0, 3\nSFPLOAD L1, 2, 0, 3\nSFPADDI L0, 16256, 0\nSFPSTORE 0, L0, 0, 3`);
+    const addiOther = L(
+      `SFPLOAD L0, 0, 0, 3\nSFPLOAD L1, 2, 0, 3\nSFPADDI L1, 16256, 0\nSFPSTORE 0, L1, 0, 3`,
+    );
+    assert.match(compareListings(addi, addiOther).detail!, /^#3:/);
+  });
+  it('a conditional write keeps old lanes: which old value matters once more lanes are enabled', () => {
+    const L = (t: string) => parseGold(`_Z1fv:\n${t}\n\t.size\t_Z1fv, .-_Z1fv\n`)[0]!.insns;
+    // v = d0; w = d2; if (v < 0) v = 1.0 (written over v's register); ENCC; store v
+    const g = L(`SFPLOAD L0, 0, 0, 3
+      SFPLOAD L1, 2, 0, 3
+      SFPSTORE 6, L1, 0, 3
+      SFPSETCC L0, 0, 0
+      SFPLOADI L0, 16256, 0
+      SFPENCC 3, 10
+      SFPSTORE 0, L0, 0, 3`);
+    // the 1.0 written over w's register instead: after the ENCC its other lanes hold w, not v
+    const wrong = L(`SFPLOAD L0, 0, 0, 3
+      SFPLOAD L1, 2, 0, 3
+      SFPSTORE 6, L1, 0, 3
+      SFPSETCC L0, 0, 0
+      SFPLOADI L1, 16256, 0
+      SFPENCC 3, 10
+      SFPSTORE 0, L1, 0, 3`);
+    assert.match(compareListings(g, wrong).detail!, /^#7:/);
+    // read only under the same CC (stored before the ENCC): the kept lanes are never seen
+    const g2 = [...g.slice(0, 5), g[6]!, g[5]!];
+    const w2 = [...wrong.slice(0, 5), wrong[6]!, wrong[5]!];
+    assert.equal(compareListings(g2, w2).verdict, 'identical');
+  });
+  it("SFPLUT's table is read from L0..L2 whatever the operands say", () => {
+    const L = (t: string) => parseGold(`_Z1fv:\n${t}\n\t.size\t_Z1fv, .-_Z1fv\n`)[0]!.insns;
+    const g = L(
+      'SFPLOADI L0, 1, 2\nSFPLOADI L4, 2, 2\nSFPLOAD L3, 0, 0, 3\nSFPLUT L3, 4\nSFPSTORE 0, L3, 0, 3',
+    );
+    const t = L(
+      'SFPLOADI L4, 1, 2\nSFPLOADI L0, 2, 2\nSFPLOAD L3, 0, 0, 3\nSFPLUT L3, 4\nSFPSTORE 0, L3, 0, 3',
+    );
+    assert.match(compareListings(g, t).detail!, /^#4:/);
+  });
   it("prints axsim's words in the listing's operand order", () => {
     const w = [
       encode('SFPLOAD', { lreg_ind: 2, instr_mod0: 0, sfpu_addr_mode: 3, dest_reg_addr: 4 }, 'wormhole'),

@@ -255,118 +255,163 @@ export interface Comparison {
 
 const text = (i: GoldInsn | undefined) => (i ? `${i.name} ${i.ops.join(', ')}`.trim() : '(end)');
 
-/** Compares two sequences up to a renaming of L0..L7 (one bijection for the whole function). */
+/** How each listing operand is used: written, read, read and written, or not a register. */
+type Use = 'w' | 'r' | 'rw' | '-';
+const SIG: Record<string, Use[]> = {
+  SFPLOAD: ['w', '-', '-', '-'],
+  SFPSTORE: ['-', 'r', '-', '-'],
+  SFPLOADI: ['w', '-', '-'],
+  SFPMAD: ['w', 'r', 'r', 'r', '-'],
+  SFPADD: ['w', 'r', 'r', 'r', '-'],
+  SFPMUL: ['w', 'r', 'r', 'r', '-'],
+  SFPADDI: ['rw', '-', '-'],
+  SFPMULI: ['rw', '-', '-'],
+  SFPSETCC: ['r', '-', '-'],
+  SFPAND: ['rw', 'r'],
+  SFPOR: ['rw', 'r'],
+  SFPXOR: ['rw', 'r'],
+  SFPMOV: ['w', 'r', '-'],
+  SFPABS: ['w', 'r', '-'],
+  SFPEXEXP: ['w', 'r', '-'],
+  SFPEXMAN: ['w', 'r', '-'],
+  SFPNOT: ['w', 'r'],
+  SFPLZ: ['w', 'r', '-'],
+  SFPCAST: ['w', 'r', '-'],
+  SFPIADD: ['w', 'r', '-', '-'],
+  SFPSHFT: ['rw', 'r', '-', '-'],
+  SFPSETEXP: ['w', 'r', '-', '-'],
+  SFPSETMAN: ['w', 'r', '-', '-'],
+  SFPSETSGN: ['w', 'r', '-', '-'],
+  SFPDIVP2: ['w', 'r', '-', '-'],
+  SFPSHFT2: ['w', 'r', '-', '-'],
+  SFPSTOCHRND: ['w', 'r', 'r', '-', '-', '-'],
+  SFPLUT: ['rw', '-'],
+  SFPLUTFP32: ['w', '-'],
+  SFPENCC: ['-', '-'],
+  SFPPUSHC: ['-'],
+  SFPPOPC: ['-'],
+  SFPCOMPC: [],
+};
+
+/**
+ * The operand uses of one instruction (by its mode where the mode decides), and the registers it reads
+ * without naming them (SFPLUT's table L0..L2, SFPLUTFP32's L0..L6, SFPCONFIG's L0). Undefined: an
+ * instruction this table does not know; its operands are compared as written.
+ */
+function usesOfInsn(i: GoldInsn): { sig: Use[]; implicit: string[] } | undefined {
+  const base = SIG[i.name];
+  if (i.name === 'SFPCONFIG') return { sig: ['-', '-', '-'], implicit: ['L0'] };
+  if (!base || base.length !== i.ops.length) return undefined;
+  const sig = [...base];
+  const mod = (k: number) => (typeof i.ops[k] === 'number' ? (i.ops[k] as number) : 0);
+  // SFPIADD: VD = VC + VD (mod1 0) / VC - VD (2); the immediate form (1) only writes VD
+  if (i.name === 'SFPIADD' && (mod(3) & 3) !== 1) sig[0] = 'rw';
+  // SFPSETEXP/MAN/SGN register form (mod1 bit 0 clear) take a part of VD
+  if ((i.name === 'SFPSETEXP' || i.name === 'SFPSETMAN' || i.name === 'SFPSETSGN') && (mod(3) & 1) === 0)
+    sig[0] = 'rw';
+  // SFPSHFT immediate form: VC unread (see unread())
+  if (i.name === 'SFPSHFT' && (mod(3) & 1) === 1) sig[1] = '-';
+  // SFPLOADI LOWER (10) keeps the upper half written before it
+  if (i.name === 'SFPLOADI' && mod(2) === 10) sig[0] = 'rw';
+  const implicit =
+    i.name === 'SFPLUT'
+      ? ['L0', 'L1', 'L2']
+      : i.name === 'SFPLUTFP32'
+        ? ['L0', 'L1', 'L2', 'L3', 'L4', 'L5', 'L6']
+        : [];
+  return { sig, implicit };
+}
+
+/** Whether an instruction leaves lanes disabled (a later write then keeps the old value in them). */
+function ccAfter(i: GoldInsn, cc: boolean): boolean {
+  const m = (k: number) => (typeof i.ops[k] === 'number' ? (i.ops[k] as number) : 0);
+  if (i.name === 'SFPSETCC' || i.name === 'SFPCOMPC') return true;
+  if (i.name === 'SFPENCC') return !(m(0) === 3 && m(1) === 10); // ENCC 3, 10: every lane enabled, CC off
+  if (i.name === 'SFPIADD' && (m(3) & 4) === 0) return true; // a CC mode (LT0 / GTE0)
+  if ((i.name === 'SFPEXEXP' || i.name === 'SFPLZ') && (m(2) & 2) !== 0) return true;
+  return cc;
+}
+
+/**
+ * Compares two sequences up to register renaming, by dataflow: the same instructions with the same
+ * immediates and constant registers (L8..L15) in the same order, where every register an instruction
+ * reads holds the value the same earlier instruction wrote (or the same register's value on entry).
+ * An instruction that keeps part of its destination (SFPADDI, SFPAND, …, by its mode SFPIADD,
+ * SFPSETEXP, …) reads it; so does any write while lanes may be disabled, when the old value was read
+ * before (a conditional assignment keeps the variable's old value in the disabled lanes). Registers an
+ * instruction reads implicitly (SFPLUT's table in L0..L2, SFPCONFIG's L0) are compared the same way.
+ */
 export function compareListings(gold: readonly GoldInsn[], ours: readonly GoldInsn[]): Comparison {
-  const g2a = new Map<string, string>();
-  const a2g = new Map<string, string>();
-  const same = (x: GoldInsn, y: GoldInsn): boolean => {
-    if (x.name !== y.name || x.ops.length !== y.ops.length) return false;
-    const added: [string, string][] = [];
-    const skip = unread(x);
-    for (let k = 0; k < x.ops.length; k++) {
-      if (skip.includes(k)) continue;
-      const p = x.ops[k]!;
-      const q = y.ops[k]!;
-      if (typeof p === 'string' && typeof q === 'string' && /^L[0-7]$/.test(p) && /^L[0-7]$/.test(q)) {
-        const m = g2a.get(p);
-        const n = a2g.get(q);
-        if (m === undefined && n === undefined) {
-          g2a.set(p, q);
-          a2g.set(q, p);
-          added.push([p, q]);
-        } else if (m !== q || n !== p) {
-          for (const [a, b] of added) {
-            g2a.delete(a);
-            a2g.delete(b);
-          }
-          return false;
-        }
-      } else if (p !== q) {
-        for (const [a, b] of added) {
-          g2a.delete(a);
-          a2g.delete(b);
-        }
-        return false;
-      }
-    }
+  type Side = { writer: Map<string, number>; read: Set<string>; cc: boolean };
+  const side = (): Side => ({ writer: new Map(), read: new Set(), cc: false });
+  const g = side();
+  const a = side();
+  const isL = (o: unknown): o is string => typeof o === 'string' && /^L[0-7]$/.test(o);
+  /** The version a register holds: the index of its writer, or its name on entry. */
+  const ver = (s: Side, r: string) => (s.writer.has(r) ? `@${s.writer.get(r)}` : `in:${r}`);
+  /**
+   * Writes made while lanes may be disabled keep the old value in those lanes. Which old value matters
+   * only once the result is read with more lanes enabled (after a POPC / COMPC / ENCC): then the old
+   * values must be the same, or both never read before (undefined in both).
+   */
+  const merged = new Map<string, { g: string; a: string; epoch: number; undef: boolean }>();
+  let epoch = 0;
+  const n = Math.max(gold.length, ours.length);
+  const fail = (k: number): Comparison => ({
+    verdict: sameMultiset(gold, ours) ? 'reordered' : 'differs',
+    detail: `#${k + 1}: gold '${text(gold[k])}', axsim '${text(ours[k])}'`,
+  });
+  /** A read of register p (gold) / q (axsim): the same version, and its kept lanes the same. */
+  const readOk = (p: string, q: string): boolean => {
+    const vg = ver(g, p);
+    if (vg !== ver(a, q)) return false;
+    const m = merged.get(vg);
+    if (m && epoch > m.epoch && m.g !== m.a && !m.undef) return false;
+    g.read.add(vg);
+    a.read.add(vg);
     return true;
   };
-  // registers are renamed at every (re)definition by the compiler, so the bijection is per
-  // live range; approximated by resetting it where the listing's register is written next
-  const n = Math.max(gold.length, ours.length);
   for (let k = 0; k < n; k++) {
     const x = gold[k];
     const y = ours[k];
-    if (!x || !y || !sameReset(x, y, g2a, a2g, same))
-      return {
-        verdict: sameMultiset(gold, ours) ? 'reordered' : 'differs',
-        detail: `#${k + 1}: gold '${text(x)}', axsim '${text(y)}'`,
-      };
+    if (!x || !y || x.name !== y.name || x.ops.length !== y.ops.length) return fail(k);
+    const u = usesOfInsn(x);
+    const skip = unread(x);
+    const writes: [string, string][] = [];
+    for (let j = 0; j < x.ops.length; j++) {
+      if (skip.includes(j)) continue;
+      const p = x.ops[j];
+      const q = y.ops[j];
+      const use = u?.sig[j] ?? '-';
+      if (!u || use === '-' || !isL(p) || !isL(q)) {
+        if (p !== q) return fail(k);
+        continue;
+      }
+      // a lone SFPLOADI LOWER keeps the upper half of whatever the register held: when that was never
+      // read (an entry value or a dead one) it is undefined in both (sfpi-gcc's live operand `E`)
+      const undefinedHalf =
+        x.name === 'SFPLOADI' &&
+        !g.read.has(ver(g, p)) &&
+        !a.read.has(ver(a, q)) &&
+        g.writer.get(p) !== k - 1;
+      if ((use === 'r' || (use === 'rw' && !undefinedHalf)) && !readOk(p, q)) return fail(k);
+      if (use !== 'r') writes.push([p, q]);
+    }
+    for (const r of u?.implicit ?? []) if (!readOk(r, r)) return fail(k);
+    // (SFPMOV mod 2, sfpi-gcc's register move, copies every lane whatever the CC)
+    const merges = (g.cc || a.cc) && !(x.name === 'SFPMOV' && x.ops[2] === 2);
+    for (const [p, q] of writes) {
+      const og = ver(g, p);
+      const oa = ver(a, q);
+      if (merges) merged.set(`@${k}`, { g: og, a: oa, epoch, undef: !g.read.has(og) && !a.read.has(oa) });
+      g.writer.set(p, k);
+      a.writer.set(q, k);
+    }
+    g.cc = ccAfter(x, g.cc);
+    a.cc = ccAfter(y, a.cc);
+    if (x.name === 'SFPPOPC' || x.name === 'SFPCOMPC' || x.name === 'SFPENCC') epoch++;
   }
   return { verdict: 'identical' };
-}
-
-/** Written register of an instruction in listing form (its first operand when it is a register and written). */
-const WRITES_FIRST = new Set([
-  'SFPLOAD',
-  'SFPLOADI',
-  'SFPMAD',
-  'SFPADD',
-  'SFPMUL',
-  'SFPADDI',
-  'SFPMULI',
-  'SFPAND',
-  'SFPOR',
-  'SFPXOR',
-  'SFPMOV',
-  'SFPABS',
-  'SFPEXEXP',
-  'SFPEXMAN',
-  'SFPNOT',
-  'SFPLZ',
-  'SFPCAST',
-  'SFPIADD',
-  'SFPSHFT',
-  'SFPSETEXP',
-  'SFPSETMAN',
-  'SFPSETSGN',
-  'SFPDIVP2',
-  'SFPSHFT2',
-  'SFPSTOCHRND',
-]);
-/** Instructions that read their destination too (the old value matters). */
-const READS_DEST = new Set(['SFPADDI', 'SFPMULI', 'SFPAND', 'SFPOR', 'SFPXOR', 'SFPIADD', 'SFPSHFT']);
-
-function sameReset(
-  x: GoldInsn,
-  y: GoldInsn,
-  g2a: Map<string, string>,
-  a2g: Map<string, string>,
-  same: (x: GoldInsn, y: GoldInsn) => boolean,
-): boolean {
-  // a write that does not read the old value starts a new live range: forget that register's pairing
-  // before matching (conditional writes keep old lanes; an SFPLOADI/SFPMOV under CC is still a
-  // new pairing in practice, since both compilers keep the variable in one register there)
-  if (WRITES_FIRST.has(x.name) && !READS_DEST.has(x.name) && x.name === y.name) {
-    const gd = x.ops[0];
-    const ad = y.ops[0];
-    const onlyWrite =
-      typeof gd === 'string' &&
-      typeof ad === 'string' &&
-      !x.ops.slice(1).includes(gd) &&
-      !y.ops.slice(1).includes(ad) &&
-      x.name !== 'SFPMOV' &&
-      x.name !== 'SFPLOADI';
-    if (onlyWrite && /^L[0-7]$/.test(gd) && /^L[0-7]$/.test(ad)) {
-      const pa = g2a.get(gd);
-      if (pa !== undefined) a2g.delete(pa);
-      g2a.delete(gd);
-      const pg = a2g.get(ad);
-      if (pg !== undefined) g2a.delete(pg);
-      a2g.delete(ad);
-    }
-  }
-  return same(x, y);
 }
 
 function sameMultiset(a: readonly GoldInsn[], b: readonly GoldInsn[]): boolean {

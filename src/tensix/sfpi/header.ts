@@ -206,7 +206,9 @@ struct __vDReg {
 };
 // A constant register. The programmable ones (LReg 12..14, vConst{Float,Int}Prgm0..2) are also
 // assigned: the value is loaded into LReg 0 with SFPLOADI and copied with SFPCONFIG (sfpi_imp.h
-// __vConstFloat::operator=). The words are issued directly, which flushes the SFPI trace first, so no
+// __vConstFloat::operator=). The load is sfpi-gcc's choice for a 32-bit value (gold coverage.S
+// test_assign_prgm_const): FLOATB when the low half is zero, SHORT / USHORT for an int that fits,
+// else UPPER then LOWER (a float that is exactly an FP16A value stays a pair here: the same bits). The words are issued directly, which flushes the SFPI trace first, so no
 // traced value is live in LReg 0 then (docs/sfpi.md).
 #define __SFPI_PRGM_ASSIGN \
   void __config() const { \
@@ -215,15 +217,16 @@ struct __vDReg {
   } \
   void operator=(const float f) const { \
     const unsigned int bits = __builtin_bit_cast(unsigned int, f); \
-    TT_SFPLOADI(0, 10, bits & 0xFFFF); \
-    TT_SFPLOADI(0, 8, (bits >> 16) & 0xFFFF); \
+    if ((bits & 0xFFFF) == 0) { TT_SFPLOADI(0, 0, bits >> 16); } \
+    else { TT_SFPLOADI(0, 8, (bits >> 16) & 0xFFFF); TT_SFPLOADI(0, 10, bits & 0xFFFF); } \
     __config(); \
   } \
   void operator=(const double f) const { *this = static_cast<float>(f); } \
   void operator=(const int i) const { \
     const unsigned int bits = static_cast<unsigned int>(i); \
-    TT_SFPLOADI(0, 10, bits & 0xFFFF); \
-    TT_SFPLOADI(0, 8, (bits >> 16) & 0xFFFF); \
+    if (i >= -32768 && i <= 32767) { TT_SFPLOADI(0, 4, bits & 0xFFFF); } \
+    else if (bits <= 0xFFFF) { TT_SFPLOADI(0, 2, bits); } \
+    else { TT_SFPLOADI(0, 8, (bits >> 16) & 0xFFFF); TT_SFPLOADI(0, 10, bits & 0xFFFF); } \
     __config(); \
   } \
   void operator=(const unsigned int i) const { *this = static_cast<int>(i); } \
@@ -297,6 +300,21 @@ inline vFloat operator-(const int a, const __vAny b) {
   if (b.k == 5) { vInt x; x.v = b.v; vInt c = a; vInt r = c - x; vFloat o; o.k = 5; o.v = r.v; return o; }
   vFloat c = static_cast<float>(a); return c - __sfpi_lhs_f(b);
 }
+// An int on the left of a vInt / vUInt bitwise operator or compare (sfpi.h's free operators): & | ^
+// commute, a compare swaps its sides (gold coverage.S test_bitwise, test_icmp_i_rev).
+#define __SFPI_INT_LHS(T, S) \
+  inline T operator&(const int a, const T b) { return b & static_cast<S>(a); } \
+  inline T operator|(const int a, const T b) { return b | a; } \
+  inline T operator^(const int a, const T b) { return b ^ a; } \
+  inline __vCond operator==(const int a, const T b) { return b == a; } \
+  inline __vCond operator!=(const int a, const T b) { return b != a; } \
+  inline __vCond operator<(const int a, const T b) { return b > a; } \
+  inline __vCond operator<=(const int a, const T b) { return b >= a; } \
+  inline __vCond operator>(const int a, const T b) { return b < a; } \
+  inline __vCond operator>=(const int a, const T b) { return b <= a; }
+__SFPI_INT_LHS(vInt, int)
+__SFPI_INT_LHS(vUInt, unsigned int)
+#undef __SFPI_INT_LHS
 inline vFloat operator+(const float a, const __vAny b) { return __sfpi_lhs_f(b) + a; }
 inline vFloat operator*(const float a, const __vAny b) { return __sfpi_lhs_f(b) * a; }
 inline vFloat operator-(const float a, const __vAny b) { vFloat c = a; return c - __sfpi_lhs_f(b); }
@@ -314,6 +332,9 @@ inline vFloat abs(const __vAny a) {
   if (a.k == 5) { vFloat r; r.k = 5; r.v = __sfpi_op("iabs", a.k, a.v, 0, -1); return r; }
   return __sfpi_mk(__sfpi_op("fabs", a.k, a.v, 0, -1));
 }
+// sfpi_lib.h abs(vInt) returns a vInt: integer operators apply to the result (abs(v) + 1 is SFPIADD;
+// gold coverage.S test_abs). An exact vInt operand takes this overload.
+inline vInt abs(const vInt a) { vInt r; r.v = __sfpi_op("iabs", a.k, a.v, 0, -1); return r; }
 inline vFloat setsgn(const vFloat a, const int sgn) { return __sfpi_mk(__sfpi_opi("setsgn", a.k, a.v, sgn)); }
 inline vFloat setexp(const vFloat a, const unsigned int e) { return __sfpi_mk(__sfpi_opi("setexp", a.k, a.v, static_cast<int>(e))); }
 inline vInt exexp(const vFloat a) { vInt r; r.v = __sfpi_op("exexp", a.k, a.v, 0, -1); return r; }

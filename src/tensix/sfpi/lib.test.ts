@@ -61,8 +61,7 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
     });
     it('vConstFloatPrgm0 = 2.5f then read as the MAD operand LReg 12', () => {
       assert.deepEqual(listing(arch, 'axsim_sfpi_lib::scale_by_prgm0<1>'), [
-        `TTI_SFPLOADI(${L(0)}, 0xa, 0);`, // 2.5f = 0x40200000: LOWER half
-        `TTI_SFPLOADI(${L(0)}, 8, 0x4020);`, // UPPER half
+        `TTI_SFPLOADI(${L(0)}, 0, 0x4020);`, // 2.5f = 0x40200000: low half zero, one FLOATB load
         'TTI_SFPCONFIG(0, 0xc, 0);', // LReg 12 = LReg 0
         `TTI_SFPLOAD(${L(0)}, 0, ${am}, 0);`,
         `TTI_SFPMUL(${L(0)}, ${L(12)}, p_sfpu::LCONST_0, ${L(0)}, 0);`, // v * c + 0.0 (SFPMUL = SFPMAD)

@@ -150,7 +150,10 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
     const keep = out.filter((o) => {
       const d = defOf(o);
       // SFPLOAD stays (sfpi-gcc keeps every Dst read, used or not; gold coverage.S test_load_store)
-      // and so do integer adds (sfpi-gcc keeps SFPIADD, which can set the CC; gold combine.S iadd_*_no*)
+      // and so does every arithmetic operation: sfpi-gcc's SFPU patterns are unspec_volatile (rvtt-wh.md),
+      // so GCC never deletes one whose result is unused (gold coverage.S test_shft, test_complex; combine.S
+      // iadd_*_no*). What goes is a constant load (sfpxloadi's expander is a plain unspec) and the
+      // operations MAD fusion replaced.
       return (
         d === undefined ||
         o.k === 'cmov' ||
@@ -158,7 +161,8 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
         o.k === 'condval' ||
         o.k === 'swap' ||
         (o.k === 'insn' && o.keep) ||
-        KEPT.has(o.k === 'op' || o.k === 'opi' ? o.op : '') ||
+        o.k === 'op' ||
+        o.k === 'opi' ||
         (n.get(d) ?? 0) > 0
       );
     });
@@ -168,8 +172,6 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
   return out;
 }
 
-/** Operations sfpi-gcc never drops, even when their value is not read. */
-const KEPT = new Set(['iadd', 'isub', 'iaddi']);
 const SETCC_MOD: Record<string, number> = { lt: 0, ne: 2, ge: 4, eq: 6 };
 const NEGATE: Record<string, string> = { lt: 'ge', ge: 'lt', eq: 'ne', ne: 'eq', gt: 'le', le: 'gt' };
 
