@@ -12,7 +12,7 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
-import { HIGHLIGHT, LANGUAGES } from './langs.ts';
+import { C_LANGUAGE, HIGHLIGHT, LANGUAGES } from './langs.ts';
 import type { ErrorInfo, Isa } from './protocol.ts';
 
 const setStepLine = StateEffect.define<number>();
@@ -35,7 +35,8 @@ const stepLine = StateField.define<DecorationSet>({
 export interface EditorHandle {
   view: EditorView;
   setText(text: string): void;
-  setIsa(isa: Isa): void;
+  /** The language of `isa`; `c` picks C (the AMX C kernel mode). */
+  setIsa(isa: Isa, c?: boolean): void;
   showError(e: ErrorInfo | null): void;
   markLine(line: number, scroll?: boolean): void;
 }
@@ -81,8 +82,8 @@ export function createEditor(
     setText(text) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
     },
-    setIsa(isa) {
-      view.dispatch({ effects: lang.reconfigure(LANGUAGES[isa]) });
+    setIsa(isa, c = false) {
+      view.dispatch({ effects: lang.reconfigure(c && isa === 'amx' ? C_LANGUAGE : LANGUAGES[isa]) });
     },
     showError(e) {
       const diags: Diagnostic[] = [];

@@ -1,6 +1,7 @@
 // Syntax highlighting: small CodeMirror stream modes for the three input languages.
 // Tensix: tt-llk TTI_* macro calls, canonical SFPU text and the .sfpu directives/C++ constants;
-// AMX: the .amx text (docs/amx.md); PTO: PTO-AS (MLIR-like, docs/pto-as.md).
+// AMX: the .amx text (docs/amx.md) and C kernels with the AMX_* macros; PTO: PTO-AS (MLIR-like,
+// docs/pto-as.md).
 import { HighlightStyle, StreamLanguage, type StreamParser } from '@codemirror/language';
 import { tags as t } from '@lezer/highlight';
 import type { Isa } from './protocol.ts';
@@ -101,11 +102,59 @@ const pto: StreamParser<CState> = {
   },
 };
 
+/** C kernels (AMX C mode): C with the AMX_* macros of axsim's aarch64.h as keywords. */
+const cKernel: StreamParser<CState> = {
+  name: 'c',
+  startState: () => ({ comment: false }),
+  token(s, st) {
+    if (st.comment) {
+      if (s.skipTo('*/')) {
+        s.next();
+        s.next();
+        st.comment = false;
+      } else s.skipToEnd();
+      return 'comment';
+    }
+    if (s.eatSpace()) return null;
+    if (s.match('//')) {
+      s.skipToEnd();
+      return 'comment';
+    }
+    if (s.match('/*')) {
+      st.comment = true;
+      return 'comment';
+    }
+    if (s.match(/^#\s*\w+/)) return 'meta';
+    if (s.match(/^AMX_\w+/)) return 'keyword';
+    if (
+      s.match(
+        /^(if|else|for|while|do|return|break|continue|switch|case|default|goto|sizeof|static|inline|const|volatile|extern|typedef|struct|union|enum|restrict)\b/,
+      )
+    )
+      return 'keyword';
+    if (
+      s.match(
+        /^(void|char|short|int|long|float|double|signed|unsigned|_Bool|bool|size_t|u?int(8|16|32|64|ptr)_t)\b/,
+      )
+    )
+      return 'typeName';
+    if (s.match(number)) return 'number';
+    if (s.match(/^"([^"\\]|\\.)*"?/) || s.match(/^<[\w./]+>/) || s.match(/^'([^'\\]|\\.)*'?/))
+      return 'string';
+    if (s.match(/^\w+/)) return 'variableName';
+    s.next();
+    return 'punctuation';
+  },
+};
+
 export const LANGUAGES: Record<Isa, StreamLanguage<unknown>> = {
   tensix: StreamLanguage.define(tensix) as StreamLanguage<unknown>,
   amx: StreamLanguage.define(amx) as StreamLanguage<unknown>,
   pto: StreamLanguage.define(pto) as StreamLanguage<unknown>,
 };
+
+/** The AMX C kernel mode's language. */
+export const C_LANGUAGE = StreamLanguage.define(cKernel) as StreamLanguage<unknown>;
 
 /** Colours come from CSS variables, so the light and dark themes both apply. */
 export const HIGHLIGHT = HighlightStyle.define([

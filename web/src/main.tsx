@@ -164,7 +164,7 @@ function App() {
     // the old views stay until the new run is in (no layout jump), unless they are another ISA's
     if (nextIsa !== isaNow.current) setResult(null);
     isaNow.current = nextIsa;
-    editor.current?.setIsa(nextIsa);
+    editor.current?.setIsa(nextIsa, opts.lang === 'c');
     editor.current?.setText(text); // schedules a run through onChange
     clearTimeout(timer.current);
     await run();
@@ -178,6 +178,7 @@ function App() {
   const setOption = (k: string, v: string) => {
     const next = { ...cur.current.options, [k]: v };
     cur.current.options = next;
+    if (k === 'lang') editor.current?.setIsa(cur.current.isa, v === 'c');
     setOptions(next);
     void run();
   };

@@ -55,6 +55,14 @@ async function shownBytes(id: string): Promise<number[]> {
 test('sgemm_fma32.c (the README entry): Z, the C array and the cycles are runAmxC’s; C is Aᵀ·B', async () => {
   assert.equal(await s.page.getAttribute('[data-testid=status]', 'data-status'), 'ok');
   assert.equal(await s.page.inputValue('[data-testid=entry]'), ENTRY);
+  // highlighted as C: the first line is a // comment, AMX_SET a keyword (the theme's colours)
+  const colour = (text: string) =>
+    s.page
+      .locator('.cm-content span', { hasText: text })
+      .first()
+      .evaluate((e) => getComputedStyle(e).color);
+  assert.equal(await colour('// fma32 GEMM'), 'rgb(106, 115, 125)'); // --hl-comment
+  assert.equal(await colour('AMX_SET'), 'rgb(138, 43, 226)'); // --hl-keyword
   const r = library();
   assert.deepEqual(await shownBytes('amx-z'), Array.from(r.state.z));
   await s.page.click('[data-testid=tab-memory]');
