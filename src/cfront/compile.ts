@@ -399,6 +399,7 @@ class FnCompiler {
 
   private checkScalar(t: CType): void {
     if (t.k === 'int' && t.bits > 64) no('wide integers');
+    if (t.k === 'float' && t.bits === 16) no('_Float16 (the tree walker runs it)');
     if (t.k === 'enum' && t.base.bits > 64) no('wide enums');
     if (t.k !== 'int' && t.k !== 'bool' && t.k !== 'enum' && t.k !== 'float' && t.k !== 'ptr')
       no(`a ${t.k} variable`);

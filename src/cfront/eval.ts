@@ -40,7 +40,7 @@ import type {
 } from './ast.ts';
 import { Compiler } from './compile.ts';
 import type { SrcLoc } from './lex.ts';
-import { roundRational } from './literal.ts';
+import { halfBits, halfValue, roundHalf, roundRational } from './literal.ts';
 import { Memory } from './memory.ts';
 import type { Parser } from './parse.ts';
 import {
@@ -1618,7 +1618,7 @@ export class Evaluator {
   }
 
   mkFloat(t: FloatType, v: number): Value {
-    return { k: 'float', t, v: t.bits === 32 ? Math.fround(v) : v };
+    return { k: 'float', t, v: t.bits === 32 ? Math.fround(v) : t.bits === 16 ? roundHalf(v) : v };
   }
 
   /** Loads the object at `lv` (scalars by value; aggregates as `obj`). */
@@ -1661,6 +1661,11 @@ export class Evaluator {
         if (t.bits === 32) {
           const bits = r.view.getUint32(off, true);
           const v = r.view.getFloat32(off, true);
+          return Number.isNaN(v) ? { k: 'float', t, v, nan: BigInt(bits) } : { k: 'float', t, v };
+        }
+        if (t.bits === 16) {
+          const bits = r.view.getUint16(off, true);
+          const v = halfValue(bits);
           return Number.isNaN(v) ? { k: 'float', t, v, nan: BigInt(bits) } : { k: 'float', t, v };
         }
         const bits = r.view.getBigUint64(off, true);
@@ -1740,6 +1745,10 @@ export class Evaluator {
         if (t.bits === 32) {
           if (f.nan !== undefined) r.view.setUint32(off, Number(f.nan), true);
           else r.view.setFloat32(off, f.v, true);
+        } else if (t.bits === 16) {
+          if (f.nan !== undefined) r.view.setUint16(off, Number(f.nan), true);
+          else if (Number.isNaN(f.v)) r.view.setUint16(off, 0x7e00, true);
+          else r.view.setUint16(off, halfBits(roundHalf(f.v)), true);
         } else if (f.nan !== undefined) r.view.setBigUint64(off, f.nan, true);
         else r.view.setFloat64(off, f.v, true);
         this.mem.wrote(r, lv.addr, n);
@@ -1781,6 +1790,8 @@ export class Evaluator {
       case 'float':
         if (v.k === 'float') {
           if (v.t.bits === to.bits) return v;
+          if (v.nan !== undefined && (v.t.bits === 16 || to.bits === 16))
+            return { k: 'float', t: to, v: Number.NaN, nan: nanBits(v.nan, v.t.bits, to.bits) };
           if (v.nan !== undefined) {
             // binary32 <-> binary64 NaN: keep sign and payload's high bits, quiet (IEEE 754 6.2.3)
             return to.bits === 64
@@ -2372,7 +2383,7 @@ export class Evaluator {
         const a = this.arith(v, e.at);
         if (a.k === 'float')
           return a.nan !== undefined
-            ? { ...a, nan: a.nan ^ (a.t.bits === 32 ? 0x80000000n : 1n << 63n) }
+            ? { ...a, nan: a.nan ^ (a.t.bits === 32 ? 0x80000000n : a.t.bits === 16 ? 0x8000n : 1n << 63n) }
             : this.mkFloat(a.t, -a.v);
         return this.mkInt((a as { t: IntType }).t, -(a as { v: bigint }).v);
       }
@@ -3663,13 +3674,32 @@ function compareValues<T extends number | bigint>(op: string, p: T, q: T): Value
   return undefined;
 }
 
+/**
+ * A NaN's encoding converted between binary16/32/64: the sign and the payload's high fraction
+ * bits kept, quiet (IEEE 754 6.2.3; the binary32 <-> binary64 case as `convert` does it).
+ */
+function nanBits(n: bigint, from: 16 | 32 | 64, to: 16 | 32 | 64): bigint {
+  // as binary64: sign and the 51 fraction bits below the quiet bit
+  const sign = from === 16 ? (n >> 15n) & 1n : from === 32 ? (n >> 31n) & 1n : (n >> 63n) & 1n;
+  const frac =
+    from === 16 ? (n & 0x1ffn) << 42n : from === 32 ? (n & 0x3fffffn) << 29n : n & 0x7ffffffffffffn;
+  if (to === 64) return (sign << 63n) | 0x7ff8000000000000n | frac;
+  if (to === 32) return (sign << 31n) | 0x7fc00000n | (frac >> 29n);
+  return (sign << 15n) | 0x7e00n | (frac >> 42n);
+}
+
 function bool(b: boolean): Value {
   return { k: 'int', t: BOOL, v: b ? 1n : 0n };
 }
 
-/** An integer converted to binary32/binary64, rounded once (ties to even). */
-export function intToFloat(v: bigint, bits: 32 | 64): number {
+/** An integer converted to binary16/binary32/binary64, rounded once (ties to even). */
+export function intToFloat(v: bigint, bits: 16 | 32 | 64): number {
   const mag = v < 0n ? -v : v;
+  if (bits === 16) {
+    // exact as a double below 2^53; from 65520 on every integer rounds to infinity
+    const r = mag < 1n << 53n ? roundHalf(Number(mag)) : Number.POSITIVE_INFINITY;
+    return v < 0n ? -r : r;
+  }
   const limit = bits === 32 ? 1n << 24n : 1n << 53n;
   let r: number;
   if (mag <= limit) r = Number(mag);
@@ -3690,6 +3720,25 @@ function numericLimit(t: CType, what: string, at: SrcLoc, ev: Evaluator): Value 
         return ev.mkInt(t, min);
       case 'digits':
         return { k: 'int', t: I32, v: BigInt(it.signed ? it.bits - 1 : it.bits) };
+    }
+  }
+  if (t.k === 'float' && t.bits === 16) {
+    // binary16: max 65504, smallest normal 2^-14, epsilon 2^-10, smallest subnormal 2^-24
+    switch (what) {
+      case 'max':
+        return { k: 'float', t, v: 65504 };
+      case 'min':
+        return { k: 'float', t, v: 2 ** -14 };
+      case 'lowest':
+        return { k: 'float', t, v: -65504 };
+      case 'epsilon':
+        return { k: 'float', t, v: 2 ** -10 };
+      case 'infinity':
+        return { k: 'float', t, v: Number.POSITIVE_INFINITY };
+      case 'quiet_NaN':
+        return { k: 'float', t, v: Number.NaN, nan: 0x7e00n };
+      case 'denorm_min':
+        return { k: 'float', t, v: 2 ** -24 };
     }
   }
   if (t.k === 'float') {

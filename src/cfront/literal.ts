@@ -80,3 +80,52 @@ export function roundRational(num: bigint, den: bigint, exp2: number, single: bo
   // q < 2^53 and the scale is a power of two: exact in a double (binary32 values too)
   return Number(q) * 2 ** e;
 }
+
+/**
+ * binary16 (`_Float16`): the nearest binary16 value of a double, ties to even, as a double
+ * (overflow to infinity at 65520 = 65504 + half an ulp; subnormals in steps of 2^-24). Rounding a
+ * double result once more is exact for + - * / of binary16 operands (53 >= 2 * 11 + 2 bits).
+ */
+export function roundHalf(v: number): number {
+  if (!Number.isFinite(v) || v === 0) return v;
+  const a = Math.abs(v);
+  let r: number;
+  if (a >= 65520) r = Number.POSITIVE_INFINITY;
+  else {
+    // the quantum: 2^-24 for subnormals, else 2^(e - 10) for a in [2^e, 2^(e+1))
+    const e = a < 2 ** -14 ? -14 : exponentOf(a);
+    const q = 2 ** (e - 10);
+    const x = a / q;
+    const f = Math.floor(x);
+    const d = x - f;
+    r = (d > 0.5 || (d === 0.5 && f % 2 === 1) ? f + 1 : f) * q;
+  }
+  return v < 0 ? -r : r;
+}
+
+/** floor(log2(a)) of a positive normal double, from its exponent field. */
+function exponentOf(a: number): number {
+  const dv = new DataView(new ArrayBuffer(8));
+  dv.setFloat64(0, a);
+  return ((dv.getUint16(0) >>> 4) & 0x7ff) - 1023;
+}
+
+/** The binary16 encoding of a value already rounded to binary16 (not NaN). */
+export function halfBits(v: number): number {
+  const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
+  const a = Math.abs(v);
+  if (a === Number.POSITIVE_INFINITY) return sign | 0x7c00;
+  if (a < 2 ** -14) return sign | (a / 2 ** -24);
+  const e = exponentOf(a);
+  return sign | ((e + 15) << 10) | (a / 2 ** (e - 10) - 1024);
+}
+
+/** The value of a binary16 encoding (NaN for the NaN encodings). */
+export function halfValue(h: number): number {
+  const e = (h >>> 10) & 0x1f;
+  const m = h & 0x3ff;
+  const s = h & 0x8000 ? -1 : 1;
+  if (e === 0) return s * m * 2 ** -24;
+  if (e === 31) return m ? Number.NaN : s * Number.POSITIVE_INFINITY;
+  return s * (1024 + m) * 2 ** (e - 25);
+}

@@ -2295,7 +2295,9 @@ function normaliseBuiltin(words: string[], p: Parser, at: Token): string {
   if (count('double')) return longs ? 'long double' : 'double';
   if (count('void')) return 'void';
   if (count('bool') || count('_Bool')) return 'bool';
-  if (count('__fp16') || count('_Float16')) return p.unsupported('half-precision types', at);
+  if (count('_Float16')) return '_Float16';
+  // ARM's storage-only type: arithmetic on it is done in float (not modelled)
+  if (count('__fp16')) return p.unsupported('__fp16 (use _Float16)', at);
   if (count('__int128')) return unsigned ? 'unsigned __int128' : '__int128';
   if (count('char') || count('char8_t')) return unsigned ? 'unsigned char' : signed ? 'signed char' : 'char';
   if (count('wchar_t') || count('char32_t')) return 'unsigned int';

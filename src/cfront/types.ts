@@ -18,7 +18,8 @@ export interface BoolType {
 }
 export interface FloatType {
   k: 'float';
-  bits: 32 | 64;
+  /** 16: `_Float16` (binary16, arithmetic in binary16: FLT_EVAL_METHOD 0 as on arm64). */
+  bits: 16 | 32 | 64;
 }
 export interface PtrType {
   k: 'ptr';
@@ -95,6 +96,7 @@ export type Binding =
 export const VOID: VoidType = { k: 'void' };
 export const BOOL: BoolType = { k: 'bool' };
 export const NULLPTR: NullptrType = { k: 'nullptr' };
+export const F16: FloatType = { k: 'float', bits: 16 };
 export const F32: FloatType = { k: 'float', bits: 32 };
 export const F64: FloatType = { k: 'float', bits: 64 };
 
@@ -152,6 +154,8 @@ export function builtinType(name: string, model: DataModel): CType | undefined {
       return I128;
     case 'unsigned __int128':
       return U128;
+    case '_Float16':
+      return F16;
     case 'float':
       return F32;
     case 'double':
@@ -225,7 +229,7 @@ export function typeName(t: CType): string {
     case 'bool':
       return 'bool';
     case 'float':
-      return t.bits === 32 ? 'float' : 'double';
+      return t.bits === 16 ? '_Float16' : t.bits === 32 ? 'float' : 'double';
     case 'ptr':
       return `${typeName(t.to)}*`;
     case 'ref':
