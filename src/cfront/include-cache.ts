@@ -68,9 +68,10 @@ export class IncludeCache {
 
   /**
    * @param maxTokens tokens held in all entries before the cache is emptied (a bound on memory:
-   *   a token costs about 100 bytes; entries of nested includes share their token objects).
+   *   a cached token costs 100-300 bytes with its hide set and use site; entries of nested includes
+   *   share their token objects: a full cache of the LLK environment is about 50-80 MB of heap).
    */
-  constructor(readonly maxTokens = 1 << 19) {}
+  constructor(readonly maxTokens = 1 << 18) {}
 
   stats(): IncludeCacheStats {
     return { hits: this.hits, misses: this.misses, entries: this.entries.size, tokens: this.tokens };

@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz -- --front <name|all> --n <count> --seed <s> [--jobs <k>] [--heavy-n <count>] [--save] [--json FILE]`
+ * `npm run fuzz -- --front <name|all> --n <count> --seed <s> [--from <i>] [--jobs <k>] [--heavy-n <count>] [--save] [--json FILE]`
  *
  * Runs `count` generated inputs through each front end (test/fuzz/fronts.ts) in worker processes.
  * An input that runs past 30 s or makes its worker grow past 2 GB is killed and counted as
@@ -21,6 +21,8 @@ interface Args {
   /** Inputs for the heavy front ends (Front.heavy); default n. */
   heavyN?: number;
   seed: number;
+  /** First input index (a campaign continued after a stop: inputs from .. from+n-1). */
+  from: number;
   jobs: number;
   save: boolean;
   json?: string;
@@ -30,13 +32,22 @@ interface Args {
 
 function usage(msg: string): never {
   process.stderr.write(
-    `fuzz: ${msg}\nusage: npm run fuzz -- --front <${Object.keys(FRONTS).join('|')}|all> --n <count> --seed <s> [--jobs <k>] [--heavy-n <count>] [--save] [--json FILE]\n`,
+    `fuzz: ${msg}\nusage: npm run fuzz -- --front <${Object.keys(FRONTS).join('|')}|all> --n <count> --seed <s> [--from <i>] [--jobs <k>] [--heavy-n <count>] [--save] [--json FILE]\n`,
   );
   process.exit(2);
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { fronts: [], n: 1000, seed: 1, jobs: 1, save: false, timeoutMs: 30_000, rssMb: 2048 };
+  const a: Args = {
+    fronts: [],
+    n: 1000,
+    seed: 1,
+    from: 0,
+    jobs: 1,
+    save: false,
+    timeoutMs: 30_000,
+    rssMb: 2048,
+  };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     const v = () => argv[++i] ?? usage(`${k} needs a value`);
@@ -44,6 +55,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--n') a.n = Number(v());
     else if (k === '--heavy-n') a.heavyN = Number(v());
     else if (k === '--seed') a.seed = Number(v());
+    else if (k === '--from') a.from = Number(v());
     else if (k === '--jobs') a.jobs = Number(v());
     else if (k === '--save') a.save = true;
     else if (k === '--json') a.json = v();
@@ -57,6 +69,7 @@ function parseArgs(argv: string[]): Args {
     ['--n', a.n],
     ['--heavy-n', a.heavyN ?? 0],
     ['--seed', a.seed],
+    ['--from', a.from],
     ['--jobs', a.jobs],
   ] as const)
     if (!Number.isInteger(v) || v < 0) usage(`${k} must be a non-negative integer`);
@@ -274,7 +287,7 @@ async function main(): Promise<void> {
     }
     writeFileSync(
       args.json,
-      `${JSON.stringify({ seed: args.seed, date: new Date().toISOString(), partial, results: all }, null, 2)}\n`,
+      `${JSON.stringify({ seed: args.seed, from: args.from, date: new Date().toISOString(), partial, results: all }, null, 2)}\n`,
     );
   };
   // a campaign stopped with SIGTERM/SIGINT still records what it counted (marked partial)
@@ -304,8 +317,8 @@ async function main(): Promise<void> {
     const per = Math.ceil(n / args.jobs);
     const parts: Promise<void>[] = [];
     for (let j = 0; j < args.jobs; j++) {
-      const from = j * per;
-      const to = Math.min(n, from + per);
+      const from = args.from + j * per;
+      const to = Math.min(args.from + n, from + per);
       if (from < to) parts.push(runRange(front, args.seed, from, to, args, res));
     }
     await Promise.all(parts);
@@ -314,7 +327,7 @@ async function main(): Promise<void> {
     current = undefined;
     const counts = countsText(res);
     process.stdout.write(
-      `${front}: ${n} inputs (seed ${args.seed}) in ${res.seconds.toFixed(1)} s, peak worker RSS ${res.peakRssMb | 0} MB: ${counts}\n`,
+      `${front}: ${n} inputs (seed ${args.seed}${args.from ? `, from ${args.from}` : ''}) in ${res.seconds.toFixed(1)} s, peak worker RSS ${res.peakRssMb | 0} MB: ${counts}\n`,
     );
     const bySig = new Map<string, Failure>();
     for (const f of res.failures) if (!bySig.has(f.sig)) bySig.set(f.sig, f);
