@@ -153,7 +153,7 @@ test('include cache: cached tokens are frozen and the parser-facing token array 
   }, TypeError);
 });
 
-test('include cache: bounded (emptied past maxTokens) and still exact', () => {
+test('include cache: bounded (least recently used entries go past maxTokens) and still exact', () => {
   const cache = new IncludeCache(40);
   for (let level = 0; level < 20; level++) {
     const src = `#define LEVEL ${level}\n#include "inc/mid.h"\n`;
@@ -163,4 +163,20 @@ test('include cache: bounded (emptied past maxTokens) and still exact', () => {
     );
     assert.ok(cache.stats().tokens <= 40);
   }
+  // least recently used first: L0, L1, L0 again (a hit), then L2 needs room — L1 goes, L0 stays
+  const run = (c: IncludeCache, level: number) =>
+    preprocess(`#define LEVEL ${level}\n#include "inc/mid.h"\n`, 'main.c', {
+      virtualFiles: HEADERS,
+      includeCache: c,
+    });
+  const probe = new IncludeCache();
+  run(probe, 0);
+  const one = probe.stats().tokens; // what one level's entries hold (mid.h and the base.h inside it)
+  const lru = new IncludeCache(2 * one + 1);
+  for (const level of [0, 1, 0, 2]) run(lru, level);
+  const hits = lru.stats().hits;
+  run(lru, 0);
+  assert.equal(lru.stats().hits, hits + 1, 'level 0 was used last but one: still cached');
+  run(lru, 1);
+  assert.equal(lru.stats().hits, hits + 1, 'level 1 was the least recently used: evicted');
 });

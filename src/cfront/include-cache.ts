@@ -67,7 +67,7 @@ export class IncludeCache {
   misses = 0;
 
   /**
-   * @param maxTokens tokens held in all entries before the cache is emptied (a bound on memory:
+   * @param maxTokens tokens held in all entries; past it the least recently used entries go (a bound on memory:
    *   a cached token costs 100-300 bytes with its hide set and use site; entries of nested includes
    *   share their token objects: a full cache of the LLK environment is about 50-80 MB of heap).
    */
@@ -89,6 +89,9 @@ export class IncludeCache {
     const e = this.entries.get(key);
     if (e && pp.expansions + e.expansions <= pp.maxExpansions && this.depsHold(pp, e.deps)) {
       this.hits++;
+      // most recently used last: the entries evicted first are the ones not used for longest
+      this.entries.delete(key);
+      this.entries.set(key, e);
       for (const log of logs) for (const d of e.deps) log.push(d);
       this.apply(pp, e);
       return;
@@ -111,7 +114,12 @@ export class IncludeCache {
     if (pp.counter !== counter0) return; // __COUNTER__ depends on the state before: not recorded
     const tokens = pp.out.slice(out0);
     for (const t of tokens) Object.freeze(t);
-    if (this.tokens + tokens.length > this.maxTokens) this.clear();
+    for (const [k, old] of this.entries) {
+      if (this.tokens + tokens.length <= this.maxTokens) break;
+      this.entries.delete(k);
+      this.tokens -= old.tokens.length;
+    }
+    if (tokens.length > this.maxTokens) return;
     this.tokens += tokens.length;
     this.entries.set(key, {
       deps,
