@@ -218,15 +218,14 @@ test('tstore from an accumulator: f32 -> f16 with reluPreMode and atomicType; i3
     Array.from(c),
     Array.from({ length: 512 }, (_, i) => half(100 + Math.max(prod(i >> 5, i % 32), 0))),
   );
-  // i8 operands, i32 accumulator, DEQF16 with scale 0.5 (0x3f000000): C / 2 is an exact half (cpu:
-  // axsim's a2a3 TMOV table has no i8 yet)
+  // i8 operands, i32 accumulator, DEQF16 with scale 0.5 (0x3f000000): C / 2 is an exact half
   const i8 = (xs: number[]): NpyArray => ({ dtype: 'i1', shape: [xs.length], data: Int8Array.from(xs) });
   const d = new Uint16Array(512);
   const store2 = `pto.tstore ins(%acc, %pre : $C, i64) outs(%pc : $OUT)`;
   runProgram(
     parsePtoAs(accStoreProgram('i8', 'i32', 'f16', store2, '%pre = arith.constant 1056964608 : i64')),
     { a: i8(A), b: i8(B), c: { dtype: 'f2', shape: [512], data: d } },
-    { profile: 'cpu' },
+    { profile: 'a2a3' },
   );
   const halfOf = (x: number) =>
     Number.isInteger(x) ? half(x) : (half(x * 2) & 0x8000) | (half(Math.abs(x * 2)) - 0x400);

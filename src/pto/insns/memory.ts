@@ -181,7 +181,9 @@ export const MEMORY_OPS: readonly OpDef[] = [
     ],
     attrs: [],
     primary: 'src',
-    dtypes: per(ALL),
+    // A2/A3 moves int8 too: the L1 -> L0A/L0B path of an s8 matmul (npu/a2a3/TExtract.hpp allows
+    // int8_t, half, bfloat16_t, float)
+    dtypes: per(ALL, { a2a3: ['f32', 'f16', 'bf16', 'i32', 'i16', 'i8'] }),
     exec: (ctx) => {
       const s = ctx.tiles.src!;
       const d = ctx.tiles.dst!;
