@@ -373,6 +373,8 @@ export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
   }
   const returned = v.k === 'int' ? v.v : v.k === 'float' ? v.v : undefined;
   if (useCache) {
+    // the kept program does not hold on to this run's memory (bound arrays) until its next run
+    ev.resetForRun(budget);
     programs.set(key, cached);
     if (programs.size > MAX_PROGRAMS) programs.delete(programs.keys().next().value!);
   }
