@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { halfBits } from '../../cfront/literal.ts';
 import { AxsimError } from '../../errors.ts';
 import { AMX_GENS, type AmxGen } from '../state.ts';
 import { type AmxCArray, runAmxC } from './run.ts';
@@ -28,11 +29,11 @@ typedef struct axsim_cntx { int unused; } cntx_t;
 #define BLIS_INLINE static inline
 `;
 
-/** ACLE element types the kernels name (they do no f16 arithmetic in C, only pointer steps). */
+/** ACLE element types the kernels name (`float16_t` is `_Float16`, as in clang's arm_neon.h). */
 export const ARM_NEON_SHIM = `#pragma once
 typedef float float32_t;
 typedef double float64_t;
-typedef unsigned short float16_t;
+typedef _Float16 float16_t;
 `;
 
 export type CorpusRepo = 'corsix/amx' | 'xrq-phys/blis_apple';
@@ -162,6 +163,60 @@ function blisGemmCase(
   };
 }
 
+/**
+ * BLIS's 16-bit 64 x 32 micro-kernels (bli_gemm_aaplmx_mac_sh64x32.c): `sh` (f16 in, f16 out, fma16)
+ * and `i16` (int16, mac16), C := alpha A B + beta C with alpha and beta compared and broadcast in C
+ * (`*alpha != (TypeName) 1`). The data keep every partial sum exact (f16: multiples of 1/16 below
+ * 2048/16; int16: far from wrapping), so the result does not depend on the order of operations.
+ */
+function blis16Case(kind: 'sh' | 'i16', alpha: number, beta: number, k: number): CorpusCase {
+  const mr = 64;
+  const nr = 32;
+  const fn = `bli_${kind}gemm_aaplmx_mac_64x32`;
+  return {
+    repo: 'xrq-phys/blis_apple',
+    file: 'kernels/aaplmx/3/bli_gemm_aaplmx_mac_sh64x32.c',
+    with: ['kernels/aaplmx/3/bli_gemm_aaplmx_mac_d16x16.c'],
+    entry: `${fn}(${k}, ALPHA, A, B, BETA, C, 1, ${mr + 8}, 0, 0)`,
+    what: `${mr}x${nr} ${kind === 'sh' ? 'f16' : 'int16'} GEMM, k = ${k}, alpha = ${alpha}, beta = ${beta}`,
+    gens: AMX_GENS,
+    run(src, f, gen, includeDirs) {
+      const ld = mr + 8;
+      const f16 = kind === 'sh';
+      const av = values(k * mr, 11 + k, f16 ? 4 : 1);
+      const bv = values(k * nr, 29 + k, f16 ? 4 : 1);
+      const cv = values(ld * nr, 5, f16 ? 2 : 1);
+      const want = cv.slice();
+      for (let j = 0; j < nr; j++)
+        for (let i = 0; i < mr; i++) {
+          let sum = 0;
+          for (let p = 0; p < k; p++) sum += av[mr * p + i]! * bv[nr * p + j]!;
+          want[i + j * ld] = alpha * sum + beta * cv[i + j * ld]!;
+        }
+      // bit patterns: binary16 of the (exact) values, or int16 two's complement
+      const enc = (v: number) => (f16 ? halfBits(v) : v & 0xffff);
+      const u16 = (v: number[]) => Uint16Array.from(v, enc);
+      const args = {
+        ALPHA: arr('u2', [1], u16([alpha])),
+        BETA: arr('u2', [1], u16([beta])),
+        A: arr('u2', [k, mr], u16(av)),
+        B: arr('u2', [k, nr], u16(bv)),
+        C: arr('u2', [nr, ld], u16(cv)),
+      };
+      const r = runAmxC(src, {
+        file: f,
+        gen,
+        entry: this.entry,
+        args,
+        includeDirs,
+        virtualFiles: EXTRA_FILES,
+      });
+      const c = r.arrays.C!.bytes;
+      return compare(new Uint16Array(c.slice().buffer), u16(want), 'C');
+    },
+  };
+}
+
 export const CORPUS: CorpusCase[] = [
   {
     repo: 'corsix/amx',
@@ -253,6 +308,10 @@ export const CORPUS: CorpusCase[] = [
       inputF16: true,
     },
   ),
+  blis16Case('sh', 1, 1, 5),
+  blis16Case('sh', 2, 0, 4),
+  blis16Case('i16', 1, 1, 5),
+  blis16Case('i16', 3, 0, 4),
 ];
 
 /** Which checkout a directory is: corsix/amx has aarch64.h and fma.md, blis_apple kernels/aaplmx. */
