@@ -4,11 +4,15 @@
  * compares the instruction sequence with the gold listing (src/tensix/sfpi/gold.ts; table in
  * docs/sfpi-gold.md). The checkout must hold the tests (sfpi commit 0ede90d4, the last one whose gold
  * listings match its tests and headers).
+ * `-- --kernels`: instead, runs kernels.cc's tests on axsim and compares the output with
+ * gold/kernels_float and gold/kernels_int (src/tensix/sfpi/kernels.ts), per row and lane.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Arch } from '../src/tensix/encoding.ts';
 import { compileSfpi } from '../src/tensix/sfpi/compile.ts';
 import { goldSummary, goldTable, runGoldCorpus } from '../src/tensix/sfpi/gold.ts';
+import { compareKernels, kernelsText, runKernelsTest } from '../src/tensix/sfpi/kernels.ts';
 
 const root = process.env.AXSIM_SFPI;
 if (!root || !existsSync(`${root}/tests/wormhole/sfpi`)) {
@@ -20,6 +24,29 @@ if (!root || !existsSync(`${root}/tests/wormhole/sfpi`)) {
 const args = process.argv.slice(2);
 const ai = args.indexOf('--arch');
 const arches: Arch[] = ai >= 0 ? [args[ai + 1] as Arch] : ['wormhole', 'blackhole'];
+if (args.includes('--kernels')) {
+  for (const arch of arches) {
+    const r = runKernelsTest(root, arch);
+    process.stdout.write(`## ${arch}\n\n| test | compiled and run |\n|---|---|\n`);
+    for (const t of r.tests) process.stdout.write(`| ${t.call} | ${t.error ? `no: ${t.error}` : 'yes'} |\n`);
+    for (const ints of [false, true]) {
+      const name = `kernels_${ints ? 'int' : 'float'}`;
+      const gold = readFileSync(join(root, 'tests', arch, 'sfpi', 'gold', name), 'utf8');
+      const ours = kernelsText(r.bits, ints);
+      const rows = compareKernels(ours, gold);
+      const same = rows.filter((x) => x.lanes.length === 0).map((x) => x.row);
+      process.stdout.write(
+        `\n${name}: ${ours === gold ? 'reproduced exactly' : `${same.length} of ${rows.length} rows identical`}\n`,
+      );
+      for (const x of rows.filter((x) => x.lanes.length))
+        process.stdout.write(
+          `- row ${x.row}: ${x.lanes.length} of 32 lanes differ (lanes ${x.lanes.join(', ')})\n`,
+        );
+    }
+    process.stdout.write('\n');
+  }
+  process.exit(0);
+}
 const fi = args.indexOf('--file');
 const rows = runGoldCorpus(
   root,

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encode } from '../encoding.ts';
 import { compareListings, demangle, expandReplay, parseGold, wordsAsListing } from './gold.ts';
+import { runGoldRiscv } from './goldrv.ts';
 
 const LISTING = `	.text
 	.globl	_Z3onev
@@ -143,6 +144,38 @@ describe('sfpi gold listings', () => {
       'SFPLOADI L4, 1, 2\nSFPLOADI L0, 2, 2\nSFPLOAD L3, 0, 0, 3\nSFPLUT L3, 4\nSFPSTORE 0, L3, 0, 3',
     );
     assert.match(compareListings(g, t).detail!, /^#4:/);
+  });
+  it('runs a gold function with RISC-V code with its arguments bound (run-time words, branches)', () => {
+    // SFPLOAD L3 at address (a0 & 0x3fff): the word 0x70000000 | lreg_ind 3 << 20 | addr, built at run
+    // time and stored to the instruction buffer; then a branch on a0 picks one of two immediates
+    const fn = parseGold(`_Z1fs:
+	li	a5,16384
+	addi	a5,a5,-1
+	lui	a3,%hi(_ZN7ckernel13instrn_bufferE)
+	and	a4,a0,a5
+	li	a2, 1882193920	# 70300000
+	lw	a3,%lo(_ZN7ckernel13instrn_bufferE)(a3)
+	add	a4,a4,a2
+	sw	a4, 0(a3)
+	bne	a0,zero,.L4
+	SFPLOADI	L0, 1, 4
+	j	.L5
+.L4:
+	SFPLOADI	L0, 2, 4
+.L5:
+	SFPSTORE	0, L0, 12, 3
+	ret
+	.size	_Z1fs, .-_Z1fs
+`)[0]!;
+    assert.equal(fn.riscv, 10);
+    const text = (a: number) =>
+      runGoldRiscv(fn.lines, [a], 'wormhole').insns.map((i) => `${i.name} ${i.ops.join(', ')}`);
+    // SFPLOAD's listing order: register, address, mod0, mode
+    assert.deepEqual(text(7), ['SFPLOAD L3, 7, 0, 0', 'SFPLOADI L0, 2, 4', 'SFPSTORE 0, L0, 12, 3']);
+    assert.deepEqual(text(0), ['SFPLOAD L3, 0, 0, 0', 'SFPLOADI L0, 1, 4', 'SFPSTORE 0, L0, 12, 3']);
+    assert.equal(runGoldRiscv(fn.lines, [7], 'wormhole').built, 1);
+    const call = parseGold('_Z1gv:\n\tcall\trand\n\tret\n\t.size\t_Z1gv, .-_Z1gv\n')[0]!;
+    assert.throws(() => runGoldRiscv(call.lines, [], 'wormhole'), /calls another function \(rand\)/);
   });
   it("prints axsim's words in the listing's operand order", () => {
     const w = [

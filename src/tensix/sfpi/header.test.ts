@@ -92,6 +92,43 @@ describe('sfpi header operators and library', () => {
     );
   });
 
+  it('integer add / compare with an immediate beyond 12 bits: the value loaded (UPPER, LOWER), then the register form', () => {
+    // 100000 = 0x186a0, 70000 = 0x11170; SFPIADD mod1 4 = ARG_LREG_DST | CC_NONE (VD = VC + VD);
+    // a < 70000 as a - t with the 2's complement of VD (2) and CC_LT0 (0)
+    same(
+      `vInt a = dst_reg[0];
+       a = a + 100000;
+       v_if (a < 70000) { dst_reg[1] = a; }
+       v_endif;`,
+      `SFPLOAD L0, 0, 12, 3
+       SFPLOADI L1, 1, 8
+       SFPLOADI L1, 34464, 10
+       SFPIADD L1, L0, 0, 4
+       SFPLOADI L2, 1, 8
+       SFPLOADI L2, 4464, 10
+       SFPIADD L2, L1, 0, 2
+       SFPSTORE 2, L1, 12, 3
+       SFPENCC 3, 10`,
+    );
+  });
+
+  it('an s2vFloat16b operand is an SFPADDI / SFPMULI immediate; an s2vFloat16a one is loaded', () => {
+    // gold coverage.S test_muli_addi: a += s2vFloat16b(16.0f) is SFPADDI 0x4180; FLOATA stays SFPLOADI + SFPADD
+    same(
+      `vFloat a = dst_reg[0];
+       a += s2vFloat16b(16.0f);
+       a += s2vFloat16a(16.0f);
+       a *= s2vFloat16b(16.0f);
+       dst_reg[1] = a;`,
+      `SFPLOAD L0, 0, 0, 3
+       SFPADDI L0, 16768, 0
+       SFPLOADI L1, 19456, 1
+       SFPADD L0, L10, L0, L1, 0
+       SFPMULI L0, 16768, 0
+       SFPSTORE 2, L0, 0, 3`,
+    );
+  });
+
   it('arithmetic whose result nobody reads is still emitted; an unused constant is not', () => {
     same(
       `vFloat x = dst_reg[0];

@@ -37,6 +37,8 @@ typedef __vCond vBool;
 struct s2vFloat16 {
   int k;
   int v;
+  // sfpi_fp16.h get(): the 16-bit pattern, a scalar (kernels build packed LUT words from it)
+  int get() const { return v; }
 };
 struct s2vFloat16a : s2vFloat16 {
   s2vFloat16a(const int in) { k = 8; v = in; }
@@ -259,6 +261,9 @@ struct __vConstInt {
   vInt operator&(const vInt b) const { vInt a = *this; return a & b; }
   vInt operator|(const vInt b) const { vInt a = *this; return a | b; }
   vInt operator^(const vInt b) const { vInt a = *this; return a ^ b; }
+  // sfpi.h __vConstIntBase: << is an SFPSHFT of a copy of the register; >> shifts it right as a vUInt
+  vInt operator<<(const int amt) const { vInt a = *this; return a << amt; }
+  vUInt operator>>(const int amt) const { vInt a = *this; vUInt u; u.v = a.v; return u >> amt; }
 };
 // l_reg[LRegs::LRegN] (sfpi.h __LReg): reading gives the value LReg N holds on entry (it stays in N);
 // writing leaves a value in LReg N for what runs next.

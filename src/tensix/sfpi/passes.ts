@@ -239,7 +239,10 @@ export function immediates(input: readonly TraceOp[]): TraceOp[] {
       [o.a, o.b],
     ] as const) {
       const cd = ops[defAt.get(c) ?? -1];
-      if (cd?.k !== 'fimm' || fp16b(cd.bits) === undefined) continue;
+      // an fp16b-representable float, or an s2vFloat16b pattern (SFPLOADI FLOATB: the same 16 bits;
+      // gold coverage.S test_muli_addi). An s2vFloat16a (FLOATA) is not an ADDI/MULI immediate.
+      const imm = cd?.k === 'fimm' ? fp16b(cd.bits) : cd?.k === 'loadi' && cd.mod === 0 ? cd.imm : undefined;
+      if (imm === undefined) continue;
       const xd = ops[defAt.get(x) ?? -1];
       if (!xd || xd.k === 'creg' || x === c) continue;
       if (cmovInto !== undefined && cmovInto !== x) continue;
@@ -255,7 +258,7 @@ export function immediates(input: readonly TraceOp[]): TraceOp[] {
         id: o.id,
         op: o.op === 'add' ? 'addi' : 'muli',
         a: x,
-        imm: fp16b(cd.bits)!,
+        imm,
         at: o.at,
       };
       break;
@@ -263,7 +266,7 @@ export function immediates(input: readonly TraceOp[]): TraceOp[] {
   }
   // constants no longer read
   const used = new Set(ops.flatMap(usesOf));
-  return ops.filter((o) => o.k !== 'fimm' || used.has(o.id));
+  return ops.filter((o) => (o.k !== 'fimm' && o.k !== 'loadi') || used.has(o.id));
 }
 
 /** lower: trace nodes -> instructions on virtual registers (value id = virtual register). */
@@ -376,10 +379,21 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
     const first = p.k === 'set' ? p : p.k === 'and' ? p.a : p.a.k === 'and' ? p.a.a : undefined;
     const fold = first?.k === 'set' && (first.mod === 0 || first.mod === 4) ? first : undefined;
     const ccMode = fold ? (fold.mod === 0 ? 0 : 8) : 4; // SFPIADD_MOD1_CC_LT0 / GTE0 / NONE
-    if (c.b < 0) {
+    if (c.b < 0 && (-c.imm < -2048 || -c.imm > 2047)) {
+      // beyond the 12-bit immediate: the value is loaded, then compared as a vector (a - t)
+      const t = temp--;
+      loadi(t, c.imm, at, 's');
+      const a = c.a;
+      ins('SFPIADD', {
+        def: d,
+        uses: [a, t],
+        tied: t,
+        copy: true,
+        args: (r) => [0, r(a), r(d), 2 | ccMode],
+        at,
+      });
+    } else if (c.b < 0) {
       const imm = -c.imm & 0xfff;
-      if (-c.imm < -2048 || -c.imm > 2047)
-        throw notYet('integer compare with an immediate beyond 12 bits', at);
       ins('SFPIADD', { def: d, uses: [c.a], args: (r) => [imm, r(c.a), r(d), 1 | ccMode], at });
     } else {
       // a - b: copy b, then SFPIADD with the 2's complement of the destination
@@ -612,8 +626,20 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         } else if (o.op === 'addi' || o.op === 'muli')
           inPlace(o.op === 'addi' ? 'SFPADDI' : 'SFPMULI', id, a, [], (r) => [imm, r(id), 0], at);
         else if (o.op === 'iaddi') {
-          if (imm < -2048 || imm > 2047) throw notYet('integer add of an immediate beyond 12 bits', at);
-          ins('SFPIADD', { def: id, uses: [a], args: (r) => [imm & 0xfff, r(a), r(id), 5], at }); // imm, CC none
+          if (imm < -2048 || imm > 2047) {
+            // beyond SFPIADD's 12-bit immediate: the value is loaded (SFPLOADI as an int32 constant), then
+            // the register form VD = VC + VD (ARG_LREG_DST 0 | CC_NONE 4), as sfpi-gcc's sfpxiadd_i does
+            const t = temp--;
+            loadi(t, imm, at, 's');
+            ins('SFPIADD', {
+              def: id,
+              uses: [a, t],
+              tied: t,
+              copy: true,
+              args: (r) => [0, r(a), r(id), 4],
+              at,
+            });
+          } else ins('SFPIADD', { def: id, uses: [a], args: (r) => [imm & 0xfff, r(a), r(id), 5], at }); // imm, CC none
         } else if (o.op === 'shli' || o.op === 'sari') {
           if (o.op === 'sari' && arch === 'wormhole')
             throw notYet("'>>' of a vInt on Wormhole (sfpi defines it on Blackhole only)", at);
