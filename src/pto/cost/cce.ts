@@ -12,6 +12,7 @@
 import { unsupported } from '../../errors.ts';
 import { a2a3FormulaCycles } from './formula.ts';
 import { DERIVED_KERNELS, KERNELS } from './kernels/index.ts';
+import { perfSimFallbackCycles } from './perfsim.ts';
 import type { PipeState } from './pipes.ts';
 import { Trace } from './trace.ts';
 import type { CostInput, CostResult } from './types.ts';
@@ -30,34 +31,10 @@ const DTYPE_STR: Record<string, string> = {
   bf16: 'bf16',
 };
 
-/** Pipe stage of an opcode (perf_sim/latency.hpp StaticPipeStageLookup) for the fallback estimate. */
-function stageOf(op: string): 'scalar' | 'matrix' | 'mte1' | 'gm' | 'vector' {
-  if (
-    [
-      'TSYNC',
-      'TRESHAPE',
-      'TASSIGN',
-      'TPRINT',
-      'TGET_SCALE_ADDR',
-      'TSUBVIEW',
-      'TALLOC',
-      'TFREE',
-      'TPUSH',
-      'TPOP',
-    ].includes(op)
-  ) {
-    return 'scalar';
-  }
-  if (['TMATMUL', 'TMATMUL_ACC', 'TMATMUL_BIAS', 'TGEMV', 'TGEMV_ACC', 'TGEMV_BIAS'].includes(op))
-    return 'matrix';
-  if (op === 'TIMG2COL' || op === 'TTRANS') return 'mte1';
-  if (op === 'TLOAD' || op === 'TPREFETCH' || op === 'TSTORE') return 'gm';
-  return 'vector';
-}
-
 /**
  * `perf_sim::EstimateInstrCycles(opcode, rows, cols, dtype)` (costmodel_provider.hpp): the
- * lightweight formula on the first tile argument's valid shape, else a per-stage fallback.
+ * lightweight formula on the first tile argument's valid shape, else Perf-Sim's per-stage
+ * `FallbackCycles` (perfsim.ts).
  */
 export function estimateInstrCycles(op: string, rows: number, cols: number, dtype: string): number {
   const ds = DTYPE_STR[dtype] ?? 'unknown';
@@ -124,19 +101,7 @@ export function estimateInstrCycles(op: string, rows: number, cols: number, dtyp
     });
     if (est && est.cycles > 0) return Math.trunc(est.cycles);
   }
-  const elems = rows * cols;
-  switch (stageOf(op)) {
-    case 'scalar':
-      return 1;
-    case 'matrix':
-      return 4 + Math.floor(elems / 16);
-    case 'gm':
-      return 3 + Math.floor((elems * 2) / 64);
-    case 'mte1':
-      return 1 + Math.floor(elems / 64);
-    default:
-      return 2 + Math.floor(elems / 32);
-  }
+  return perfSimFallbackCycles(op, rows, cols);
 }
 const REVERSE: Record<string, true> = {
   fp32: true,
