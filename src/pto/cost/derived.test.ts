@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parsePtoAs } from '../asm/parser.ts';
+import { inp as workedExample } from './fixtures.ts';
 import { costInstruction } from './index.ts';
 import { perfSimFallbackCycles } from './perfsim.ts';
 import { comparePerfSim } from './perfsim-compare.ts';
@@ -34,16 +35,8 @@ const facts = (
   vCol,
 });
 
-const inp = (op: string, extra: Partial<CostInput> = {}): CostInput => ({
-  op,
-  dtype: 'f32',
-  rows: 16,
-  cols: 64,
-  validRow: 16,
-  validCol: 64,
-  layout: 'RM',
-  ...extra,
-});
+/** The worked-example input (fixtures.ts) for `op`, with the given fields replaced. */
+const inp = (op: string, extra: Partial<CostInput> = {}): CostInput => workedExample({ op, ...extra });
 
 test('pto-isa model, derived TEXPANDS: count-mode vector_dup, one for a contiguous region, one per row otherwise', () => {
   // set_mask_count 1 + set_vector_mask 1 + vector_dup (repeat 0: head 11) + set_mask_norm 1 + full mask 1
