@@ -18,8 +18,8 @@ export interface AmxWorkload {
 }
 
 function fill(s: AmxState, lanes: number, kind: 'f32' | 'f16' | 'f64'): void {
-  const x = new DataView(s.x.buffer);
-  const y = new DataView(s.y.buffer);
+  const x = new DataView(s.x.buffer, s.x.byteOffset, s.x.byteLength);
+  const y = new DataView(s.y.buffer, s.y.byteOffset, s.y.byteLength);
   const bytes = 64 / lanes;
   for (let r = 0; r < 8; r++) {
     for (let k = 0; k < lanes; k++) {

@@ -52,10 +52,10 @@ test('fma64/fms64 vector mode (hot path) equals the exact fused multiply-add per
       (xs, ys, zs, xr, yr, zrow, fms) => {
         const s = new AmxState({ gen: 'm4' });
         s.enabled = true;
-        const x = new Float64Array(s.x.buffer);
-        const y = new Float64Array(s.y.buffer);
-        const z = new Float64Array(s.z.buffer);
-        const zw = new BigUint64Array(s.z.buffer);
+        const x = s.xf64;
+        const y = s.yf64;
+        const z = s.zf64;
+        const zw = new BigUint64Array(s.z.buffer, s.z.byteOffset, 512);
         for (let i = 0; i < 8; i++) {
           x[xr * 8 + i] = xs[i]!;
           y[yr * 8 + i] = ys[i]!;

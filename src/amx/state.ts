@@ -1,4 +1,5 @@
 import { badInput, nearestName } from '../errors.ts';
+import { allocAmxRegisters } from './fma64-simd.ts';
 
 /** Hardware generations; behaviour differences are listed in docs/amx.md (per corsix/amx). */
 export type AmxGen = 'm1' | 'm2' | 'm3' | 'm4';
@@ -112,6 +113,15 @@ export class AmxMemory {
   }
 }
 
+/** A typed view of exactly the bytes of `b`. */
+function view<T>(
+  C: new (buffer: ArrayBuffer, byteOffset: number, length: number) => T & { BYTES_PER_ELEMENT: number },
+  b: Uint8Array,
+): T {
+  const c = C as unknown as { BYTES_PER_ELEMENT: number };
+  return new C(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength / c.BYTES_PER_ELEMENT);
+}
+
 /**
  * The architectural state of one AMX context: X and Y (8 x 64 bytes each, also viewed as one
  * 512-byte circular buffer), Z (64 x 64 bytes), the set/clr enabled flag, and the memory that
@@ -121,21 +131,29 @@ export class AmxState {
   readonly gen: AmxGen;
   /** 1 for m1 … 4 for m4: the numeric form the executors test against. */
   readonly ver: number;
-  readonly x = new Uint8Array(512);
-  readonly y = new Uint8Array(512);
-  readonly z = new Uint8Array(4096);
-  readonly x32 = new Uint32Array(this.x.buffer);
-  readonly y32 = new Uint32Array(this.y.buffer);
-  readonly xf64 = new Float64Array(this.x.buffer);
-  readonly yf64 = new Float64Array(this.y.buffer);
-  readonly xf32 = new Float32Array(this.x.buffer);
-  readonly yf32 = new Float32Array(this.y.buffer);
-  readonly z16 = new Uint16Array(this.z.buffer);
-  readonly z32 = new Uint32Array(this.z.buffer);
-  readonly zf32 = new Float32Array(this.z.buffer);
-  readonly zf64 = new Float64Array(this.z.buffer);
-  readonly zi16 = new Int16Array(this.z.buffer);
-  readonly zi32 = new Int32Array(this.z.buffer);
+  /**
+   * X, Y and Z live in the SIMD kernel's WebAssembly memory when there is room (fma64-simd.ts), so
+   * they are views that need not start at byte 0 of their buffer: make other views of them with
+   * their byteOffset and byteLength (e.g. `new Float64Array(s.z.buffer, s.z.byteOffset, 512)`).
+   */
+  private readonly regs = allocAmxRegisters();
+  readonly x: Uint8Array = this.regs.x;
+  readonly y: Uint8Array = this.regs.y;
+  readonly z: Uint8Array = this.regs.z;
+  /** Byte address of X in the kernel's memory (Y at +512, Z at +1024), or -1 (ordinary arrays). */
+  readonly regAddr: number = this.regs.addr;
+  readonly x32 = view(Uint32Array, this.x);
+  readonly y32 = view(Uint32Array, this.y);
+  readonly xf64 = view(Float64Array, this.x);
+  readonly yf64 = view(Float64Array, this.y);
+  readonly xf32 = view(Float32Array, this.x);
+  readonly yf32 = view(Float32Array, this.y);
+  readonly z16 = view(Uint16Array, this.z);
+  readonly z32 = view(Uint32Array, this.z);
+  readonly zf32 = view(Float32Array, this.z);
+  readonly zf64 = view(Float64Array, this.z);
+  readonly zi16 = view(Int16Array, this.z);
+  readonly zi32 = view(Int32Array, this.z);
   /** True between `set` and `clr`. */
   enabled = false;
   /** When true, executing a data instruction while disabled is an error (the hardware faults). */

@@ -24,7 +24,7 @@
 import type { Arch } from './encoding.ts';
 import { sfpcompc, sfppopc, sfppushc } from './insns/flags.ts';
 import { sfpshft } from './insns/intops.ts';
-import { sfpload, sfpstore } from './insns/ldst.ts';
+import { applyPartialAddrMod, sfpload, sfpstore, transferStart } from './insns/ldst.ts';
 import { madLanesBhSimd, madLanesWhSimd, poolAddress } from './mad-simd.ts';
 import { STRIDE } from './ops.ts';
 import type { Program } from './program.ts';
@@ -96,12 +96,18 @@ function emitRecord(code: Int32Array, i: number, arch: Arch): string {
   switch (op) {
     case 0: // NOP
       return '';
-    case 26: // PUSHC
+    case 26: // PUSHC (flags.ts sfppushc): a push (Wormhole, or Blackhole Mod1 0) written out; a full stack calls it
+      if (arch === 'wormhole' || mod === 0) {
+        return `{ const n = st.stackSize; if (n >= 8 && st.flagStackPolicy === 'error') { k = ${int(i)}; sfppushc(st, ${int(mod)}); } else { const j = n & 7; st.stackEn[j] = st.useLaneFlags; st.stackFlags[j] = st.laneFlags; st.stackSize = (n + 1) & 15; } }\n`;
+      }
       return `k = ${int(i)}; sfppushc(st, ${int(mod)});\n`;
-    case 27: // POPC
+    case 27: // POPC (flags.ts sfppopc): Mod1 0 on a non-empty stack written out
+      if (mod === 0) {
+        return `{ const n = st.stackSize; if (n === 0) { k = ${int(i)}; sfppopc(st, 0); } else { const t = (n - 1) & 7; st.useLaneFlags = st.stackEn[t]; st.laneFlags = st.stackFlags[t] | 0; st.stackSize = (n - 1) & 15; } }\n`;
+      }
       return `k = ${int(i)}; sfppopc(st, ${int(mod)});\n`;
-    case 29: // COMPC
-      return 'sfpcompc(st);\n';
+    case 29: // COMPC (flags.ts sfpcompc)
+      return '{ const n = st.stackSize; const t = (n - 1) & 7; const te = n !== 0 ? st.stackEn[t] : 1; const tf = n !== 0 ? st.stackFlags[t] | 0 : -1; st.laneFlags = te && st.useLaneFlags ? tf & ~st.laneFlags : 0; }\n';
     case 13: {
       // IADD (intops.ts sfpiadd): flags (VD < 8 only) from the sign bits of all lanes of VD, of
       // which the mask keeps the enabled ones
@@ -185,13 +191,58 @@ function emitRecord(code: Int32Array, i: number, arch: Arch): string {
       return `L[${int(I)}] = ${int(imm)}; ${call};\n`;
     }
     case 1: // LOAD
+      if (vd < 8 && (mod === 3 || mod === 4)) return transfer32(i, vd, mod, va, imm, false);
       return `k = ${int(i)}; sfpload(st, ${MASK}, ${int(vd)}, ${int(mod)}, ${int(va)}, ${int(imm)});\n`;
     case 2: // STORE
+      if (mod === 3 || mod === 4) return transfer32(i, vd, mod, va, imm, true);
       return `k = ${int(i)}; sfpstore(st, ${MASK}, ${int(vd)}, ${int(mod)}, ${int(va)}, ${int(imm)});\n`;
     default:
       return `k = ${int(i)}; execRecord(st, code, ${int(o)});\n`;
   }
 }
+
+/**
+ * SFPLOAD / SFPSTORE in format FP32 (3) or INT32 (4) (a load to LReg 0..7): with all lanes enabled,
+ * ldst.ts's fast path written out (transfer32AllLanes: lane 8g + c is the Dst32b cell at row
+ * (Addr & ~3) + g, column 2c + ((Addr >> 1) & 1), high half 128 cells before the low half; an FP32
+ * store flushes denormals to signed zero), else the instruction function.
+ */
+function transfer32(
+  i: number,
+  vd: number,
+  mod: number,
+  addrMod: number,
+  imm: number,
+  store: boolean,
+): string {
+  const name = `${store ? 'st' : 'ld'}${int(vd)}_${int(mod)}`;
+  if (!helpers.has(name)) {
+    const D = vd * LANES;
+    let lanes = '';
+    for (let g = 0; g < 4; g++) {
+      for (let c = 0; c < 8; c++) {
+        const off = g * 16 + 2 * c;
+        const l = D + g * 8 + c;
+        if (!store) {
+          lanes += `x = T[f + ${int(off)}]; L[${int(l)}] = ((x & 0x8000) << 16) | ((x & 0xff) << 23) | ((x & 0x7f00) << 8) | T[f + ${int(off + 128)}];\n`;
+        } else {
+          const d =
+            mod === 3 ? `((x = L[${int(l)}] | 0) & 0x7f800000 ? x : x & 0x80000000)` : `L[${int(l)}] | 0`;
+          lanes += `x = ${d}; T[f + ${int(off)}] = ((x >>> 16) & 0x8000) | ((x & 0x7f0000) >>> 8) | ((x >>> 23) & 0xff); T[f + ${int(off + 128)}] = x & 0xffff;\n`;
+        }
+      }
+    }
+    const fn = store ? 'sfpstore' : 'sfpload';
+    helpers.set(
+      name,
+      `function ${name}(st, L, m, addrMod, imm) {\nif (m !== -1) { ${fn}(st, m, ${int(vd)}, ${int(mod)}, addrMod, imm); return; }\nconst a = transferStart(st, imm, ${int(mod)}, ${store}); const r = a & ~3; const f = ((((r & 0x1f8) << 1) | (r & 0x207)) << 4) + ((a >> 1) & 1); const T = st.dst; let x = 0;\n${lanes}applyPartialAddrMod(st, addrMod);\n}\n`,
+    );
+  }
+  return `k = ${int(i)}; ${name}(st, L, ${MASK}, ${int(addrMod)}, ${int(imm)});\n`;
+}
+
+/** Helper functions of the program being compiled (name -> source), shared by its chunks. */
+let helpers = new Map<string, string>();
 
 /** SFPCONFIG and template records: the records after which LaneConfig may differ. */
 function isControlPoint(op: number): boolean {
@@ -207,11 +258,12 @@ function emitSegment(code: Int32Array, a: number, b: number, arch: Arch): string
 }
 
 function chunkFunction(name: string, body: string): string {
-  return `function ${name}(st, code) {\nconst L = st.lreg;\nconst LA = poolAddress(L);\nlet k = 0;\ntry {\n${body}} catch (e) { throw relocate(e, prog, k); }\n}\n`;
+  return `function ${name}(st, code, L, LA) {\nlet k = 0;\ntry {\n${body}} catch (e) { throw relocate(e, prog, k); }\n}\n`;
 }
 
 /** The JavaScript source of a program's compiled form (exported for tests and for reading). */
 export function programSource(prog: Program): string {
+  helpers = new Map();
   const code = prog.code;
   const n = prog.length;
   const chunks: string[] = [];
@@ -239,8 +291,10 @@ export function programSource(prog: Program): string {
     a = b;
   }
   flush();
-  const calls = chunks.map((_, j) => `c${j}(st, code);`).join(' ');
-  return `'use strict';\n${chunks.join('')}return function run(st, code, reps) {\nfor (let r = 0; r < reps; r++) { ${calls} }\n};\n`;
+  const calls = chunks.map((_, j) => `c${j}(st, code, L, LA);`).join(' ');
+  // the LReg file and its address in the SIMD kernel's memory are fixed per machine: read once per
+  // run (reading a typed array's .buffer per repetition cost 20 % of workload (i))
+  return `'use strict';\n${[...helpers.values()].join('')}${chunks.join('')}return function run(st, code, reps) {\nconst L = st.lreg;\nconst LA = poolAddress(L);\nfor (let r = 0; r < reps; r++) { ${calls} }\n};\n`;
 }
 
 const cache = new WeakMap<Program, CompiledProgram | null>();
@@ -268,6 +322,8 @@ export function compiledProgram(prog: Program, hooks: JitHooks): CompiledProgram
       'poolAddress',
       'sfpload',
       'sfpstore',
+      'transferStart',
+      'applyPartialAddrMod',
       src,
     );
     f = make(
@@ -283,6 +339,8 @@ export function compiledProgram(prog: Program, hooks: JitHooks): CompiledProgram
       poolAddress,
       sfpload,
       sfpstore,
+      transferStart,
+      applyPartialAddrMod,
     ) as CompiledProgram;
   } catch (e) {
     if (!(e instanceof EvalError)) throw e;

@@ -9,6 +9,7 @@
  * sign flips that keep NaN payloads. NaNs from arithmetic are the default NaN (FPCR.DN = 1).
  */
 import { loadXY, writemask } from '../common.ts';
+import { fma64Simd } from '../fma64-simd.ts';
 import {
   F16_TO_F32_BITS,
   F16_TO_F64,
@@ -142,6 +143,32 @@ function alu64(s: AmxState, zi: number, i: number, j: number, alu: number, neg: 
   }
 }
 
+/**
+ * The vector-mode hot path of fma64/fms64: z[base + i] = (+|-)x[xi + i] * y[yi + i] + z[base + i]
+ * for the 8 lanes, each rounded once (fp.ts fma64), a NaN result stored as the default NaN. A small
+ * function of its own so that V8 inlines fma64 into the lane loop (inside execFma64, with the
+ * general paths beside it, it did not).
+ */
+function fmaRow64(
+  zf: Float64Array,
+  z32: Uint32Array,
+  base: number,
+  xs: Float64Array,
+  xi: number,
+  ys: Float64Array,
+  yi: number,
+  neg: boolean,
+): void {
+  for (let i = 0; i < 8; i++) {
+    const zi = base + i;
+    const r = fma64(neg ? -xs[xi + i]! : xs[xi + i]!, ys[yi + i]!, zf[zi]!);
+    if (Number.isNaN(r)) {
+      z32[2 * zi] = 0;
+      z32[2 * zi + 1] = F64_DEFAULT_NAN_HI;
+    } else zf[zi] = r;
+  }
+}
+
 export function execFma64(s: AmxState, lo: number, hi: number, neg: boolean): void {
   const zrow = (lo >>> 20) & 63;
   const alu = (lo >>> 27) & 7;
@@ -153,18 +180,10 @@ export function execFma64(s: AmxState, lo: number, hi: number, neg: boolean): vo
     const yoff = lo & 0x1ff;
     if (alu === 0 && ((hi >>> 9) & 0x7f) === 0 && ((xoff | yoff) & 7) === 0 && xoff <= 448 && yoff <= 448) {
       // Hot path: aligned, non-wrapping operands read in place; every lane enabled, full FMA.
-      const xs = s.xf64;
-      const ys = s.yf64;
-      const xi = xoff >>> 3;
-      const yi = yoff >>> 3;
-      for (let i = 0; i < 8; i++) {
-        const zi = base + i;
-        const r = fma64(neg ? -xs[xi + i]! : xs[xi + i]!, ys[yi + i]!, zf[zi]!);
-        if (Number.isNaN(r)) {
-          z32[2 * zi] = 0;
-          z32[2 * zi + 1] = F64_DEFAULT_NAN_HI;
-        } else zf[zi] = r;
-      }
+      // all sixteen operands binary32 values: the SIMD kernel (fma64-simd.ts), in place
+      const ra = s.regAddr;
+      if (ra >= 0 && fma64Simd(ra + xoff, ra + 512 + yoff, ra + 1024 + base * 8, neg ? 1 : 0) === 0) return;
+      fmaRow64(zf, z32, base, s.xf64, xoff >>> 3, s.yf64, yoff >>> 3, neg);
       return;
     }
     loadPools(s, lo);

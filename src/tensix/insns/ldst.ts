@@ -120,6 +120,19 @@ function transfer32AllLanes(st: TensixState, vd: number, addr: number, dir: numb
 }
 
 /**
+ * The first step of every SFPLOAD/SFPSTORE for the formats other than SRCB and INT32_ALL: the
+ * transfer address, recorded as the last Dst access. The compiled path (jit.ts) calls it before
+ * its written-out 32-bit all-lanes transfer (the code of {@link transfer32AllLanes}), then
+ * {@link applyPartialAddrMod}: the same steps as `sfpload` / `sfpstore` take on their fast path.
+ */
+export function transferStart(st: TensixState, imm10: number, mod0: number, store: boolean): number {
+  const addr = transferAddr(st, imm10, mod0, store);
+  st.lastDstAddr = addr;
+  st.lastDstStore = store ? 1 : 0;
+  return addr;
+}
+
+/**
  * SFPLOAD: LReg[vd] <- Dst at (imm10 + RWC), format mod0; then ADDR_MOD `addrMod`.
  * `vd` >= 8 performs no LReg write (the address mode still applies).
  */
