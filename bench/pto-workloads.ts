@@ -40,6 +40,11 @@ export interface PtoWorkload {
   make: () => { run: () => void; check: () => boolean };
 }
 
+/** TADD f32 on three fresh n x n tiles: one call through `execute` (or a prepared instruction), and its check. */
+export function taddCase(n: number, prepared = false): { run: () => void; check: () => boolean } {
+  return tadd(n, prepared)();
+}
+
 function tadd(n: number, prepared = false): PtoWorkload['make'] {
   return () => {
     const a = vecTile(n, 7);

@@ -19,12 +19,15 @@
  * for N = 10^6). SFPU always checks the published digests at N = 0, 1 and the small N, and in the
  * full mode also after the timed N. The exit code is 1 if any check failed.
  */
+import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { executeRaw, fnv1a64 } from '../src/amx/index.ts';
+import type { Tile } from '../src/pto/index.ts';
 import { type Arch, compile, runProgram, TensixState } from '../src/tensix/index.ts';
 import { amxCRows } from './amx-c.bench.ts';
 import { AMX_WORKLOADS, setUp } from './amx-workloads.ts';
-import { PTO_WORKLOADS } from './pto-workloads.ts';
+import { PTO_WORKLOADS, taddCase, vecTile } from './pto-workloads.ts';
 import { digest, SFPU_WORKLOADS } from './sfpu-workloads.ts';
 
 export interface BenchRow {
@@ -154,29 +157,79 @@ function amxCRowsForTable(): BenchRow[] {
   );
 }
 
+/** Median over the repetitions of work units per CPU second (in 10^9), each timing >= minSeconds. */
+function ptoRate(run: () => void, work: number): number {
+  const minSeconds = quick ? 0.05 : 0.5;
+  for (let i = 0; i < 10; i++) run();
+  const rates: number[] = [];
+  for (let k = 0; k < reps; k++) {
+    let n = 4;
+    for (;;) {
+      const sec = cpuSeconds(() => {
+        for (let i = 0; i < n; i++) run();
+      });
+      if (sec >= minSeconds) {
+        rates.push((n * work) / sec / 1e9);
+        break;
+      }
+      n *= 2;
+    }
+  }
+  return median(rates);
+}
+
 function ptoRows(): BenchRow[] {
   const out: BenchRow[] = [];
-  const minSeconds = quick ? 0.05 : 0.5;
   for (const w of PTO_WORKLOADS) {
     const name = `PTO ${w.name}`;
     if (!wanted(name)) continue;
     const c = w.make();
-    for (let i = 0; i < 10; i++) c.run();
-    const rates: number[] = [];
-    for (let k = 0; k < reps; k++) {
-      let n = 16;
-      for (;;) {
-        const sec = cpuSeconds(() => {
-          for (let i = 0; i < n; i++) c.run();
-        });
-        if (sec >= minSeconds) {
-          rates.push((n * w.work) / sec / 1e9);
-          break;
-        }
-        n *= 2;
-      }
+    out.push(row(`${name} (vs ${w.refBuild})`, 'cpu', w.unit, ptoRate(c.run, w.work), w.ref, c.check()));
+  }
+  // Issue 17's cliff rows: large tiles and many live tiles against axsim's own 512x512 rate in the
+  // same run (the acceptance: ratio >= 0.8)
+  const cliff = [
+    { name: 'PTO TADD f32 1024x1024 (vs axsim 512x512)', n: 1024, live: 0 },
+    { name: 'PTO TADD f32 512x512 with 100 live 512x512 tiles (vs axsim 512x512)', n: 512, live: 100 },
+  ].filter((c) => wanted(c.name));
+  if (cliff.length > 0) {
+    const base = taddCase(512);
+    const baseRate = ptoRate(base.run, 512 * 512);
+    const baseOk = base.check();
+    for (const c of cliff) {
+      const live: Tile[] = [];
+      for (let i = 0; i < c.live; i++) live.push(vecTile(512, i + 2));
+      const t = taddCase(c.n);
+      out.push(row(c.name, 'cpu', 'G elem/s', ptoRate(t.run, c.n * c.n), baseRate, baseOk && t.check()));
+      if (live.length !== c.live) throw new Error('unreachable');
     }
-    out.push(row(`${name} (vs ${w.refBuild})`, 'cpu', w.unit, median(rates), w.ref, c.check()));
+  }
+  return out;
+}
+
+/**
+ * Issue 17's cold-start rows: the first 1000 SFPU / AMX instructions in a fresh process
+ * (bench/coldstart.ts), CPU time, median over the repetitions (one process each). Expressed as a
+ * rate so that the ratio reads like the others: instructions per ms against the budget's 1000 per
+ * 20 ms (ratio >= 1: under 20 ms).
+ */
+function coldRows(): BenchRow[] {
+  const out: BenchRow[] = [];
+  for (const part of ['sfpu', 'amx']) {
+    const name = `cold start: first 1000 ${part.toUpperCase()} instructions (vs 20 ms)`;
+    if (!wanted(name)) continue;
+    const ms: number[] = [];
+    let ok = true;
+    for (let k = 0; k < reps; k++) {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/coldstart.ts', part], {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        encoding: 'utf8',
+      });
+      const res = JSON.parse(r.stdout) as { ms: number; cpuMs: number; ok: boolean };
+      ms.push(res.cpuMs);
+      ok &&= res.ok;
+    }
+    out.push(row(name, part === 'sfpu' ? 'wormhole' : 'm4', 'instr/ms (cold)', 1000 / median(ms), 50, ok));
   }
   return out;
 }
@@ -193,7 +246,7 @@ log(
       .join(' ')}${quick ? ', --quick (1 repetition, reduced N: rough figures)' : ', median of 3'}`,
 );
 const rows: BenchRow[] = [];
-for (const part of [sfpuRows, amxRows, amxCRowsForTable, ptoRows]) {
+for (const part of [sfpuRows, amxRows, amxCRowsForTable, ptoRows, coldRows]) {
   for (const r of part()) {
     rows.push(r);
     log(`  ${r.workload} [${r.arch}]: ${fmt(r.axsim)} ${r.unit} (${r.ratio.toFixed(2)}x)`);

@@ -41,7 +41,21 @@ test('npm run bench --quick --json: every workload, the documented shape, checks
       names.some((n) => n.startsWith('AMX C sgemm') && n.includes(w)),
       `AMX C ${w}`,
     );
-  assert.equal(rows.length, 20); // + TADD 64x64 through a prepared instruction, + the three AMX C rows
+  // issue 17: the large-tile and many-live-tiles rows (against axsim's own 512x512 rate)
+  for (const w of ['TADD f32 1024x1024', 'TADD f32 512x512 with 100 live'])
+    assert.ok(
+      names.some((n) => n.startsWith(`PTO ${w}`)),
+      `PTO ${w}`,
+    );
+  // and the cold-start rows
+  for (const p of ['SFPU', 'AMX'])
+    assert.ok(
+      names.some((n) => n.startsWith(`cold start: first 1000 ${p} instructions`)),
+      `cold start ${p}`,
+    );
+  // + TADD 64x64 through a prepared instruction, + the three AMX C rows, + the two PTO cliff rows,
+  // + the two cold-start rows
+  assert.equal(rows.length, 24);
   for (const x of rows) {
     assert.deepEqual(Object.keys(x).sort(), [
       'arch',

@@ -96,7 +96,8 @@ export function createTile(
     data.length === n * probe.elemBytes &&
     probe.elemBytes !== 1
   ) {
-    return new Tile(full, data.slice());
+    probe.bytes.set(data); // a copy, in the SIMD pool when there is room (as data.slice() is not)
+    return probe;
   }
   if (data.length !== n) {
     throw badInput(`tile data has ${data.length} values, a ${probe.rows}x${probe.cols} tile needs ${n}`, {

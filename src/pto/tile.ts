@@ -8,7 +8,7 @@
  */
 import { badInput } from '../errors.ts';
 import { DTYPE_INFO, type DType, isDType } from './dtype.ts';
-import { allocBytes, pin } from './simd.ts';
+import { allocBytes, pin, poolAddress } from './simd.ts';
 
 export type TileLoc = 'vec' | 'mat' | 'left' | 'right' | 'acc' | 'bias' | 'scaling';
 export const TILE_LOCS: readonly TileLoc[] = ['vec', 'mat', 'left', 'right', 'acc', 'bias', 'scaling'];
@@ -127,7 +127,14 @@ export class Tile {
     } else {
       this.bytes = allocBytes(n, this);
     }
+    this.poolAddr = poolAddress(this.bytes);
   }
+
+  /**
+   * Byte address of `bytes` in the SIMD kernels' memory (simd.ts), or -1 when they are elsewhere.
+   * Found once here: reading a typed array's `.buffer` costs about 100 ns in V8, too much per op.
+   */
+  readonly poolAddr: number;
 
   get numel(): number {
     return this.rows * this.cols;

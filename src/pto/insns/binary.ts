@@ -6,7 +6,7 @@
 import { type Arith, arithOf } from '../arith.ts';
 import { DTYPE_INFO, type DType } from '../dtype.ts';
 import { ALL, type ExecCtx, type OpDef, type OperandSpec, per, reject } from '../op.ts';
-import { simdF32 } from '../simd.ts';
+import { simdF32At } from '../simd.ts';
 import { binaryLoop, binaryLoopDstOffsets, cPow, pickLoop } from './kernels.ts';
 
 const OPS3: readonly OperandSpec[] = [
@@ -125,13 +125,20 @@ function f32Fast(ctx: ExecCtx, op: 0 | 1 | 2 | 3): boolean {
   const ac = s0.cols;
   const bc = s1.cols;
   const k = F32_KERNELS[op];
-  if (dc === C && ac === C && bc === C) {
-    if (!simdF32(op, dv, 0, a, 0, b, 0, R * C)) k(dv, 0, a, 0, b, 0, R * C);
+  const pd = d.poolAddr;
+  const pa = s0.poolAddr;
+  const pb = s1.poolAddr;
+  if (pd >= 0 && pa >= 0 && pb >= 0) {
+    // all three in the SIMD pool (addresses found when the tiles were made)
+    if (dc === C && ac === C && bc === C) simdF32At(op, pd, pa, pb, R * C);
+    else for (let r = 0; r < R; r++) simdF32At(op, pd + r * dc * 4, pa + r * ac * 4, pb + r * bc * 4, C);
     return true;
   }
-  for (let r = 0; r < R; r++) {
-    if (!simdF32(op, dv, r * dc, a, r * ac, b, r * bc, C)) k(dv, r * dc, a, r * ac, b, r * bc, C);
+  if (dc === C && ac === C && bc === C) {
+    k(dv, 0, a, 0, b, 0, R * C);
+    return true;
   }
+  for (let r = 0; r < R; r++) k(dv, r * dc, a, r * ac, b, r * bc, C);
   return true;
 }
 
