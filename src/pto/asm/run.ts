@@ -16,6 +16,7 @@ import {
   getOp,
   type Operand,
   type Profile,
+  prepare,
   readElement,
   TILE_LOCS,
   Tile,
@@ -688,6 +689,52 @@ function elementsOf(v: RtValue): number {
 
 /** Why an instruction has no model, when the reference itself defines none. */
 
+/** The prepared instruction of a call site, with the operands and attributes it was prepared for. */
+interface PreparedCall {
+  keys: string[];
+  values: unknown[];
+  run: () => void;
+}
+const preparedCalls = new WeakMap<TileCall, PreparedCall>();
+
+/**
+ * `execute(insn, operands, attrs)` through a prepared instruction cached per call site (issue 17:
+ * validation paid once, not on every iteration of a loop). Reused only while the call site's
+ * operands are the same tiles and its attributes the same primitive values (compared by identity);
+ * anything else prepares again. `prepare(...).run()` does what `execute` does (src/pto/prepare.test.ts),
+ * and re-validates by itself when a tile's valid region changed.
+ */
+function runPrepared(
+  call: TileCall,
+  insn: string,
+  operands: Record<string, Operand>,
+  attrs: Record<string, unknown>,
+  profile: Profile,
+): void {
+  const keys = [...Object.keys(operands), '|', ...Object.keys(attrs)];
+  const values = [...Object.values(operands), profile, ...Object.values(attrs)];
+  const cacheable = values.every((v, i) =>
+    i < Object.keys(operands).length ? v instanceof Tile : v === null || typeof v !== 'object',
+  );
+  if (!cacheable) {
+    execute(insn, operands, attrs, { profile });
+    return;
+  }
+  const c = preparedCalls.get(call);
+  if (
+    c !== undefined &&
+    c.keys.length === keys.length &&
+    c.keys.every((k, i) => k === keys[i]) &&
+    c.values.every((v, i) => Object.is(v, values[i]))
+  ) {
+    c.run();
+    return;
+  }
+  const p = prepare(insn, operands, attrs, { profile });
+  preparedCalls.set(call, { keys, values, run: () => p.run() });
+  p.run();
+}
+
 /** Maps one tile op onto part 1's `execute(name, operands, attrs)`. */
 function execCall(
   call: TileCall,
@@ -877,7 +924,7 @@ function execCall(
     if (bcast) operands.src = bcast;
   }
   if (places) resolveAliasing(def, operands, places);
-  execute(insn, operands, attrs, { profile });
+  runPrepared(call, insn, operands, attrs, profile);
   if (executedView) {
     // MrgSortExecutedNumList -> the vector<4xi16> argument's array
     const g = globalOf(executedView, arrays);
