@@ -99,6 +99,42 @@ function compare(got: ArrayLike<number>, want: ArrayLike<number>, what: string):
 class Mismatch extends Error {}
 
 /**
+ * The expected C of a packed GEMM micro-kernel, column-major with column stride `ld`:
+ * C := alpha A B + beta C with A packed as a[mr p + i] and B as b[nr p + j].
+ */
+function gemmReference(
+  av: number[],
+  bv: number[],
+  cv: number[],
+  dims: { mr: number; nr: number; k: number; ld: number },
+  alpha: number,
+  beta: number,
+): number[] {
+  const { mr, nr, k, ld } = dims;
+  const want = cv.slice();
+  for (let j = 0; j < nr; j++)
+    for (let i = 0; i < mr; i++) {
+      let sum = 0;
+      for (let p = 0; p < k; p++) sum += av[mr * p + i]! * bv[nr * p + j]!;
+      want[i + j * ld] = alpha * sum + beta * cv[i + j * ld]!;
+    }
+  return want;
+}
+
+/** Runs `entry` with `args` bound (and the header stand-ins) and returns the bytes of array C after. */
+function runForC(
+  src: string,
+  file: string,
+  gen: AmxGen,
+  includeDirs: string[],
+  entry: string,
+  args: Record<string, AmxCArray>,
+): Uint8Array {
+  const r = runAmxC(src, { file, gen, entry, args, includeDirs, virtualFiles: EXTRA_FILES });
+  return r.arrays.C!.bytes;
+}
+
+/**
  * A packed BLIS micro-kernel call `f(k, alpha, a, b, beta, c, rs_c, cs_c, data, cntx)` with
  * column-major C (rs_c = 1): C := beta C + A B, A packed as a[mr p + i], B as b[nr p + j].
  */
@@ -125,13 +161,7 @@ function blisGemmCase(
       const bv = values(k * nr, 29 + k, 4);
       const cv = values(ld * nr, 5, 2);
       const Float = dtype === 'f4' ? Float32Array : Float64Array;
-      const want = Float.from(cv);
-      for (let j = 0; j < nr; j++)
-        for (let i = 0; i < mr; i++) {
-          let s = 0;
-          for (let p = 0; p < k; p++) s += av[mr * p + i]! * bv[nr * p + j]!;
-          want[i + j * ld] = beta * cv[i + j * ld]! + s;
-        }
+      const want = Float.from(gemmReference(av, bv, cv, { mr, nr, k, ld }, 1, beta));
       const f16 = (v: number) => {
         // exact f16 of a small dyadic (|v| <= 4, steps of 1/8): sign, exponent, 10-bit mantissa
         if (v === 0) return 0;
@@ -149,15 +179,7 @@ function blisGemmCase(
           : arr(dtype, [k, nr], Float.from(bv)),
         C: arr(dtype, [nr, ld], Float.from(cv)),
       };
-      const r = runAmxC(src, {
-        file: f,
-        gen,
-        entry: this.entry,
-        args,
-        includeDirs,
-        virtualFiles: EXTRA_FILES,
-      });
-      const c = r.arrays.C!.bytes;
+      const c = runForC(src, f, gen, includeDirs, this.entry, args);
       return compare(new Float(c.slice().buffer, 0, c.length / Float.BYTES_PER_ELEMENT), want, 'C');
     },
   };
@@ -186,13 +208,7 @@ function blis16Case(kind: 'sh' | 'i16', alpha: number, beta: number, k: number):
       const av = values(k * mr, 11 + k, f16 ? 4 : 1);
       const bv = values(k * nr, 29 + k, f16 ? 4 : 1);
       const cv = values(ld * nr, 5, f16 ? 2 : 1);
-      const want = cv.slice();
-      for (let j = 0; j < nr; j++)
-        for (let i = 0; i < mr; i++) {
-          let sum = 0;
-          for (let p = 0; p < k; p++) sum += av[mr * p + i]! * bv[nr * p + j]!;
-          want[i + j * ld] = alpha * sum + beta * cv[i + j * ld]!;
-        }
+      const want = gemmReference(av, bv, cv, { mr, nr, k, ld }, alpha, beta);
       // bit patterns: binary16 of the (exact) values, or int16 two's complement
       const enc = (v: number) => (f16 ? halfBits(v) : v & 0xffff);
       const u16 = (v: number[]) => Uint16Array.from(v, enc);
@@ -203,15 +219,7 @@ function blis16Case(kind: 'sh' | 'i16', alpha: number, beta: number, k: number):
         B: arr('u2', [k, nr], u16(bv)),
         C: arr('u2', [nr, ld], u16(cv)),
       };
-      const r = runAmxC(src, {
-        file: f,
-        gen,
-        entry: this.entry,
-        args,
-        includeDirs,
-        virtualFiles: EXTRA_FILES,
-      });
-      const c = r.arrays.C!.bytes;
+      const c = runForC(src, f, gen, includeDirs, this.entry, args);
       return compare(new Uint16Array(c.slice().buffer), u16(want), 'C');
     },
   };
