@@ -63,6 +63,8 @@ const bitCases: [string, (b: number) => number][] = [
       return r & 0x7f800000 ? r : (r & 0x80000000) >>> 0; // the FP32 store flushes a denormal (7 for x = 0)
     },
   ],
+  // x < 0: bits + 2^16; x >= 1.0 (bits >= 0x3f800000): bits + 2^23; else the bits
+  ['axsim_sfpi::calculate_wide_imm<8>', (b) => ((b | 0) < 0 ? b + 0x10000 : b >= 0x3f800000 ? b + 0x800000 : b)],
   ['axsim_sfpi::calculate_cond_value<8>', (b) => ((b >>> 31) + 5) << 23], // x < 0 is the sign bit here (no -0 in the input)
 ];
 
@@ -108,6 +110,20 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
       const line = (text: string) => SOURCE.split('\n').findIndex((l) => l.includes(text)) + 1;
       assert.equal(r.lines[0], line('vFloat x = dst_reg[0];'));
       assert.equal(r.lines.at(-1), line('dst_reg[3] = x;'));
+    });
+    it('a compare / add with an immediate wider than 12 bits: SFPLOADI UPPER + LOWER, then the vector SFPIADD', () => {
+      const r = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::calculate_wide_imm<1>' });
+      const l = wordsAsListing(Array.from(r.words), arch).map((i) => `${i.name} ${i.ops.join(', ')}`);
+      // s == 0x80000000: the constant's halves (SFPLOADI_MOD0_UPPER 8, LOWER 10), s - const by SFPIADD
+      // mode 6 (ARG_2SCOMP_LREG_DST 2 | CC_NONE 4), then SFPSETCC EQ0 (6) on the difference
+      const k = l.findIndex((x) => /^SFPIADD L(\d), L\d, 0, 6$/.test(x));
+      assert.ok(k >= 2, l.join('\n'));
+      const d = /^SFPIADD L(\d)/.exec(l[k]!)![1];
+      assert.deepEqual(l.slice(k - 2, k), [`SFPLOADI L${d}, 32768, 8`, `SFPLOADI L${d}, 0, 10`]);
+      assert.equal(l[k + 1], `SFPSETCC L${d}, 0, 6`);
+      // b >= 0x3f800000: the GTE0 test folded into SFPIADD's CC mode (2 | CC_GTE0 8 = 10)
+      assert.ok(l.some((x) => /^SFPIADD L\d, L\d, 0, 10$/.test(x)));
+      assert.ok(!l.some((x) => /^SFPIADD L\d, L\d, -?\d+, [15]$/.test(x)), 'no immediate-form SFPIADD');
     });
     it('v_and inside a v_if narrows the same CC level: SFPSETCC twice, no push', () => {
       const r = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::uses_v_and' });

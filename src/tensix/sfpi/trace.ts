@@ -385,8 +385,19 @@ export function installTracer(
   b.set('__sfpi_opi', (c) => {
     const op = str(c, 0);
     const a = use(c, 1, op === 'iaddi' || op === 'shli' || op === 'sari' || op === 'cast' ? INT_FMT : 0);
+    const imm = num(c, 3);
+    const at = loc(c);
+    if (op === 'iaddi' && (imm < -2048 || imm > 2047)) {
+      // wider than SFPIADD's 12-bit immediate: the value in a register first (sfpi kernels.cc
+      // "pseudo-16 bit via hidden loadi"), then the vector add
+      const k = trace.newId();
+      trace.push({ k: 'iimm', id: k, value: imm | 0, signed: true, at });
+      const id = trace.newId();
+      trace.push({ k: 'op', id, op: 'iadd', a: k, b: a, at });
+      return int(id);
+    }
     const id = trace.newId();
-    trace.push({ k: 'opi', id, op, a, imm: num(c, 3), at: loc(c) });
+    trace.push({ k: 'opi', id, op, a, imm, at });
     return int(id);
   });
   const assign = (c: BuiltinCtx, fmt: number) => {
@@ -428,7 +439,17 @@ export function installTracer(
   });
   b.set('__sfpi_icmpi', (c) => {
     const cmp = checkCmp(c);
-    return newCond({ k: 'icmp', cmp, a: use(c, 1, INT_FMT), b: -1, imm: num(c, 3) | 0, at: loc(c) });
+    const a = use(c, 1, INT_FMT);
+    const imm = num(c, 3) | 0;
+    const at = loc(c);
+    // SFPIADD's immediate is 12 bits (it adds -imm): a wider one is loaded into a register first
+    // and compared as a vector, as sfpi-gcc does ("pseudo-16 bit via hidden loadi", sfpi kernels.cc)
+    if (-imm < -2048 || -imm > 2047) {
+      const id = trace.newId();
+      trace.push({ k: 'iimm', id, value: imm, signed: true, at });
+      return newCond({ k: 'icmp', cmp, a, b: id, imm: 0, at });
+    }
+    return newCond({ k: 'icmp', cmp, a, b: -1, imm, at });
   });
   b.set('__sfpi_cbool', (c) => {
     const op = num(c, 0);
