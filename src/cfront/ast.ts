@@ -90,6 +90,8 @@ export interface VarDecl {
   extern?: boolean;
   /** `alignas(N)` / `__attribute__((aligned(N)))`. */
   align?: Expr;
+  /** A variable template's parameters (`template <typename T> constexpr bool v = …;`). */
+  tparams?: TParam[];
   at: SrcLoc;
 }
 
@@ -147,6 +149,11 @@ export interface FuncDecl {
   ns: string[];
   /** The class this is a member of (set by the evaluator). */
   owner?: RecordDecl;
+  /**
+   * An instance of a function with a parameter pack for one pack size (made by the evaluator): each
+   * pack name (the type pack, the function parameter pack) -> the names of its elements.
+   */
+  packs?: Map<string, string[]>;
   at: SrcLoc;
 }
 

@@ -390,3 +390,76 @@ int h() { int x = 0; return x && (1 / x); }                   // scalars still s
     assert.equal(num(run(src, 'h')!), 0n);
   });
 });
+
+describe('eval: class template partial specialisation', () => {
+  it('picks the partial specialisation whose pattern matches, deducing its own parameters', () => {
+    const src = `
+enum class Kind { A, B, C };
+template <int N, Kind K> struct Impl;                                   // primary: declared only
+template <int N> struct Impl<N, Kind::A> { static int apply(int x) { return x + N; } };
+template <int N> struct Impl<N, Kind::B> { static int apply(int x, int y) { return x * N + y; } };
+template <typename T, typename U> struct Same { static constexpr int v = 0; };
+template <typename T> struct Same<T, T> { static constexpr int v = 1; };  // the same parameter twice
+template <typename T> struct Same<T, char> { static constexpr int v = 2; };
+template <> struct Impl<7, Kind::C> { static int apply() { return 77; } };   // full: chosen first
+int f() { return Impl<3, Kind::A>::apply(10); }       // 13
+int g() { return Impl<4, Kind::B>::apply(10, 2); }    // 42
+int h() { return Same<int, int>::v * 100 + Same<int, short>::v * 10 + Same<short, char>::v; }  // 102
+int k() { return Impl<7, Kind::C>::apply(); }
+`;
+    assert.equal(num(run(src, 'f')!), 13n);
+    assert.equal(num(run(src, 'g')!), 42n);
+    assert.equal(num(run(src, 'h')!), 102n);
+    assert.equal(num(run(src, 'k')!), 77n);
+  });
+});
+
+describe('eval: variable templates', () => {
+  it('one object per argument list, its initialiser evaluated with the arguments bound', () => {
+    const src = `#include <type_traits>
+#include <cstdint>
+template <typename T>
+constexpr bool is_ok_v = std::is_same_v<T, float> || std::is_same_v<T, std::uint32_t>;
+template <typename T, int N = 3>
+constexpr int scaled = sizeof(T) * N;
+template <typename T> void check(T) { static_assert(is_ok_v<T>, "T must be float or uint32_t"); }
+int f() { return is_ok_v<float> * 100 + is_ok_v<std::uint32_t> * 10 + is_ok_v<int>; }   // 110
+int g() { return scaled<short> * 100 + scaled<char, 5>; }                                 // 605
+int h() { check(1.0f); return 1; }
+int k() { check(1); return 1; }
+`;
+    assert.equal(num(run(src, 'f')!), 110n);
+    assert.equal(num(run(src, 'g')!), 605n);
+    assert.equal(num(run(src, 'h')!), 1n);
+    assert.throws(() => run(src, 'k'), /static_assert failed: T must be float or uint32_t/);
+  });
+});
+
+describe('eval: function parameter packs', () => {
+  it('expands a pack into one parameter per argument; the non-variadic overload wins a tie', () => {
+    const src = `
+struct Poly {
+  template <typename U> static constexpr auto eval(U x) { return U{0}; }
+  template <typename U, typename C0> static constexpr auto eval(U x, C0 c0) { return c0; }
+  template <typename U, typename C0, typename... Cs>
+  static constexpr auto eval(U x, C0 c0, Cs... cs) { return c0 + x * eval(x, cs...); }
+};
+template <typename... Ts> int count(const Ts&... xs) { return sizeof...(xs) * 10 + sizeof...(Ts); }
+int sq(int v) { return v * v; }
+template <typename... Ts> int sum_sq(Ts... xs) { return add(sq(xs)...); }
+template <typename... Ts> int add(Ts... xs);
+int add() { return 0; }
+template <typename T, typename... Ts> int add(T a, Ts... xs) { return a + add(xs...); }
+double f() { return Poly::eval(2.0, 1.0, 3.0, 5.0); }          // 1 + 2 * (3 + 2 * 5) = 27
+float g() { return Poly::eval(2.0f, 1.5f); }                   // the two-parameter overload: 1.5
+int h() { return Poly::eval(7); }                             // 0
+int k() { return count(1, 2.0, 'c') * 100 + count(); }        // 33 * 100 + 0
+int m() { return sum_sq(1, 2, 3); }                           // 1 + 4 + 9
+`;
+    assert.equal(num(run(src, 'f')!), 27);
+    assert.equal(num(run(src, 'g')!), 1.5);
+    assert.equal(num(run(src, 'h')!), 0n);
+    assert.equal(num(run(src, 'k')!), 3300n);
+    assert.equal(num(run(src, 'm')!), 14n);
+  });
+});

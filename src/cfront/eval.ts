@@ -81,7 +81,16 @@ export type Value =
   | { k: 'ptr'; t: PtrType | import('./types.ts').NullptrType; addr: number; str?: string }
   | { k: 'obj'; t: CType; addr: number }
   | { k: 'void' }
-  | { k: 'fn'; fns: FuncDecl[]; targs?: TArg[]; self?: LV; name: string; scope?: Scope }
+  | {
+      k: 'fn';
+      fns: FuncDecl[];
+      targs?: TArg[];
+      self?: LV;
+      name: string;
+      scope?: Scope;
+      /** `S<3>::f`: the class instance named (its template parameters bind in the methods). */
+      rec?: RecordType;
+    }
   | { k: 'lambda'; node: Expr & { kind: 'lambda' }; env: Scope; frame: Frame }
   | { k: 'builtin'; name: string; targs?: TArg[]; self?: LV }
   | { k: 'type'; t: CType }
@@ -1400,12 +1409,82 @@ export class Evaluator {
         const sa = this.evalTArgs(r.specArgs, scope);
         if (sa.map((b) => this.bindingKey(b)).join(',') === key) return this.instantiate(r, [], scope);
       }
+      // partial specialisations (C++17 [temp.class.spec.match]): the one whose pattern matches, the
+      // most specialised first (fewest parameters of its own left to deduce)
+      let best: { r: RecordDecl; args: Binding[] } | undefined;
+      for (const r of recs) {
+        if (!r.specArgs || !r.tparams?.length || r.forward) continue;
+        const args = this.matchPartial(r, full, scope);
+        if (args && (!best || r.tparams.length < best.r.tparams!.length)) best = { r, args };
+      }
+      if (best) return this.instantiate(best.r, best.args, scope);
       return this.instantiate(primary, full, scope);
     }
     return this.instantiate(primary, [], scope);
   }
 
-  private completeTArgs(rec: RecordDecl, targs: Binding[], scope: Scope, at: SrcLoc): Binding[] {
+  /**
+   * Deduces a partial specialisation's own parameters from the arguments of a use: an argument
+   * written as one of its parameters binds it (the same parameter twice must bind the same thing);
+   * any other argument is evaluated with what is bound so far and must equal the use's. Returns the
+   * bindings in the specialisation's parameter order, or undefined when it does not match.
+   */
+  private matchPartial(r: RecordDecl, full: Binding[], scope: Scope): Binding[] | undefined {
+    const pats = r.specArgs!;
+    if (pats.length !== full.length) return undefined;
+    const own = new Map(r.tparams!.map((p) => [p.name, p]));
+    const bound = new Map<string, Binding>();
+    const nameOf = (a: TArg): string | undefined => {
+      if ('type' in a) {
+        const t = a.type;
+        return t.kind === 'named' && !t.cv && !t.global && t.parts.length === 1 && !t.parts[0]!.targs
+          ? t.parts[0]!.name
+          : undefined;
+      }
+      const e = a.expr;
+      return e.kind === 'name' && !e.global && e.parts.length === 1 && !e.parts[0]!.targs
+        ? e.parts[0]!.name
+        : undefined;
+    };
+    const deferred: number[] = [];
+    for (let k = 0; k < pats.length; k++) {
+      const n = nameOf(pats[k]!);
+      if (n !== undefined && own.has(n)) {
+        const prev = bound.get(n);
+        if (prev && this.bindingKey(prev) !== this.bindingKey(full[k]!)) return undefined;
+        bound.set(n, full[k]!);
+      } else deferred.push(k);
+    }
+    if (deferred.length) {
+      const s = new Scope(scope);
+      for (const [n, b] of bound) s.vars.set(n, b);
+      for (const k of deferred) {
+        let b: Binding;
+        try {
+          b = this.evalTArgs([pats[k]!], s)[0]!;
+        } catch (err) {
+          // a pattern this matcher cannot read (`T*`, `Foo<T>` with T still free) is not a match
+          if (err instanceof AxsimError) return undefined;
+          throw err;
+        }
+        if (this.bindingKey(b) !== this.bindingKey(full[k]!)) return undefined;
+      }
+    }
+    const out: Binding[] = [];
+    for (const p of r.tparams!) {
+      const b = bound.get(p.name);
+      if (!b) return undefined;
+      out.push(b);
+    }
+    return out;
+  }
+
+  private completeTArgs(
+    rec: { tparams?: RecordDecl['tparams']; name: string },
+    targs: Binding[],
+    scope: Scope,
+    at: SrcLoc,
+  ): Binding[] {
     const tps = rec.tparams ?? [];
     const out = targs.slice();
     const s = new Scope(scope);
@@ -1456,7 +1535,12 @@ export class Evaluator {
     if (d.forward) {
       const full = this.table
         .get([...d.ns, d.name].join('::'))
-        ?.find((e) => e.k === 'record' && !(e as { decl: RecordDecl }).decl.forward);
+        ?.find(
+          (e) =>
+            e.k === 'record' &&
+            !(e as { decl: RecordDecl }).decl.forward &&
+            !(e as { decl: RecordDecl }).decl.specArgs,
+        );
       if (full) d = (full as { decl: RecordDecl }).decl;
     }
     const key = `${d.ns.join('::')}::${d.name}<${targs.map((b) => this.bindingKey(b)).join(',')}>#${this.declId(d)}`;
@@ -2200,8 +2284,10 @@ export class Evaluator {
         let t: CType;
         if (e.type) t = this.resolveType(e.type, scope);
         else if ((e as { pack?: boolean }).pack) {
-          const b = scope.get((e.e as { parts: NamePart[] }).parts[0]!.name);
-          return { k: 'int', t: this.sizeT, v: BigInt(b && b.k === 'value' && b.v.k === 'obj' ? 0 : 0) };
+          const name = (e.e as { parts: NamePart[] }).parts[0]!.name;
+          const elems = this.frame.fn?.packs?.get(name);
+          if (!elems) this.fail(`sizeof...(${name}): '${name}' is not a parameter pack here`, e.at);
+          return { k: 'int', t: this.sizeT, v: BigInt(elems.length) };
         } else t = this.exprType(e.e!, scope);
         if (t.k === 'ref') t = t.to;
         return { k: 'int', t: this.sizeT, v: BigInt(e.align ? this.alignOf(t) : this.sizeOf(t)) };
@@ -2218,11 +2304,7 @@ export class Evaluator {
         const t = this.resolveType(e.type, scope);
         const addr = this.mem.alloca(this.sizeOf(t), this.alignOf(t));
         this.mem.zero(addr, this.sizeOf(t));
-        this.construct(
-          { t, addr },
-          e.args.map((a) => this.evalArg(a, scope)),
-          e.at,
-        );
+        this.construct({ t, addr }, this.callArgs(e.args, scope), e.at);
         return this.load({ t, addr }, e.at);
       }
       case 'lambda':
@@ -2344,6 +2426,8 @@ export class Evaluator {
 
   private unary(e: Expr & { kind: 'unary' }, scope: Scope): Value {
     switch (e.op) {
+      case '...':
+        return this.unsupported("a pack expansion '...' other than in a call's arguments", e.at);
       case '&': {
         if (e.e.kind === 'name') {
           const r = this.lookupName(e.e, scope);
@@ -2680,7 +2764,10 @@ export class Evaluator {
     // special library names
     const special = this.libraryName(e, scope);
     if (special) return { v: special };
-    const r = this.lookupGlobal(names, this.frame.ns, e.global);
+    // `Rec<args>::member`: the member of that instance (a specialisation has members of its own),
+    // so the head type first; a plain `N::x` is looked up by name
+    const templHead = names.length > 1 && parts.slice(0, -1).some((p) => p.targs);
+    const r = templHead ? undefined : this.lookupGlobal(names, this.frame.ns, e.global);
     if (r) return this.fromEntities(r.name, r.ents, e, scope);
     // `Rec<…>::member` / `Enum::Value` where the head resolves to a type (records, enums, aliases)
     if (names.length > 1) {
@@ -2695,10 +2782,23 @@ export class Evaluator {
         const st = this.staticMember(ht, last, e.at);
         if (st) return { lv: st };
         const m = this.findMethods(ht, last);
-        if (m.length) return { v: { k: 'fn', fns: m, targs: parts[parts.length - 1]!.targs, name: last } };
+        if (m.length)
+          return {
+            v: {
+              k: 'fn',
+              fns: m,
+              targs: parts[parts.length - 1]!.targs,
+              name: last,
+              rec: m[0]!.owner === ht.decl ? ht : undefined,
+            },
+          };
         // an enumerator of an enum nested in the class
         const inner = this.lookupGlobal([...ht.decl.ns, ht.decl.name.split('::').pop()!, last], []);
         if (inner) return this.fromEntities(inner.name, inner.ents, e, scope);
+      }
+      if (templHead) {
+        const g = this.lookupGlobal(names, this.frame.ns, e.global);
+        if (g) return this.fromEntities(g.name, g.ents, e, scope);
       }
     }
     // the host's builtins and constants, then the library's
@@ -2745,6 +2845,7 @@ export class Evaluator {
       }
       if (x.k === 'var') {
         const d = x.decl;
+        if (d.tparams?.length) return { lv: this.varTemplate(d, x.ns, last.targs ?? [], scope, e.at) };
         if (d.type.kind === 'auto' && d.init && (d.init.kind === 'lambda' || d.init.kind === 'name')) {
           // `constexpr auto f = [](…) {…};` at namespace scope: a function value, not an object
           let v = this.globalValues.get(d);
@@ -2801,6 +2902,31 @@ export class Evaluator {
   private readonly initializing = new Set<VarDecl>();
   private readonly globalValues = new Map<VarDecl, Value>();
   private readonly recordStatics = new Map<string, LV>();
+
+  private readonly varTemplates = new Map<string, LV>();
+
+  /** An instance of a variable template (`ok_v<float>`): its own object per argument list, made on first use. */
+  private varTemplate(d: VarDecl, ns: string[], targs: TArg[], scope: Scope, at: SrcLoc): LV {
+    const full = this.completeTArgs(d, this.evalTArgs(targs, scope), scope, at);
+    const key = `${this.declId(d)}<${full.map((b) => this.bindingKey(b)).join(',')}>`;
+    const have = this.varTemplates.get(key);
+    if (have) return have;
+    const s = new Scope();
+    d.tparams!.forEach((p, k) => {
+      s.vars.set(p.name, full[k]!);
+    });
+    const frame: Frame = { ns, retType: VOID, scope: s };
+    this.frames.push(frame);
+    const sp = this.mem.sp;
+    try {
+      const lv = this.allocVar({ ...d, tparams: undefined }, s, true);
+      this.varTemplates.set(key, lv);
+      return lv;
+    } finally {
+      this.mem.sp = sp;
+      this.frames.pop();
+    }
+  }
 
   /** A namespace-scope (or static member) variable, initialised on first use. */
   private globalVar(d: VarDecl, ns: string[], _record?: RecordDecl, rec?: RecordType): LV {
@@ -2935,7 +3061,7 @@ export class Evaluator {
     if (callee.k === 'builtin') return this.callBuiltin(callee, e, scope);
     // template arguments are evaluated where the call is written (they may name locals)
     if (callee.k === 'fn' && callee.targs && !callee.scope) callee = { ...callee, scope };
-    const args = e.args.map((a) => this.evalArg(a, scope));
+    const args = this.callArgs(e.args, scope);
     return this.callValue(callee, args, e.at);
   }
 
@@ -2950,7 +3076,7 @@ export class Evaluator {
           callee.self,
           at,
           callee.name,
-          callee.self?.t.k === 'record' ? (callee.self.t as RecordType) : undefined,
+          callee.self?.t.k === 'record' ? (callee.self.t as RecordType) : callee.rec,
           callee.scope,
         );
       case 'lambda':
@@ -3075,6 +3201,83 @@ export class Evaluator {
     if (name) scope.vars.set(name, { k: 'var', t: vt, addr });
   }
 
+  /** Call arguments; a pack expansion `pattern...` gives one argument per element of its pack(s). */
+  private callArgs(args: Expr[], scope: Scope): ArgVal[] {
+    const out: ArgVal[] = [];
+    for (const a of args) {
+      if (a.kind !== 'unary' || a.op !== '...') {
+        out.push(this.evalArg(a, scope));
+        continue;
+      }
+      const packs = this.frame.fn?.packs;
+      const used = packs ? [...packs.keys()].filter((n) => namesIn(a.e, n)) : [];
+      if (!packs || !used.length) this.fail("'...' after an expression that names no parameter pack", a.at);
+      const n = packs.get(used[0]!)!.length;
+      if (used.some((u) => packs.get(u)!.length !== n))
+        this.fail(`the packs expanded together (${used.join(', ')}) have different lengths`, a.at);
+      for (let i = 0; i < n; i++)
+        out.push(this.evalArg(substNames(a.e, new Map(used.map((u) => [u, packs.get(u)![i]!]))), scope));
+    }
+    return out;
+  }
+
+  private readonly packInstances = new WeakMap<FuncDecl, Map<number, FuncDecl>>();
+
+  /**
+   * A function whose last parameter is a pack (`Ts... rest`, `const Ts&... rest`), instantiated for a
+   * call with `n` arguments: the type pack becomes one type parameter per element (deduced like any
+   * other), the parameter pack one parameter per element, and `packs` maps the pack names to those
+   * element names (for `rest...` and `sizeof...(rest)` in the body). Undefined when `n` is too few.
+   */
+  private expandPack(f: FuncDecl, n: number, at: SrcLoc): FuncDecl | undefined {
+    const k = f.params.findIndex((p) => p.pack);
+    if (k < 0) return f;
+    if (k !== f.params.length - 1)
+      this.unsupported(`a function parameter pack that is not the last parameter (${f.name})`, at);
+    const size = n - k;
+    if (size < 0) return undefined;
+    const pp = f.params[k]!;
+    let ty = pp.type;
+    while (ty.kind === 'ref') ty = ty.to;
+    const tps = f.tparams ?? [];
+    const ti =
+      ty.kind === 'named' && ty.parts.length === 1 && !ty.parts[0]!.targs
+        ? tps.findIndex((q) => q.pack && q.isType && q.name === (ty as { parts: NamePart[] }).parts[0]!.name)
+        : -1;
+    if (ti < 0)
+      this.unsupported(`a function parameter pack whose type is not a type parameter pack (${f.name})`, at);
+    let byN = this.packInstances.get(f);
+    if (!byN) {
+      byN = new Map();
+      this.packInstances.set(f, byN);
+    }
+    const have = byN.get(size);
+    if (have) return have;
+    const tp = tps[ti]!;
+    // element names no C++ identifier can spell
+    const tnames = Array.from({ length: size }, (_, i) => `${tp.name}#${i}`);
+    const pnames = Array.from({ length: size }, (_, i) => `${pp.name ?? 'pack'}#${i}`);
+    const inst: FuncDecl = {
+      ...f,
+      tparams: [
+        ...tps.slice(0, ti),
+        ...tnames.map((name) => ({ isType: true, name, at: tp.at })),
+        ...tps.slice(ti + 1),
+      ],
+      params: [
+        ...f.params.slice(0, k),
+        ...pnames.map((name, i) => ({
+          type: substNames(pp.type, new Map([[tp.name, tnames[i]!]])),
+          name,
+          at: pp.at,
+        })),
+      ],
+      packs: new Map([[tp.name, tnames], ...(pp.name ? [[pp.name, pnames] as [string, string[]]] : [])]),
+    };
+    byN.set(size, inst);
+    return inst;
+  }
+
   /** Overload resolution, template argument deduction and the call. */
   callFunctions(
     fns: FuncDecl[],
@@ -3088,6 +3291,12 @@ export class Evaluator {
   ): Value {
     this.budget.step(1, this.loc(at));
     const explicit = targs ? this.evalTArgs(targs, tscope ?? this.frame.scope) : [];
+    if (fns.some((f) => !f.variadic && f.params.some((p) => p.pack)))
+      fns = fns.flatMap((f) => {
+        if (f.variadic || !f.params.some((p) => p.pack)) return [f];
+        const inst = this.expandPack(f, args.length, at);
+        return inst ? [inst] : [];
+      });
     const cands = fns.filter((f) => {
       if (f.specArgs && !f.tparams?.length) return false; // explicit specialisations: chosen below
       const n = args.length;
@@ -3118,6 +3327,7 @@ export class Evaluator {
       for (const f of cands) {
         let s = f.bodyToks || f.body ? 0.5 : 0;
         if (f.params.length === args.length) s += 1;
+        if (f.packs) s -= 0.25; // a non-variadic candidate is more specialised ([temp.deduct.partial])
         try {
           const tb = this.bindTemplate(f, explicit, args, at, rec, true);
           if (!tb) continue;
@@ -3764,6 +3974,32 @@ function numericLimit(t: CType, what: string, at: SrcLoc, ev: Evaluator): Value 
 }
 
 // lazy import to avoid a cycle at module load
+/** Whether `e` (an AST subtree) names `name` (one-part name or type name). */
+function namesIn(e: unknown, name: string): boolean {
+  if (Array.isArray(e)) return e.some((x) => namesIn(x, name));
+  if (!e || typeof e !== 'object') return false;
+  const o = e as { kind?: string; parts?: NamePart[] };
+  if (o.kind === 'record') return false;
+  if ((o.kind === 'name' || o.kind === 'named') && o.parts?.length === 1 && o.parts[0]!.name === name)
+    return true;
+  return Object.values(o).some((x) => namesIn(x, name));
+}
+
+/** A copy of an AST subtree with one-part names renamed by `map` (a pack pattern for one element). */
+function substNames<T>(e: T, map: Map<string, string>): T {
+  if (Array.isArray(e)) return e.map((x) => substNames(x, map)) as T;
+  if (!e || typeof e !== 'object' || e instanceof Map) return e;
+  const o = e as { kind?: string; parts?: NamePart[] };
+  if (o.kind === 'record') return e;
+  if ((o.kind === 'name' || o.kind === 'named') && o.parts?.length === 1 && !o.parts[0]!.targs) {
+    const to = map.get(o.parts[0]!.name);
+    if (to) return { ...o, parts: [{ ...o.parts[0]!, name: to }] } as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) out[k] = substNames(v, map);
+  return out as T;
+}
+
 import * as lexModule from './lex.ts';
 
 function require_lex() {

@@ -194,6 +194,8 @@ export class Parser {
   readonly lazy: FuncDecl[] = [];
   /** `>` closes a template argument list here (not a comparison). */
   noGreater = 0;
+  /** Set by a declarator that read `...` before its name (a function parameter pack). */
+  declPack = false;
 
   constructor(
     readonly toks: Token[],
@@ -1119,6 +1121,11 @@ export class Parser {
         extern: base.flags.has('extern'),
         at: this.at(dt),
       };
+      if (tparams?.length && !inRecord) {
+        // a variable template `template <typename T> constexpr bool ok_v = …;`: one object per argument list
+        v.tparams = tparams;
+        this.templateNames.add(d.name);
+      }
       if (inRecord && this.accept(':')) {
         this.unsupported('bit-fields', this.peek(-1 as number));
       }
@@ -1279,7 +1286,7 @@ export class Parser {
       }
       break;
     }
-    this.accept('...'); // a parameter pack `Args&&... args` (its use is reported when evaluated)
+    if (this.accept('...')) this.declPack = true; // a function parameter pack `Args&&... args`
     this.attributes();
     let name: string | undefined;
     let parts: NamePart[] | undefined;
@@ -1446,12 +1453,14 @@ export class Parser {
       this.attributes();
       const base = this.declSpecifiers();
       const pack = this.accept('...');
+      this.declPack = false;
       const d = this.declarator(base.type, true);
       let def: Expr | undefined;
       if (this.accept('=')) def = this.initializer();
       let type = d.type;
       if (d.func) type = { kind: 'ptr', to: type, at: type.at };
-      params.push({ type, name: d.name, default: def, at: this.at(t), pack });
+      params.push({ type, name: d.name, default: def, at: this.at(t), pack: pack || this.declPack });
+      this.declPack = false;
       if (!this.accept(',')) break;
     }
     this.expect(')', 'to close the parameter list');
@@ -2233,7 +2242,10 @@ export class Parser {
             if (!this.isPunct(')')) {
               for (;;) {
                 args.push(this.withGreater(() => (this.isPunct('{') ? this.initList() : this.assignment())));
-                this.accept('...');
+                // a pack expansion `f(args...)`: the pattern, expanded by the evaluator
+                const dots = this.peek();
+                if (this.accept('...'))
+                  args.push({ kind: 'unary', op: '...', e: args.pop()!, at: this.at(dots) });
                 if (!this.accept(',')) break;
               }
             }

@@ -691,6 +691,16 @@ SFPI_CASES.push(
     what: 'hardsigmoid(x)',
   }),
   floatCase({
+    file: 'activations',
+    covers: ['_calculate_activation_'],
+    // alpha 2.0, 1/alpha 0.5, as FP32 bit patterns (Converter::as_float)
+    entry: '_calculate_activation_<false, ActivationType::Celu, 8>(0x40000000u, 0x3f000000u)',
+    ref: finite((x) => (x < 0 ? 2 * Math.expm1(x / 2) : x)),
+    tol: { pcc: 0.99, cite: `${TEST_COMPOSITE} test_unary_celu (compare_pcc)` },
+    gen: uniform(-100, 100),
+    what: 'celu(x, alpha 2.0)',
+  }),
+  floatCase({
     file: 'threshold',
     covers: ['_calculate_threshold_'],
     entry: '_calculate_threshold_<false, 8, float>(1.0f, 5.0f)',

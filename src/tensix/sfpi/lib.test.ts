@@ -159,6 +159,13 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
           assert.equal(out[laneElem(f, 1, lane)], hi, `max face ${f} lane ${lane}`);
         }
     });
+    it('vec_min_max with an unread result, 8 times in a loop: its LReg is reused (no spill); max(x, 0)', async () => {
+      const words = listing(arch, 'axsim_sfpi_lib::clamp_low_loop<8>');
+      assert.equal(words.filter((w) => w.startsWith('TTI_SFPSWAP')).length, 8);
+      const { out } = await run(arch, 'axsim_sfpi_lib::clamp_low_loop<8>');
+      for (let i = 0; i < 1024; i++)
+        assert.equal(out[i], f32ToBits(Math.max((i % 17) - 8, 0)), `element ${i}`);
+    });
     it('subvec_shflror1 / subvec_shflshr1 = SFPSHFT2 3 / 4, each followed by SFPNOP; lanes rotate within eights', async () => {
       assert.deepEqual(listing(arch, 'axsim_sfpi_lib::shuffles'), [
         `TTI_SFPLOAD(${L(0)}, 0, ${am}, 0);`,

@@ -971,6 +971,9 @@ export function regalloc(
       phys.set(m0.def, phys.get(a)!);
       phys.set(m0.def2.def, phys.get(b)!);
       out.push(m0);
+      // a result nobody reads (the min of vec_min_max(lo, x) when only x is kept) frees its LReg
+      if (last.get(m0.def) === i) busy.delete(phys.get(a)!);
+      if (last.get(m0.def2.def) === i) busy.delete(phys.get(b)!);
       return;
     }
     const w = m0.def !== undefined && !m0.rw && m0.tied === undefined ? want.get(m0.def) : undefined;

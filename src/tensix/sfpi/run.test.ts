@@ -64,7 +64,10 @@ const bitCases: [string, (b: number) => number][] = [
     },
   ],
   // x < 0: bits + 2^16; x >= 1.0 (bits >= 0x3f800000): bits + 2^23; else the bits
-  ['axsim_sfpi::calculate_wide_imm<8>', (b) => ((b | 0) < 0 ? b + 0x10000 : b >= 0x3f800000 ? b + 0x800000 : b)],
+  [
+    'axsim_sfpi::calculate_wide_imm<8>',
+    (b) => ((b | 0) < 0 ? b + 0x10000 : b >= 0x3f800000 ? b + 0x800000 : b),
+  ],
   ['axsim_sfpi::calculate_cond_value<8>', (b) => ((b >>> 31) + 5) << 23], // x < 0 is the sign bit here (no -0 in the input)
 ];
 
