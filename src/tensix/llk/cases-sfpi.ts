@@ -455,18 +455,19 @@ SFPI_CASES.push(
     covers: ['_calculate_silu_'],
     entry: '_calculate_silu_<false, 8>',
     ref: finite((x) => x * sigmoid(x)),
+    // Decision (docs/tensix-llk-corpus.md): the tolerance of the upstream test that runs this kernel
+    // (tt-llk's eltwise unary SFPU test, Float32 output); tt-metal's silu test (atol 0.011) is stated
+    // in the row, which this piecewise approximation misses on three bands of |x|
     tol: {
-      rtol: 1e-5,
-      atol: 0.011,
-      cite: `${TEST_UNARY} test_unary_silu_swish_ttnn (float32: rtol 1e-5, atol 0.011)`,
+      rtol: 0.05,
+      atol: 0.05,
+      cite: 'tt-llk tests/python_tests/test_zzz_eltwise_unary_sfpu.py (the test of this kernel: helpers/utils.py passed_test, Float32 isclose atol 0.05, rtol 0.05)',
     },
     gen: uniform(-100, 100),
-    what: 'silu(x) = x * sigmoid(x)',
-    note:
-      "the kernel's own sigmoid (0.229|x| + 0.5 up to 1, a degree-4 polynomial up to 5, then 1; 1 - that for x < 0) " +
-      'misses atol 0.011 for 2.56 <= |x| <= 3.21, 3.88 <= |x| <= 4.64 and 4.84 <= |x| <= 6.35 (its formula evaluated ' +
-      'in binary64: 2.9% of [-100, 100], 27 of these 1024 inputs) — a property of the approximation as written, ' +
-      'not a simulation difference',
+    what:
+      "silu(x) = x * sigmoid(x) with the kernel's own sigmoid (0.229|x| + 0.5 up to 1, a degree-4 polynomial up to 5, " +
+      "then 1; 1 - that for x < 0), which misses tt-metal's test_unary_silu_swish_ttnn bound (atol 0.011) for " +
+      '2.56 <= |x| <= 3.21, 3.88 <= |x| <= 4.64 and 4.84 <= |x| <= 6.35 (its formula in binary64: 27 of these 1024 inputs)',
   }),
   floatCase({
     file: 'log',

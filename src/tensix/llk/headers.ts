@@ -336,9 +336,6 @@ function sfpiH(): string {
 #ifndef sfpi_inline
 #define sfpi_inline inline
 #endif
-namespace sfpi {
-struct vBool {};
-}
 // SFPI's vector types, dst_reg[] elements, constants and v_if: the SFPI compiler's (src/tensix/sfpi).
 #include "axsim_sfpi_vector.h"
 namespace sfpi {

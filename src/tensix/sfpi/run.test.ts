@@ -160,15 +160,26 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
         `SFPSTORE 0, L0, 0, ${am}`,
       ]);
     });
-    it('a vBool run once per face in the LLK environment: a located Unsupported, not an internal error', async () => {
-      await assert.rejects(
-        run(arch, 'axsim_sfpi::uses_vbool_as'),
-        (e: unknown) =>
-          e instanceof AxsimError &&
-          e.category === 'Unsupported' &&
-          /condition \(vBool\) used across/.test(e.message) &&
-          e.location?.line === SOURCE.split('\n').findIndex((l) => l.includes('v_if (c) {')) + 1,
-      );
+    it('a vBool kept in a variable, run once per face by the LLK driver: each face its own condition', async () => {
+      // uses_vbool_as reads and writes dst_reg[0] only: per face the 32 elements of SFPU row 0 (rows
+      // 0..3 of the face, even columns; ISA SFPLOAD.md), x < 0 -> 0; every other element unchanged.
+      // (The LLK sfpi.h once declared an empty sfpi::vBool struct that hid SFPI's typedef, so every
+      // face after the first re-used the first face's condition.)
+      const { out, r } = await run(arch, 'axsim_sfpi::uses_vbool_as');
+      const touched = new Set<number>();
+      for (let f = 0; f < 4; f++)
+        for (let lane = 0; lane < 32; lane++) {
+          const row = 16 * f + (lane >> 3);
+          const col = (lane & 7) * 2;
+          const fr = row >> 4;
+          touched.add(((fr >> 1) * 16 + (row & 15)) * 32 + (fr & 1) * 16 + col);
+        }
+      assert.equal(touched.size, 128);
+      for (let i = 0; i < out.length; i++) {
+        const x = input(i);
+        assert.equal(out[i], f32ToBits(touched.has(i) && x < 0 ? 0 : x), `element ${i} (x = ${x})`);
+      }
+      assert.deepEqual(r.hazards, []);
     });
     it('an int on the left of a vInt operator is Unsupported at its line (not silently a float add)', () => {
       assert.throws(
