@@ -28,6 +28,7 @@ import { type Arch, compile, runProgram, TensixState } from '../src/tensix/index
 import { amxCRows } from './amx-c.bench.ts';
 import { AMX_WORKLOADS, setUp } from './amx-workloads.ts';
 import { PTO_WORKLOADS, taddCase, vecTile } from './pto-workloads.ts';
+import { TARGET_MS as SFPI_COMPILE_TARGET_MS, sfpiCompileBench } from './sfpi-compile.bench.ts';
 import { digest, SFPU_WORKLOADS } from './sfpu-workloads.ts';
 
 export interface BenchRow {
@@ -237,6 +238,27 @@ function coldRows(): BenchRow[] {
   return out;
 }
 
+/**
+ * Issue 12's row: compiling a ~900-line SFPI kernel file (tt-llk exp.h when AXSIM_TT_LLK is set,
+ * else a generated one; bench/sfpi-compile.bench.ts), in compiles per second of CPU time after a
+ * first (cold) compile; reference = the target, 1 / 200 ms; check = every compile gave the same words.
+ */
+async function sfpiCompileRowsForTable(): Promise<BenchRow[]> {
+  const name = 'SFPI compile ~900-line kernel file';
+  if (!wanted(name)) return [];
+  const r = await sfpiCompileBench(quick ? 3 : 15);
+  return [
+    row(
+      `${name} (${process.env.AXSIM_TT_LLK ? 'tt-llk exp.h' : 'generated'}, ${r.lines} lines)`,
+      'wormhole',
+      'compiles/s',
+      1000 / r.medianMs,
+      1000 / SFPI_COMPILE_TARGET_MS,
+      r.sameWords,
+    ),
+  ];
+}
+
 function fmt(v: number): string {
   return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toPrecision(3);
 }
@@ -249,8 +271,8 @@ log(
       .join(' ')}${quick ? ', --quick (1 repetition, reduced N: rough figures)' : ', median of 3'}`,
 );
 const rows: BenchRow[] = [];
-for (const part of [sfpuRows, amxRows, amxCRowsForTable, ptoRows, coldRows]) {
-  for (const r of part()) {
+for (const part of [sfpuRows, amxRows, amxCRowsForTable, ptoRows, coldRows, sfpiCompileRowsForTable]) {
+  for (const r of await part()) {
     rows.push(r);
     log(`  ${r.workload} [${r.arch}]: ${fmt(r.axsim)} ${r.unit} (${r.ratio.toFixed(2)}x)`);
   }

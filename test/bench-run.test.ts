@@ -53,9 +53,14 @@ test('npm run bench --quick --json: every workload, the documented shape, checks
       names.some((n) => n.startsWith(`cold start: first 1000 ${p} instructions`)),
       `cold start ${p}`,
     );
+  // issue 12: compiling a ~900-line SFPI kernel file
+  assert.ok(
+    names.some((n) => n.startsWith('SFPI compile ~900-line kernel file')),
+    'SFPI compile',
+  );
   // + TADD 64x64 through a prepared instruction, + the three AMX C rows, + the two PTO cliff rows,
-  // + the two cold-start rows
-  assert.equal(rows.length, 24);
+  // + the two cold-start rows, + the SFPI compile row
+  assert.equal(rows.length, 25);
   for (const x of rows) {
     assert.deepEqual(Object.keys(x).sort(), [
       'arch',

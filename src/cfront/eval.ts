@@ -326,6 +326,7 @@ export class Evaluator {
 
   // ---- symbol table ----
   private add(name: string, e: Entity): void {
+    this.clearLookups();
     const l = this.table.get(name);
     if (l) l.push(e);
     else this.table.set(name, [e]);
@@ -386,6 +387,7 @@ export class Evaluator {
           break;
         case 'using-ns':
           this.usings.push({ ns, target: d.parts.map((p) => p.name).join('::') });
+          this.clearLookups();
           break;
         case 'using-decl': {
           const last = d.parts[d.parts.length - 1]!.name;
@@ -446,8 +448,47 @@ export class Evaluator {
     return out;
   }
 
+  /**
+   * lookupGlobal's answers by (global, ns, name): the table and the using-directives change only
+   * while declarations are indexed or a using-directive is met, and each of those clears it.
+   */
+  private lookupCache = new WeakMap<string[], Map<string, { name: string; ents: Entity[] } | null>>();
+  private readonly lookupCacheGlobal = new Map<string, { name: string; ents: Entity[] } | null>();
+  private clearLookups(): void {
+    this.lookupCache = new WeakMap();
+    this.lookupCacheGlobal.clear();
+  }
+
   /** Entities for a qualified name as written, looked up from namespace `ns` outward. */
   lookupGlobal(parts: string[], ns: string[], global = false): { name: string; ents: Entity[] } | undefined {
+    // keyed by the namespace path array itself (a frame's, a declaration's: the same array each
+    // time) and the name; `::x` by the namespace path's text as well
+    const tail = parts.length === 1 ? parts[0]! : parts.join('::');
+    let m: Map<string, { name: string; ents: Entity[] } | null>;
+    let key = tail;
+    if (global) {
+      m = this.lookupCacheGlobal;
+      key = `${ns.join('::')}\u0000${tail}`;
+    } else {
+      let mm = this.lookupCache.get(ns);
+      if (!mm) {
+        mm = new Map();
+        this.lookupCache.set(ns, mm);
+      }
+      m = mm;
+    }
+    const have = m.get(key);
+    if (have !== undefined) return have ?? undefined;
+    const r = this.lookupGlobalUncached(parts, ns, global);
+    m.set(key, r ?? null);
+    return r;
+  }
+
+  private lookupGlobalUncached(
+    parts: string[],
+    ns: string[],
+    global: boolean,
+  ): { name: string; ents: Entity[] } | undefined {
     const tail = parts.join('::');
     const starts = global
       ? [[] as string[]]
@@ -826,9 +867,20 @@ export class Evaluator {
           } else scope.vars.set(d.name, { k: 'type', t: this.instantiateLocal(d, scope) });
         }
         return;
-      case 'using-ns':
-        this.usings.push({ ns: this.frame.ns, target: d.parts.map((p) => p.name).join('::') });
+      case 'using-ns': {
+        // a using-directive in a function body, met again on every call: recorded once
+        const target = d.parts.map((p) => p.name).join('::');
+        const ns = this.frame.ns;
+        if (
+          !this.usings.some(
+            (u) => u.target === target && u.ns.length === ns.length && u.ns.every((p, k) => p === ns[k]),
+          )
+        ) {
+          this.usings.push({ ns, target });
+          this.clearLookups();
+        }
         return;
+      }
       case 'using-decl':
       case 'nothing':
         return;

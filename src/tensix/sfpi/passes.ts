@@ -181,34 +181,53 @@ const NEGATE: Record<string, string> = { lt: 'ge', ge: 'lt', eq: 'ne', ne: 'eq',
  * own copy — placed before the outermost `v_if` around the assignment, where every lane is enabled.
  */
 export function copies(input: readonly TraceOp[]): TraceOp[] {
+  // One pass of facts about the input, then the copies placed; linear in the trace (an unrolled
+  // 8-iteration kernel is thousands of nodes). Every index below is into `input`: a copy never
+  // defines a value an original node defines, nor is it a v_if/v_endif, so the facts stay valid.
+  const n = input.length;
+  const defAt = new Map<number, number>(); // value -> its first definition
+  const lastUse = new Map<number, number>();
+  const outerAt = new Int32Array(n); // the last depth-0 v_if before each node (-1: none)
+  let depth = 0;
+  let outer = -1;
+  for (let i = 0; i < n; i++) {
+    const x = input[i]!;
+    outerAt[i] = outer;
+    const d = defOf(x);
+    if (d !== undefined && !defAt.has(d)) defAt.set(d, i);
+    for (const u of usesOf(x)) lastUse.set(u, i);
+    if (x.k === 'if') {
+      if (depth === 0) outer = i;
+      depth++;
+    } else if (x.k === 'endif') depth--;
+  }
   const ops = [...input];
+  const before = new Map<number, TraceOp[]>(); // copies placed right before input[k], in order
   let next = 1_000_000_000; // fresh ids for the copies, apart from the tracer's
-  for (let i = 0; i < ops.length; i++) {
+  for (let i = 0; i < n; i++) {
     const o = ops[i]!;
     if (o.k !== 'cmov' || o.old < 0) continue;
     const old = o.old;
-    const defAt = ops.findIndex((x) => defOf(x) === old);
-    const def = ops[defAt];
-    const fixedOld = def?.k === 'creg';
-    const readLater = ops.slice(i + 1).some((x) => usesOf(x).includes(old));
+    const d = defAt.get(old) ?? -1;
+    const fixedOld = input[d]?.k === 'creg';
+    const readLater = (lastUse.get(old) ?? -1) > i;
     if (!fixedOld && !readLater) continue;
-    // the outermost v_if (depth 0 -> 1) that is still open at i
-    let depth = 0;
-    let outer = -1;
-    for (let j = 0; j < i; j++) {
-      const x = ops[j]!;
-      if (x.k === 'if') {
-        if (depth === 0) outer = j;
-        depth++;
-      } else if (x.k === 'endif') depth--;
-    }
-    const at = Math.max(outer, defAt + 1);
+    // at the outermost v_if open before it (all lanes enabled there), but after the definition
+    const at = Math.max(outerAt[i]!, d + 1);
     const id = next++;
-    ops.splice(at, 0, { k: 'op', id, op: 'copy', a: old, b: -1, at: o.at });
-    ops[i + 1] = { ...o, old: id };
-    i++;
+    const list = before.get(at) ?? [];
+    list.push({ k: 'op', id, op: 'copy', a: old, b: -1, at: o.at });
+    before.set(at, list);
+    ops[i] = { ...o, old: id };
   }
-  return ops;
+  if (!before.size) return ops;
+  const out: TraceOp[] = [];
+  for (let k = 0; k < n; k++) {
+    const b = before.get(k);
+    if (b) out.push(...b);
+    out.push(ops[k]!);
+  }
+  return out;
 }
 
 /** bf16 (fp16b) bits of a float when its low half is zero (SFPADDI/SFPMULI/SFPLOADI FLOATB take it). */
@@ -222,16 +241,24 @@ const fp16b = (bits: number) => ((bits & 0xffff) === 0 ? (bits >>> 16) & 0xffff 
 export function immediates(input: readonly TraceOp[]): TraceOp[] {
   const ops = [...input];
   const defAt = new Map<number, number>();
+  // value -> indices of the nodes reading it (a node rewritten below still reads its `x`, and
+  // no rewritten node is read as a constant, so the lists stay true)
+  const readers = new Map<number, number[]>();
   ops.forEach((o, i) => {
     const d = defOf(o);
     if (d !== undefined) defAt.set(d, i);
+    for (const u of new Set(usesOf(o))) {
+      const l = readers.get(u);
+      if (l) l.push(i);
+      else readers.set(u, [i]);
+    }
   });
   for (let i = 0; i < ops.length; i++) {
     const o = ops[i]!;
     if (o.k !== 'op' || (o.op !== 'add' && o.op !== 'mul')) continue;
     // the result feeds only a conditional assignment to another variable: SFPADD/SFPMUL straight
     // into that variable's register beats SFPADDI + a move (gold combine.S addi_live_no2)
-    const users = ops.filter((y) => usesOf(y).includes(o.id));
+    const users = (readers.get(o.id) ?? []).map((j) => ops[j]!);
     const cmovInto =
       users.length === 1 && users[0]!.k === 'cmov' && users[0]!.src === o.id ? users[0]!.old : undefined;
     for (const [x, c] of [
@@ -248,9 +275,10 @@ export function immediates(input: readonly TraceOp[]): TraceOp[] {
       if (cmovInto !== undefined && cmovInto !== x) continue;
       // x's last use (a conditional assignment of this result back into x does not count)
       if (
-        ops
-          .slice(i + 1)
-          .some((y) => usesOf(y).includes(x) && !(y.k === 'cmov' && y.old === x && y.src === o.id))
+        (readers.get(x) ?? []).some((j) => {
+          const y = ops[j]!;
+          return j > i && !(y.k === 'cmov' && y.old === x && y.src === o.id);
+        })
       )
         continue;
       ops[i] = {
@@ -762,42 +790,58 @@ const changesCc = (m: MInsn) =>
  * (gold pushpop.S: `SFPLOADI L0, 2, 4` inside the v_if, no move).
  */
 export function fuseCmov(input: readonly MInsn[]): MInsn[] {
-  const insns = [...input];
+  // Indexed once and kept up to date (removed instructions leave a hole), so the pass is linear in
+  // the trace apart from the stretch between each fused definition and its move.
+  const insns: (MInsn | undefined)[] = [...input];
+  const defsOf = new Map<number, number[]>(); // value -> indices writing it, in order
+  const refs = new Map<number, number>(); // value -> instructions reading it (uses or tied)
+  const refSet = (x: MInsn) => new Set(x.tied !== undefined ? [...x.uses, x.tied] : x.uses);
+  const count = (x: MInsn, d: number) => {
+    for (const v of refSet(x)) refs.set(v, (refs.get(v) ?? 0) + d);
+  };
+  insns.forEach((x, j) => {
+    if (x!.def !== undefined) {
+      const l = defsOf.get(x!.def);
+      if (l) l.push(j);
+      else defsOf.set(x!.def, [j]);
+    }
+    count(x!, 1);
+  });
   for (let i = 0; i < insns.length; i++) {
-    const m = insns[i]!;
-    if (!m.cmov || m.tied === undefined) continue;
+    const m = insns[i];
+    if (!m?.cmov || m.tied === undefined) continue;
     const src = m.uses[0]!;
     const old = m.tied;
-    const defs: number[] = [];
-    insns.forEach((x, j) => {
-      if (x.def === src) defs.push(j);
-    });
+    const defs = defsOf.get(src) ?? [];
     if (!defs.length) continue;
     const first = defs[0]!;
-    const between = insns.slice(first, i);
-    const usedElsewhere = insns.some((x, j) => j !== i && (x.uses.includes(src) || x.tied === src));
+    // read by another instruction than this move
+    const usedElsewhere = (refs.get(src) ?? 0) - (refSet(m).has(src) ? 1 : 0) > 0;
     const dm = insns[first]!;
-    if (
-      usedElsewhere ||
-      between.some(changesCc) ||
-      between.some((x, j) => first + j !== first && (x.uses.includes(old) || x.tied === old)) ||
-      (dm.tied !== undefined && dm.tied !== old) ||
-      dm.name === '.word'
-    )
-      continue;
+    let blocked = usedElsewhere || (dm.tied !== undefined && dm.tied !== old) || dm.name === '.word';
+    for (let j = first; !blocked && j < i; j++) {
+      const x = insns[j];
+      if (!x) continue;
+      if (changesCc(x) || (j !== first && (x.uses.includes(old) || x.tied === old))) blocked = true;
+    }
+    if (blocked) continue;
     const id = m.def!;
-    const at0 = first;
     for (const j of defs) {
       const x = insns[j]!;
       const origArgs = x.args;
       const remap = (r: (v: number) => number) => (v: number) => r(v === src ? id : v);
-      insns[j] = { ...x, def: id, args: (r) => origArgs(remap(r)) };
-      if (j === at0 && !x.rw) insns[j] = { ...insns[j]!, tied: old, copy: false };
+      let y: MInsn = { ...x, def: id, args: (r) => origArgs(remap(r)) };
+      if (j === first && !x.rw) y = { ...y, tied: old, copy: false };
+      count(x, -1);
+      count(y, 1);
+      insns[j] = y;
     }
-    insns.splice(i, 1);
-    i--;
+    count(m, -1);
+    insns[i] = undefined;
+    defsOf.set(id, [...defs, ...(defsOf.get(id) ?? []).filter((j) => j !== i)]);
+    defsOf.delete(src);
   }
-  return insns;
+  return insns.filter((x): x is MInsn => x !== undefined);
 }
 
 /**
