@@ -301,6 +301,7 @@ export class Evaluator {
     this.initializing.clear();
     this.globalValues.clear();
     this.recordStatics.clear();
+    this.varTemplates.clear(); // their objects live in the old memory
     this.frames.length = 0;
     this.callStack.length = 0;
     this.depth = 0;
