@@ -127,7 +127,9 @@ export interface AmxState {
   dataDependent: boolean;
   /** The instruction the step executed (canonical text). */
   text?: string;
-  /** C kernels: the Memory view's arrays are the ones after the run, whatever the step. */
+  /** C kernels: the Memory view shows the bound arrays (not address ranges). */
+  cArrays?: boolean;
+  /** C kernels: the arrays are the ones after the run, whatever the step (not recorded per step). */
   memoryAfterRun?: boolean;
   /** Memory ranges (.amx), or a C kernel's arrays after the run (`name`, `dtype`, `shape`). */
   memory: {

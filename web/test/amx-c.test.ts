@@ -163,21 +163,30 @@ test('ref sgemm_ref (docs/amx-c.md’s --ref): the comparison shown is the libra
 });
 
 /** The live run's registers before instruction k (= after k instructions), via runAmxC's hook. */
-function liveAt(ks: number[]): Map<number, { x: number[]; y: number[]; z: number[] }> {
-  const out = new Map<number, { x: number[]; y: number[]; z: number[] }>();
+function liveAt(ks: number[]): Map<number, { x: number[]; y: number[]; z: number[]; c: number[] }> {
+  const out = new Map<number, { x: number[]; y: number[]; z: number[]; c: number[] }>();
   let i = 0;
-  const take = (st: AmxState) => ({ x: Array.from(st.x), y: Array.from(st.y), z: Array.from(st.z) });
+  let cAddr = 0;
+  const take = (st: AmxState) => ({
+    x: Array.from(st.x),
+    y: Array.from(st.y),
+    z: Array.from(st.z),
+    c: Array.from(st.mem.readBytes(BigInt(cAddr), 64 * 64 * 4)),
+  });
   const r = runAmxC(SOURCE, {
     file: FILE,
     gen: 'm1',
     entry: ENTRY,
     args: { A: npyArg('A16x64.npy'), B: npyArg('B16x64.npy'), C: zeroArray('f4', [64, 64]) },
+    onStart: (a) => {
+      cAddr = a.C!;
+    },
     onIssue: (_op, _operand, st) => {
       if (ks.includes(i)) out.set(i, take(st));
       i++;
     },
   });
-  if (ks.includes(i)) out.set(i, take(r.state));
+  if (ks.includes(i)) out.set(i, { ...take(r.state), c: Array.from(r.arrays.C!.bytes) });
   return out;
 }
 
@@ -248,8 +257,16 @@ test('stepping through the C kernel: the views after k instructions are the live
   await s.page.keyboard.press('Alt+ArrowRight');
   await s.page.waitForSelector('#view-amx-regs[data-step="3"]');
   assert.equal(await s.page.textContent('[data-testid=amx-mem-access]'), 'reads memory A + 64 (64 bytes)');
+  // the arrays step too: C as the live run had it when instruction k + 1 was issued
   await s.page.click('[data-testid=tab-memory]');
   assert.ok(await s.page.isVisible('[data-testid=amx-mem-note]'));
+  for (const k of [300, n]) {
+    await s.page.fill('[data-testid=step]', String(k));
+    await s.page.press('[data-testid=step]', 'Enter');
+    await s.page.locator(`[data-testid=amx-mem-note]`, { hasText: `step ${k},` }).waitFor();
+    assert.deepEqual(await shownBytes('amx-arr-C'), live.get(k)!.c, `C at step ${k}`);
+  }
+  assert.notDeepEqual(live.get(300)!.c, live.get(n)!.c);
   await s.page.click('[data-testid=tab-regs]');
 });
 

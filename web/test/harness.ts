@@ -85,6 +85,8 @@ export async function open(hash = '', opts: { colorScheme?: 'light' | 'dark' } =
     viewport: { width: 1400, height: 900 },
     colorScheme: opts.colorScheme ?? 'light',
   });
+  // waits are for conditions; on a loaded 2-core machine one can take longer than playwright's 30 s
+  context.setDefaultTimeout(120_000);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

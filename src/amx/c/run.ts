@@ -59,6 +59,8 @@ export interface AmxCOptions {
    * record the memory a load reads, snapshot registers). Must not change the state.
    */
   onIssue?: (op: number, operand: bigint, state: AmxState) => void;
+  /** Called once the arrays are in the program's memory, before the entry runs, with their addresses. */
+  onStart?: (addresses: Record<string, number>) => void;
   /**
    * Reuse the program a previous run of the same source loaded (default true; see `runAmxC`).
    * False always preprocesses, parses and compiles anew (and keeps nothing).
@@ -362,6 +364,7 @@ export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
     const addr = ev.mem.bind(a.bytes, 128);
     addrs.set(name, { addr, dtype: a.dtype });
   }
+  if (opts.onStart) opts.onStart(Object.fromEntries([...addrs].map(([n, a]) => [n, a.addr])));
   const v = ev.callEntry(bindEntry(opts.entry, addrs), '<entry>');
   box.run = undefined;
   const arrays: Record<string, AmxCArray> = {};

@@ -34,11 +34,19 @@ test('sgemm_fma32.c: stateAt(k) equals the live run’s registers before instruc
   const want = new Set([0, 1, 7, 255, 256, 257, 511, 512, 600, n - 1]);
   const live = new Map<number, { x: Uint8Array; y: Uint8Array; z: Uint8Array; enabled: boolean }>();
   let i = 0;
+  let addr: Record<string, number> = {};
+  const liveC = new Map<number, Uint8Array>();
   runAmxC(src, {
     ...opts,
     args: args(),
+    onStart: (a) => {
+      addr = a;
+    },
     onIssue: (_op, _operand, s) => {
-      if (want.has(i)) live.set(i, { x: s.x.slice(), y: s.y.slice(), z: s.z.slice(), enabled: s.enabled });
+      if (want.has(i)) {
+        live.set(i, { x: s.x.slice(), y: s.y.slice(), z: s.z.slice(), enabled: s.enabled });
+        liveC.set(i, s.mem.readBytes(BigInt(addr.C!), 64 * 64 * 4));
+      }
       i++;
     },
   });
@@ -47,6 +55,9 @@ test('sgemm_fma32.c: stateAt(k) equals the live run’s registers before instruc
     const s = stepper.stateAt(k);
     assert.deepEqual([s.x, s.y, s.z, s.enabled], [l.x, l.y, l.z, l.enabled], `k = ${k}`);
   }
+  // the C array as the live run had it when instruction k + 1 was issued
+  for (const [k, c] of liveC) assert.deepEqual(stepper.arraysAt(k).C, c, `C at ${k}`);
+  assert.deepEqual(stepper.arraysAt(n).C, result.arrays.C!.bytes);
   const end = stepper.stateAt(n);
   assert.deepEqual(
     [end.x, end.y, end.z, end.enabled],
@@ -90,6 +101,27 @@ test('a buffer rewritten by C between loads: each ldx sees the bytes of its own 
   assert.deepEqual([row(s4.x, 0), row(s4.x, 1), row(s4.x, 2)], [ramp(0), ramp(1), ramp(2)]);
   assert.equal(stepper.stateAt(5).enabled, false);
   assert.deepEqual(Array.from(new Float32Array(result.arrays.buf!.bytes.buffer)), ramp(2));
+  // the buffer as each instruction found it: zeros before set, then the ramp C wrote before each ldx
+  const buf = (k: number) => Array.from(new Float32Array(stepper.arraysAt(k).buf!.slice().buffer));
+  assert.ok(stepper.hasArrays);
+  assert.deepEqual(
+    [buf(0), buf(1), buf(2), buf(3), buf(4), buf(5)],
+    [zeros, ramp(0), ramp(1), ramp(2), ramp(2), ramp(2)],
+  );
+});
+
+test('arrays over maxArrayWork are not kept per step; registers still step', () => {
+  const { stepper } = runAmxCSteps(
+    '#include "aarch64.h"\nvoid k(float *p) { AMX_SET(); p[0] = 1; AMX_CLR(); }',
+    {
+      entry: 'k(P)',
+      args: { P: { dtype: 'f4', shape: [16], bytes: new Uint8Array(64) } },
+      maxArrayWork: 10,
+    },
+  );
+  assert.ok(stepper && !stepper.hasArrays);
+  assert.throws(() => stepper.arraysAt(1), AxsimError);
+  assert.equal(stepper.stateAt(1).enabled, true);
 });
 
 test('a recording over maxRecordBytes leaves stepping out and says why', () => {

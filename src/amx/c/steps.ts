@@ -5,6 +5,9 @@
  * later would be wrong) and the registers every CHECKPOINT instructions. `stateAt(k)` then rebuilds
  * X, Y, Z and the set/clr flag after k instructions by replaying at most CHECKPOINT instructions from
  * the nearest checkpoint on a fresh AmxState, with the recorded load bytes as its memory.
+ * It also records the bound arrays before each instruction (the changes since the previous one, so C
+ * code's own writes are kept too); `arraysAt(k)` gives them as they were when instruction k + 1 was
+ * issued (after the run for k = the count).
  */
 import { badInput } from '../../errors.ts';
 import type { AmxOp } from '../asm.ts';
@@ -23,7 +26,40 @@ export class AmxCStepper {
     private readonly loads: ReadonlyMap<number, Uint8Array>,
     /** Register image (X, Y, Z: 5120 bytes) and the enabled flag before instruction c * CHECKPOINT. */
     private readonly checkpoints: readonly { regs: Uint8Array; enabled: boolean }[],
+    /** Each array at the start and its changes before instruction i (absent: arrays not kept). */
+    private readonly arrays?: {
+      start: Record<string, Uint8Array>;
+      changes: { i: number; name: string; off: number; bytes: Uint8Array }[];
+      final: Record<string, Uint8Array>;
+    },
   ) {}
+
+  /** Whether `arraysAt` is available (the recording of array changes stayed under its limit). */
+  get hasArrays(): boolean {
+    return this.arrays !== undefined;
+  }
+
+  /**
+   * The bound arrays after `k` instructions, as they were when instruction k + 1 was issued (C code
+   * that ran after instruction k included); the arrays after the run for k = the count.
+   */
+  arraysAt(k: number): Record<string, Uint8Array> {
+    if (!Number.isInteger(k) || k < 0 || k > this.ops.length)
+      throw badInput(`step ${k} is not between 0 and ${this.ops.length}`);
+    const a = this.arrays;
+    if (!a) throw badInput('the array changes of this run were not recorded (too large)');
+    const out: Record<string, Uint8Array> = {};
+    if (k === this.ops.length) {
+      for (const [n, b] of Object.entries(a.final)) out[n] = b.slice();
+      return out;
+    }
+    for (const [n, b] of Object.entries(a.start)) out[n] = b.slice();
+    for (const c of a.changes) {
+      if (c.i > k) break;
+      out[c.name]!.set(c.bytes, c.off);
+    }
+    return out;
+  }
 
   /**
    * The registers after `k` instructions (0 = before the first). The state's memory holds only the
@@ -64,7 +100,7 @@ export interface AmxCStepsResult {
  */
 export function runAmxCSteps(
   source: string,
-  opts: AmxCOptions & { maxRecordBytes?: number },
+  opts: AmxCOptions & { maxRecordBytes?: number; maxArrayWork?: number },
 ): AmxCStepsResult {
   const gen = opts.gen ?? 'm1';
   const max = opts.maxRecordBytes ?? 64 * 2 ** 20;
@@ -97,11 +133,66 @@ export function runAmxCSteps(
     }
     if (bytes > max) full = true;
   };
-  const result = runAmxC(source, { ...opts, trace: true, onIssue });
+  // the arrays: their bytes at the start, then before each instruction what changed since the last
+  // look (byte runs); stopped (arrays after the run only) past maxArrayWork bytes compared
+  let view: ((name: string) => Uint8Array) | undefined;
+  const last: Record<string, Uint8Array> = {};
+  const start: Record<string, Uint8Array> = {};
+  const changes: { i: number; name: string; off: number; bytes: Uint8Array }[] = [];
+  let arrayWork = 0;
+  let arraysKept = true;
+  const maxWork = opts.maxArrayWork ?? 5e7;
+  const onStart = (addresses: Record<string, number>): void => {
+    opts.onStart?.(addresses);
+    const lens = Object.fromEntries(Object.entries(opts.args ?? {}).map(([n, a]) => [n, a.bytes.length]));
+    for (const n of Object.keys(addresses)) start[n] = last[n] = new Uint8Array(lens[n]!);
+    view = (n) => mem!.readBytes(BigInt(addresses[n]!), lens[n]!);
+  };
+  let mem: AmxState['mem'] | undefined;
+  const look = (i: number): void => {
+    for (const n of Object.keys(last)) {
+      const now = view!(n);
+      const was = last[n]!;
+      arrayWork += now.length;
+      for (let b = 0; b < now.length; b++) {
+        if (now[b] === was[b]) continue;
+        let e = b + 1;
+        while (e < now.length && now[e] !== was[e]) e++;
+        changes.push({ i, name: n, off: b, bytes: now.slice(b, e) });
+        bytes += e - b + 32;
+        b = e;
+      }
+      last[n] = now;
+    }
+    if (arrayWork > maxWork) arraysKept = false;
+  };
+  const withArrays = (op: number, operand: bigint, s: AmxState): void => {
+    if (arraysKept) {
+      mem = s.mem;
+      if (n === 0) {
+        for (const k of Object.keys(start)) {
+          start[k] = view!(k);
+          last[k] = start[k]!;
+        }
+      } else look(n);
+    }
+    onIssue(op, operand, s);
+  };
+  const result = runAmxC(source, { ...opts, trace: true, onIssue: withArrays, onStart });
   if (full)
     return {
       result,
       why: `stepping needs more than ${max} bytes of recording for ${result.ops.length} instructions`,
     };
-  return { result, stepper: new AmxCStepper(gen, result.ops, loads, checkpoints) };
+  const final = Object.fromEntries(Object.entries(result.arrays).map(([k, a]) => [k, a.bytes]));
+  return {
+    result,
+    stepper: new AmxCStepper(
+      gen,
+      result.ops,
+      loads,
+      checkpoints,
+      arraysKept ? { start, changes, final } : undefined,
+    ),
+  };
 }

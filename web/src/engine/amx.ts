@@ -124,7 +124,7 @@ function amxRunC(req: RunRequest, inputs: Record<string, Uint8Array>): AmxResult
     steps: stepper ? r.ops.length : 0,
     ...(why ? { stepNote: why } : {}),
     records: records(r.ops),
-    final: { ...final, memory, memoryAfterRun: true },
+    final: { ...final, memory, cArrays: true },
     ...(ref ? { ref } : {}),
     perf: perf(r.ops),
   };
@@ -180,7 +180,10 @@ export function amxStep(k: number): AmxState {
   if (s.kind === 'c') {
     const st = s.stepper.stateAt(k);
     const v = regView(st, k, k > 0 ? s.stepper.ops[k - 1] : undefined, st.gen, s.addresses);
-    return { ...v, memory: s.memory, memoryAfterRun: true };
+    if (!s.stepper.hasArrays) return { ...v, memory: s.memory, cArrays: true, memoryAfterRun: true };
+    const now = s.stepper.arraysAt(k);
+    const memory = s.memory.map((m) => ({ ...m, bytes: Array.from(now[m.name!]!) }));
+    return { ...v, memory, cArrays: true };
   }
   const { m, p } = s;
   m.restore(s.start);

@@ -106,7 +106,7 @@ export function AmxMemoryView(p: {
     <section class="view" aria-label="AMX memory ranges" id="view-amx-mem">
       <div class="view-bar">
         <ElementTypeSelect value={p.t} onChange={p.setT} />
-        {p.state.memoryAfterRun ? null : (
+        {p.state.cArrays ? null : (
           <label>
             ranges{' '}
             <input
@@ -140,9 +140,11 @@ export function AmxMemoryView(p: {
           </ul>
         </section>
       ) : null}
-      {p.state.memoryAfterRun ? (
+      {p.state.cArrays ? (
         <p class="muted" data-testid="amx-mem-note">
-          The arrays after the run (a C kernel's memory is not kept per step; the registers view steps).
+          {p.state.memoryAfterRun
+            ? "The arrays after the run (this run's array changes were too many to keep per step)."
+            : `The arrays at step ${p.state.step}, as the next AMX instruction found them (C code run since included; after the last step, as the run left them).`}
         </p>
       ) : null}
       {p.state.memory.map((m) => {
