@@ -1038,13 +1038,17 @@ export function runCase(
       }
     }
     let extra = '';
-    if (c.sfpi) {
-      const st = sfpiStats(c.sfpi, ins, out);
-      if (st.failure && !bad) {
-        bad = 1;
-        first = st.failure;
-      }
-      extra = `; max ULP error ${Number.isFinite(st.maxUlp) ? +st.maxUlp.toPrecision(3) : 'inf'}${st.pcc !== undefined ? `, PCC ${st.pcc.toFixed(6)}` : ''}`;
+    // every SFPI case reports its error and its cycles: the float cases against their double
+    // reference (ULP, PCC); the exact ones (classification, integers) are bit-exact when they pass
+    if (c.sfpi || SFPI_CASES.includes(c)) {
+      if (c.sfpi) {
+        const st = sfpiStats(c.sfpi, ins, out);
+        if (st.failure && !bad) {
+          bad = 1;
+          first = st.failure;
+        }
+        extra = `; max ULP error ${Number.isFinite(st.maxUlp) ? +st.maxUlp.toPrecision(3) : 'inf'}${st.pcc !== undefined ? `, PCC ${st.pcc.toFixed(6)}` : ''}`;
+      } else if (!bad) extra = '; max error 0 (bit-exact)';
       const base = baselineCycles(compile, root, arch, c, form);
       if (r.cycles !== undefined && base !== undefined) {
         const rows = (c.vectorMode ?? 'rc') === 'rc' ? 32 : (c.vectorMode ?? 'rc') === 'none' ? 8 : 16;

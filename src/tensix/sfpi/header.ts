@@ -394,6 +394,21 @@ __SFPI_STOCH(float_to_int8, 3)
 __SFPI_STOCH(float_to_uint16, 6)
 __SFPI_STOCH(float_to_int16, 7)
 #undef __SFPI_STOCH
+// int32_to_uint8 / int32_to_int8 (sfpi_lib.h): SFP_STOCH_RND Mod1 INT32_TO_UINT8 4 / INT32_TO_INT8 5 on the
+// sign-magnitude integer, |x| shifted right by descale (an immediate: Mod1 | IMM8 8; or a vector's low
+// 5 bits), rounded (round_mode 0: half away from zero, else stochastic) and clamped to 0..255 / +-127
+inline vUInt int32_to_uint8(const vInt in, const unsigned int descale, const int round_mode = 1) {
+  vUInt r; r.v = __sfpi_opi("istoch", in.k, in.v, 4 | 8 | (round_mode ? 0x10 : 0) | (static_cast<int>(descale) << 8)); return r;
+}
+inline vUInt int32_to_int8(const vInt in, const unsigned int descale, const int round_mode = 1) {
+  vUInt r; r.v = __sfpi_opi("istoch", in.k, in.v, 5 | 8 | (round_mode ? 0x10 : 0) | (static_cast<int>(descale) << 8)); return r;
+}
+inline vUInt int32_to_uint8(const vInt in, const vUInt descale, const int round_mode = 1) {
+  vUInt r; r.v = __sfpi_op(round_mode ? "i2u8s" : "i2u8", in.k, in.v, descale.k, descale.v); return r;
+}
+inline vUInt int32_to_int8(const vInt in, const vUInt descale, const int round_mode = 1) {
+  vUInt r; r.v = __sfpi_op(round_mode ? "i2i8s" : "i2i8", in.k, in.v, descale.k, descale.v); return r;
+}
 inline vInt lz(const __vAny a) { vInt r; r.v = __sfpi_op("lz", a.k, a.v, 0, -1); return r; }
 inline vInt lz_nosgn(const __vAny a) { vInt r; r.v = __sfpi_op("lz_nosgn", a.k, a.v, 0, -1); return r; }
 inline vUInt shft(const vUInt v, const vInt amt) { return v << amt; }
@@ -447,6 +462,8 @@ using sfpi::float_to_fp16a;
 using sfpi::float_to_fp16b;
 using sfpi::float_to_int16;
 using sfpi::float_to_uint16;
+using sfpi::int32_to_int8;
+using sfpi::int32_to_uint8;
 // Predication (sfpi.h v_if family): control passes through every block; the tracer keeps the CC stack.
 #define v_if(cond) { __sfpi_cc_if(); sfpi::__sfpi_cond((cond)); {
 #define v_elseif(cond) } __sfpi_cc_elseif(); sfpi::__sfpi_cond((cond)); {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { AxsimError } from '../../errors.ts';
 import { disassemble } from '../asm/index.ts';
 import type { Arch } from '../encoding.ts';
 import { TensixMachine } from '../index.ts';
@@ -165,6 +166,78 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
       const { out } = await run(arch, 'axsim_sfpi_lib::clamp_low_loop<8>');
       for (let i = 0; i < 1024; i++)
         assert.equal(out[i], f32ToBits(Math.max((i % 17) - 8, 0)), `element ${i}`);
+    });
+    it('int32_to_uint8 / int32_to_int8 = SFP_STOCH_RND Mod1 4 | IMM8 / 5 (vector shift): values per lane by hand', async () => {
+      const words = listing(arch, 'axsim_sfpi_lib::int_to_8bit');
+      // SFP_STOCH_RND(rnd_mode, imm, VB, VC, VD, Mod1): uint8 with the immediate 2 (Mod1 4 | 8),
+      // int8 with the shift in a register (Mod1 5), both round-to-nearest (rnd_mode 0)
+      assert.ok(
+        words.some((w) =>
+          /^TTI_SFP_STOCH_RND\(0, 2, p_sfpu::LREG0, p_sfpu::LREG0, p_sfpu::LREG\d, 0xc\);$/.test(w),
+        ),
+        words.join('\n'),
+      );
+      assert.ok(
+        words.some((w) =>
+          /^TTI_SFP_STOCH_RND\(0, 0, p_sfpu::LREG\d, p_sfpu::LREG0, p_sfpu::LREG\d, 5\);$/.test(w),
+        ),
+        words.join('\n'),
+      );
+      const m = new TensixMachine(arch);
+      // int32 elements -700..699 (two's complement in Dst; the vInt load makes them sign-magnitude)
+      const v = (e: number) => ((e * 97) % 1400) - 700;
+      m.writeDstTile(
+        0,
+        Array.from({ length: 1024 }, (_, e) => v(e) >>> 0),
+        'int32',
+      );
+      await runLlkKernel(m, { source: SOURCE, file: FILE, entry: 'axsim_sfpi_lib::int_to_8bit' });
+      const out = Array.from(m.readDstTile(0, 'int32'), (b) => b >>> 0);
+      // the value's path, from the ISA pages: SFPLOAD / SFPSTORE MOD0_FMT_INT32_SM convert sign-magnitude
+      // (Dst) <-> two's complement (LReg) on Wormhole and nothing on Blackhole (SFPU-NOTES C3);
+      // SFP_STOCH_RND reads its input as sign-magnitude (SFPSTOCHRND_IntInt.md): |x| << 23 >> shift,
+      // + 1 when the dropped bits are >= half, clamped (uint8: 0..255, sign dropped; int8: 0..127)
+      const wh = arch === 'wormhole';
+      const load = (p: number) => (wh && p & 0x80000000 ? -(p & 0x7fffffff) >>> 0 : p >>> 0);
+      const store = (d: number) => (wh && d & 0x80000000 ? (0x80000000 | (-d & 0x7fffffff)) >>> 0 : d >>> 0);
+      const stoch = (c: number, shift: number, unsigned: boolean) => {
+        const mag0 = c & 0x7fffffff;
+        const q = Math.floor(mag0 / 2 ** shift);
+        let mag = q + ((mag0 - q * 2 ** shift) * 2 >= 2 ** shift ? 1 : 0);
+        mag = Math.min(mag, unsigned ? 255 : 127);
+        const sign = unsigned || mag === 0 ? 0 : c & 0x80000000;
+        return (sign | mag) >>> 0;
+      };
+      for (let f = 0; f < 4; f++)
+        for (let lane = 0; lane < 32; lane++) {
+          const x = v(laneElem(f, 0, lane));
+          const c = load(x >>> 0);
+          assert.equal(
+            out[laneElem(f, 0, lane)],
+            store(stoch(c, 2, true)),
+            `uint8 face ${f} lane ${lane} (x = ${x})`,
+          );
+          assert.equal(
+            out[laneElem(f, 2, lane)],
+            store(stoch(c, 1, false)),
+            `int8 face ${f} lane ${lane} (x = ${x})`,
+          );
+        }
+      // on Wormhole the chain is the plain maths: |x| / 4 rounded, clamped; x / 2 rounded, clamped
+      if (wh) {
+        assert.equal(out[laneElem(0, 0, 0)], Math.min(Math.round(Math.abs(v(laneElem(0, 0, 0))) / 4), 255));
+      }
+    });
+    it('int32_to_uint8 with a descale beyond the 5-bit immediate is a located BadInput', () => {
+      const src = `${SOURCE}\nnamespace axsim_sfpi_lib { inline void bad_descale() { sfpi::vInt x = sfpi::dst_reg[0]; sfpi::dst_reg[0] = sfpi::int32_to_uint8(x, 40, 0); } }\n`;
+      assert.throws(
+        () => compileSfpi(src, arch, { file: FILE, entry: 'axsim_sfpi_lib::bad_descale' }),
+        (e: unknown) =>
+          e instanceof AxsimError &&
+          e.category === 'BadInput' &&
+          /5-bit immediate/.test(e.message) &&
+          e.location?.line === src.split('\n').length - 1,
+      );
     });
     it('subvec_shflror1 / subvec_shflshr1 = SFPSHFT2 3 / 4, each followed by SFPNOP; lanes rotate within eights', async () => {
       assert.deepEqual(listing(arch, 'axsim_sfpi_lib::shuffles'), [

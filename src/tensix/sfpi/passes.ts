@@ -561,7 +561,12 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         else if (o.op === 'neg')
           ins('SFPMOV', { def: id, uses: [a], args: (r) => [0, r(a), r(id), 1], at }); // COMPSIGN
         else if (o.op === 'copy') ins('SFPMOV', { def: id, uses: [a], args: (r) => [0, r(a), r(id), 0], at });
-        else if (o.op === 'fabs' || o.op === 'iabs')
+        else if (o.op === 'i2u8' || o.op === 'i2u8s' || o.op === 'i2i8' || o.op === 'i2i8s') {
+          // int32_to_(u)int8 with a vector descale: SFP_STOCH_RND src_b = the shift, src_c = the value
+          const rnd = o.op.endsWith('s') ? 1 : 0;
+          const mod = o.op.startsWith('i2u8') ? 4 : 5;
+          ins('SFP_STOCH_RND', { def: id, uses: [a, b], args: (r) => [rnd, 0, r(b), r(a), r(id), mod], at });
+        } else if (o.op === 'fabs' || o.op === 'iabs')
           ins('SFPABS', { def: id, uses: [a], args: (r) => [0, r(a), r(id), o.op === 'fabs' ? 1 : 0], at }); // FLOAT / INT
         else if (o.op === 'exexp' || o.op === 'exexp_nodebias') {
           const m = o.op === 'exexp' ? 0 : 1;
@@ -638,13 +643,15 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
           ins('SFPSETMAN', { def: id, uses: [a], args: (r) => [imm & 0xfff, r(a), r(id), 1], at });
         } else if (o.op === 'cast')
           ins('SFPCAST', { def: id, uses: [a], args: (r) => [r(a), r(id), imm], at });
-        else if (o.op === 'stoch') {
-          // SFP_STOCH_RND(rnd_mode, imm8, src_b, src_c, dest, mod1): src_b = src_c = the input (gold)
+        else if (o.op === 'stoch' || o.op === 'istoch') {
+          // SFP_STOCH_RND(rnd_mode, imm8, src_b, src_c, dest, mod1): src_b = src_c = the input (gold);
+          // int32_to_(u)int8 with an immediate descale: imm8 = the shift, Mod1 | IMM8
           const rnd = imm & 0x10 ? 1 : 0;
+          const imm8 = (imm >>> 8) & 0x1f;
           ins('SFP_STOCH_RND', {
             def: id,
             uses: [a],
-            args: (r) => [rnd, 0, r(a), r(a), r(id), imm & 0xf],
+            args: (r) => [rnd, imm8, r(a), r(a), r(id), imm & 0xf],
             at,
           });
         } else if (o.op === 'setsgn' || o.op === 'setexp' || o.op === 'addexp') {

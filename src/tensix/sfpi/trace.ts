@@ -120,7 +120,22 @@ export const OPS = new Set([
   'lz_nosgn',
 ]);
 /** Integer operations (operands from dst_reg[] are loaded in the integer format). */
-export const INT_OPS = new Set(['iadd', 'isub', 'and', 'or', 'xor', 'not', 'shl', 'sar', 'iabs']);
+export const INT_OPS = new Set([
+  'iadd',
+  'isub',
+  'and',
+  'or',
+  'xor',
+  'not',
+  'shl',
+  'sar',
+  'iabs',
+  // int32_to_uint8 / int32_to_int8 with a vector descale (s: stochastic rounding)
+  'i2u8',
+  'i2u8s',
+  'i2i8',
+  'i2i8s',
+]);
 /** The SFPLOAD/SFPSTORE format of integer values (sfpi_imp.h: SFPLOAD_MOD0_FMT_INT32_TO_SM). */
 export const INT_FMT = 12;
 
@@ -384,9 +399,17 @@ export function installTracer(
   });
   b.set('__sfpi_opi', (c) => {
     const op = str(c, 0);
-    const a = use(c, 1, op === 'iaddi' || op === 'shli' || op === 'sari' || op === 'cast' ? INT_FMT : 0);
+    const a = use(
+      c,
+      1,
+      op === 'iaddi' || op === 'shli' || op === 'sari' || op === 'cast' || op === 'istoch' ? INT_FMT : 0,
+    );
     const imm = num(c, 3);
     const at = loc(c);
+    if (op === 'istoch' && imm >>> 8 > 31)
+      throw badInput(`int32_to_(u)int8: descale ${imm >>> 8} does not fit SFP_STOCH_RND's 5-bit immediate`, {
+        location: at,
+      });
     if (op === 'iaddi' && (imm < -2048 || imm > 2047)) {
       // wider than SFPIADD's 12-bit immediate: the value in a register first (sfpi kernels.cc
       // "pseudo-16 bit via hidden loadi"), then the vector add
