@@ -129,6 +129,28 @@ describe('sfpi header operators and library', () => {
     );
   });
 
+  it('an SFPLUT input made in place (SFPMULI on a product) has the product computed into LReg 3', () => {
+    // gold ckernel.S calculate_gelu<false>: SFPMAD into L3, SFPMULI L3, then SFPLUT L3 (table in L0..L2)
+    same(
+      `vUInt l0 = l_reg[LRegs::LReg0];
+       vUInt l1 = l_reg[LRegs::LReg1];
+       vUInt l2 = l_reg[LRegs::LReg2];
+       vFloat x = dst_reg[0];
+       vFloat r = x * x;
+       r *= s2vFloat16b(2.0f);
+       r = lut(r, l0, l1, l2);
+       dst_reg[0] = r;
+       l_reg[LRegs::LReg0] = l0;
+       l_reg[LRegs::LReg1] = l1;
+       l_reg[LRegs::LReg2] = l2;`,
+      `SFPLOAD L4, 0, 0, 3
+       SFPMUL L3, L4, L4, L9, 0
+       SFPMULI L3, 16384, 0
+       SFPLUT L3, 4
+       SFPSTORE 0, L3, 0, 3`,
+    );
+  });
+
   it('arithmetic whose result nobody reads is still emitted; an unused constant is not', () => {
     same(
       `vFloat x = dst_reg[0];

@@ -946,6 +946,15 @@ export function regalloc(
       if (fixed.has(v)) throw notYet(`a constant register as an operand that must be in LReg ${reg}`, m.at);
       want.set(v, reg);
     }
+  // a wanted value made in place over an operand that dies there (SFPMULI / SFPADDI on a temporary):
+  // that operand is wanted in the same LReg, so its own definition is placed there
+  for (let i = input.length - 1; i >= 0; i--) {
+    const m = input[i]!;
+    if (m.def === undefined || m.tied === undefined || m.rw) continue;
+    const w = want.get(m.def);
+    if (w === undefined || fixed.has(m.tied) || want.has(m.tied) || last.get(m.tied) !== i) continue;
+    want.set(m.tied, w);
+  }
   const defIndex = new Map<number, number>();
   input.forEach((m, i) => {
     if (m.def !== undefined && !m.rw && !defIndex.has(m.def)) defIndex.set(m.def, i);
