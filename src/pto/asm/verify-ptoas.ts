@@ -286,7 +286,9 @@ function walk(ops: Op[], f: (op: Op) => void): void {
         typeof v[0] === 'object' &&
         v[0] !== null &&
         'kind' in v[0] &&
-        'pos' in v[0]
+        'pos' in v[0] &&
+        // operations only (they all have results); an operand list has kind/pos entries too
+        Array.isArray((v[0] as { results?: unknown }).results)
       )
         walk(v as Op[], f);
     }
