@@ -14,17 +14,7 @@
  * WebAssembly SIMD, the registers are ordinary arrays and the scalar path runs. The module is
  * assembled here from bytes, as src/tensix/mad-simd.ts and src/pto/simd.ts do.
  */
-
-function leb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-}
+import { leb, section, WASM_HEADER, wasmName } from '../wasm.ts';
 
 const simd = (sub: number): number[] => [0xfd, ...leb(sub)];
 const get = (l: number): number[] => [0x20, l];
@@ -86,21 +76,10 @@ function kernelBody(): number[] {
   return [...leb(body.length), ...body];
 }
 
-function section(id: number, content: number[]): number[] {
-  return [id, ...leb(content.length), ...content];
-}
-
 function moduleBytes(): Uint8Array {
-  const name = (s: string) => [s.length, ...[...s].map((ch) => ch.charCodeAt(0))];
+  const name = wasmName;
   return new Uint8Array([
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    0x01,
-    0x00,
-    0x00,
-    0x00,
+    ...WASM_HEADER,
     ...section(1, [0x01, 0x60, 0x04, 0x7f, 0x7f, 0x7f, 0x7f, 0x01, 0x7f]), // (i32 x 4) -> i32
     ...section(2, [0x01, ...name('e'), ...name('m'), 0x02, 0x00, 0x01]), // memory import
     ...section(3, [0x01, 0x00]),

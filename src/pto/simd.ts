@@ -12,6 +12,7 @@
  * memory the pool is a fixed 32 MiB. Tiles built on caller bytes, blocks above 64 MiB, a full
  * pool, or a host without WebAssembly SIMD use the plain JS loops.
  */
+import { leb, section, sleb, WASM_HEADER, wasmName } from '../wasm.ts';
 
 /** Pages (64 KiB) of the pool at first; a shared pool grows on demand up to MAX_PAGES. */
 const POOL_PAGES = 512; // 32 MiB
@@ -138,47 +139,12 @@ function body(op: number): number[] {
   return [...leb(code.length), ...code];
 }
 
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
-      out.push(b);
-      return out;
-    }
-    out.push(b | 0x80);
-  }
-}
-
-function leb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-}
-
-function section(id: number, content: number[]): number[] {
-  return [id, ...leb(content.length), ...content];
-}
-
 /** The module; `shared`: it imports a shared memory of up to MAX_PAGES pages. */
 function moduleBytes(shared: boolean): Uint8Array {
-  const name = (s: string) => [s.length, ...[...s].map((c) => c.charCodeAt(0))];
+  const name = wasmName;
   const bodies = [body(0), body(1), body(2), body(3)];
   return new Uint8Array([
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    0x01,
-    0x00,
-    0x00,
-    0x00,
+    ...WASM_HEADER,
     ...section(1, [0x01, 0x60, 0x04, 0x7f, 0x7f, 0x7f, 0x7f, 0x00]),
     ...section(2, [
       0x01,

@@ -15,33 +15,11 @@
  * The module is assembled here from bytes (no toolchain), as src/pto/simd.ts does. Without
  * WebAssembly SIMD the callers use the scalar model.
  */
+
+import { leb, section, sleb, WASM_HEADER, wasmName } from '../wasm.ts';
 import { madLanesAny, madLanesWh } from './fma.ts';
 
 type E = number[];
-
-function leb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-}
-
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
-      out.push(b);
-      return out;
-    }
-    out.push(b | 0x80);
-  }
-}
 
 const simd = (sub: number): E => [0xfd, ...leb(sub)];
 const bin =
@@ -270,21 +248,10 @@ function kernelBody(): E {
   return [...leb(body.length), ...body];
 }
 
-function section(id: number, content: number[]): number[] {
-  return [id, ...leb(content.length), ...content];
-}
-
 function moduleBytes(): Uint8Array {
-  const name = (s: string) => [s.length, ...[...s].map((c) => c.charCodeAt(0))];
+  const name = wasmName;
   return new Uint8Array([
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    0x01,
-    0x00,
-    0x00,
-    0x00,
+    ...WASM_HEADER,
     ...section(1, [0x01, 0x60, 0x07, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x01, 0x7f]), // (i32 x 7) -> i32
     ...section(2, [0x01, ...name('e'), ...name('m'), 0x02, 0x00, 0x01]), // memory import
     ...section(3, [0x01, 0x00]),
