@@ -149,6 +149,32 @@ describe('preprocess: includes', () => {
       'yes',
     );
   });
+  it("reads a quoted include from disk in the including file's directory first, then the -I directories, also for a file with no directory", () => {
+    const disk: Record<string, string> = { 'inc/cfg.h': 'int from_inc;' };
+    const asked: string[] = [];
+    const readFile = (p: string) => {
+      asked.push(p);
+      return disk[p];
+    };
+    // main.c has no directory: its own directory is '.', so "cfg.h" is looked for as cfg.h, then inc/cfg.h
+    assert.equal(
+      pp('#include "cfg.h"', { includeDirs: ['inc'], readFile, systemHeaders: false }),
+      'int from_inc ;',
+    );
+    assert.deepEqual(asked, ['cfg.h', 'inc/cfg.h']);
+    disk['cfg.h'] = 'int from_here;';
+    assert.equal(
+      pp('#include "cfg.h"', { includeDirs: ['inc'], readFile, systemHeaders: false }),
+      'int from_here ;',
+    );
+    // angled: only the -I directories
+    asked.length = 0;
+    assert.equal(
+      pp('#include <cfg.h>', { includeDirs: ['inc'], readFile, systemHeaders: false }),
+      'int from_inc ;',
+    );
+    assert.deepEqual(asked, ['inc/cfg.h']);
+  });
   it('reports a missing include at the directive, and runaway recursion', () => {
     throwsAt(() => pp('\n#include "nope.h"', { includeDirs: ['x'] }), 2, 2, 'cannot find "nope.h"');
     throwsAt(

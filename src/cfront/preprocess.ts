@@ -408,11 +408,16 @@ export class Preprocessor {
   }
 
   candidates(name: string, angled: boolean, fromFile: string): string[] {
-    const out: string[] = [];
     if (isAbsolute(name)) return [name];
+    return [...new Set([...this.diskCandidates(name, angled, fromFile), normalize(name)])];
+  }
+
+  /** The paths looked for on disk: the including file's directory (for "…"), then the -I directories. */
+  diskCandidates(name: string, angled: boolean, fromFile: string): string[] {
+    if (isAbsolute(name)) return [name];
+    const out: string[] = [];
     if (!angled) out.push(normalize(join(dirname(fromFile), name)));
     for (const d of this.opts.includeDirs ?? []) out.push(normalize(join(d, name)));
-    out.push(normalize(name));
     return [...new Set(out)];
   }
 
@@ -433,7 +438,9 @@ export class Preprocessor {
     if (Object.hasOwn(vf, name)) return { path: name, text: vf[name]! };
     const read = this.opts.readFile ?? readTextFile;
     // the disk: the including file's directory (for "…") and the -I directories
-    const disk = isAbsolute(name) ? [name] : cands.slice(0, -1);
+    // (not cands.slice(0, -1): for a file with no directory the first candidate equals the bare name,
+    // so the de-duplicated list's last entry was an -I directory's, which was then never read)
+    const disk = this.diskCandidates(name, angled, fromFile);
     for (const c of disk) {
       const text = read(c);
       if (text !== undefined) return { path: c, text };
