@@ -186,10 +186,24 @@ function App() {
   const steps = result && result.isa !== 'pto' ? result.steps : 0;
   const shown: StepState | null = result && result.isa !== 'pto' ? (stepState ?? result.final) : null;
   const step = shown ? shown.step : 0;
+  // The step a relative move (◀ ▶, Alt+←/→) starts from: the last step asked of the worker, not the
+  // rendered one. A second press before the first reply has been drawn (or before the key listener
+  // below has been re-registered with the new render's values) would otherwise ask for the same step
+  // twice and the press would be lost.
+  const stepBase = useRef({
+    result: null as RunResult | null,
+    shown: 0,
+    askedOf: null as RunResult | null,
+    asked: 0,
+  });
+  stepBase.current.result = result;
+  stepBase.current.shown = step;
 
   const goStep = async (k: number) => {
     if (!result || result.isa === 'pto' || steps === 0) return;
     const target = Math.max(0, Math.min(steps, k));
+    stepBase.current.askedOf = result;
+    stepBase.current.asked = target;
     const reply = await runner.step(target);
     if (reply.ok && reply.state) {
       setStepState(reply.state);
@@ -199,6 +213,11 @@ function App() {
       setError(reply.error);
       editor.current?.showError(reply.error);
     }
+  };
+
+  const stepBy = (d: number) => {
+    const b = stepBase.current;
+    return goStep((b.askedOf === b.result ? b.asked : b.shown) + d);
   };
 
   const fetchDiff = async (which: 'a' | 'b', k: number) => {
@@ -217,8 +236,8 @@ function App() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey) return;
-      if (e.key === 'ArrowRight') void goStep(step + 1);
-      else if (e.key === 'ArrowLeft') void goStep(step - 1);
+      if (e.key === 'ArrowRight') void stepBy(1);
+      else if (e.key === 'ArrowLeft') void stepBy(-1);
       else return;
       e.preventDefault();
     };
@@ -462,7 +481,7 @@ function App() {
             </button>
             <button
               type="button"
-              onClick={() => void goStep(step - 1)}
+              onClick={() => void stepBy(-1)}
               disabled={steps === 0 || step === 0}
               data-testid="step-back"
               aria-label="step back"
@@ -473,7 +492,7 @@ function App() {
             </button>
             <button
               type="button"
-              onClick={() => void goStep(step + 1)}
+              onClick={() => void stepBy(1)}
               disabled={steps === 0 || step >= steps}
               data-testid="step-forward"
               aria-label="step forward"
