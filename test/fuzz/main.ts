@@ -174,7 +174,7 @@ function runRange(
         join(ROOT, 'test/fuzz/worker.ts'),
         [front, String(seed), String(next), String(to), markFile],
         {
-          execArgv: ['--import', 'tsx', '--max-old-space-size=3072'],
+          execArgv: ['--import', 'tsx', '--max-old-space-size=3072', '--expose-gc'],
           stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
         },
       );

@@ -69,6 +69,12 @@ export type Done = { done: number; outcome: Outcome; sig?: string };
  * PTO SIMD pool never got its blocks back and grew towards its 1 GiB cap (a pto-ptoas worker peaked
  * at 1940 MB over 10^6 inputs, with a 15 MB live heap), and outcome messages the parent had not yet
  * read were queued in the worker instead of being written.
+ *
+ * V8 clears FinalizationRegistry targets only in a full (mark-compact) collection, and the pool's
+ * WebAssembly memory is not counted as heap, so with a 30-40 MB heap such collections were too rare
+ * to recycle the pool: every 64 inputs the loop checks the process's RSS and, when it has grown by
+ * 256 MB since the last check that collected, runs a full collection (`gc`, exposed to workers by
+ * main.ts with --expose-gc). The measured peak RSS is then what inputs keep alive, not garbage.
  */
 export async function runInputs(
   front: string,
@@ -88,9 +94,21 @@ export async function runInputs(
       continue;
     }
     done({ done: i, ...(await runOne(front, input)) });
+    if (gc && (i & 63) === 63) {
+      const rss = process.memoryUsage.rss();
+      if (rss > collectedAt + GC_STEP) {
+        gc();
+        collectedAt = process.memoryUsage.rss();
+      }
+    }
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
+
+/** RSS growth (bytes) after which the worker runs a full collection (see runInputs). */
+const GC_STEP = 256 << 20;
+const gc = (globalThis as { gc?: () => void }).gc;
+let collectedAt = 0;
 
 async function main(): Promise<void> {
   const [front, seedS, fromS, toS, markPath] = process.argv.slice(2);
