@@ -375,3 +375,94 @@ describe('sfpi register pressure', () => {
     );
   });
 });
+
+describe('sfpi condition leaves: operands made next to their compare', () => {
+  // sfpi-gcc leaves each compare where the C++ evaluated it (gimple-rvtt-expand.cc process_tree_node),
+  // so a literal or a dst_reg[] read that only one compare uses is loaded right before it; gold
+  // coverage.S stupid_example: SFPLOADI L1, c; SFPMAD L1, L1, L11, L0 (c * -1.0 + a); SFPSETCC L1.
+  const c12 = 0x41400000; // 12.0f: FLOATB 0x4140
+  const c14 = 0x41600000; // 14.0f: FLOATB 0x4160
+  it('the literals of v >= 12 && v < 14 are each loaded before their own compare', () => {
+    const ops: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'if', depth: 0, at },
+      { k: 'fimm', id: 1, bits: c12, cmp: true, at },
+      { k: 'fimm', id: 2, bits: c14, cmp: true, at },
+      {
+        k: 'cond',
+        cond: {
+          k: 'and',
+          a: { k: 'fcmp', cmp: 'ge', a: 0, b: 1, at },
+          b: { k: 'fcmp', cmp: 'lt', a: 0, b: 2, at },
+        },
+        at,
+      },
+      { k: 'store', addr: 2, src: 0, at },
+      { k: 'endif', depth: 0, pops: 0, at },
+    ];
+    assert.deepEqual(listing(ops, 'blackhole'), [
+      'SFPLOAD 0,0,7,0',
+      'SFPLOADI 1,0,16704', // 12.0
+      'SFPMAD 1,11,0,1,0', // 12 * -1 + v, into the literal's register
+      'SFPSETCC 0,1,0,4', // >= 0
+      'SFPLOADI 1,0,16736', // 14.0
+      'SFPMAD 1,11,0,1,0',
+      'SFPSETCC 0,1,0,0', // < 0
+      'SFPSTORE 0,0,7,2',
+      'SFPENCC 3,0,0,10',
+    ]);
+  });
+  it('nine dst_reg[0] == c leaves need two LRegs: each load and literal is made at its compare', () => {
+    const ops: TraceOp[] = [{ k: 'if', depth: 0, at }];
+    let cond: Cond | undefined;
+    for (let i = 0; i < 9; i++) {
+      ops.push(
+        { k: 'load', id: 2 * i, addr: 0, at },
+        { k: 'fimm', id: 2 * i + 1, bits: 0x3f800000 + (i << 20), cmp: true, at },
+      );
+      const leaf: Cond = { k: 'fcmp', cmp: 'ne', a: 2 * i, b: 2 * i + 1, at };
+      cond = cond ? { k: 'and', a: cond, b: leaf } : leaf;
+    }
+    ops.push({ k: 'cond', cond: cond!, at }, { k: 'fimm', id: 99, bits: 0x42800000, at });
+    ops.push({ k: 'store', addr: 2, src: 99, at }, { k: 'endif', depth: 0, pops: 0, at });
+    const l = listing(ops, 'wormhole');
+    // load, literal, difference, NOP (Wormhole: the SETCC reads the MAD result), test — nine times
+    for (let i = 0; i < 9; i++)
+      assert.deepEqual(
+        l.slice(5 * i, 5 * i + 5),
+        [
+          'SFPLOAD 0,0,3,0',
+          `SFPLOADI 1,0,${(0x3f800000 + (i << 20)) >>> 16}`,
+          'SFPMAD 1,11,0,1,0',
+          'SFPNOP',
+          'SFPSETCC 0,1,0,2',
+        ],
+        `leaf ${i}`,
+      );
+  });
+  it('a vector variable made before the v_if stays where it is (gold combine.S iadd_i_no1)', () => {
+    const ops: TraceOp[] = [
+      { k: 'fimm', id: 0, bits: 0x40000000, at }, // vFloat x = 2.0f
+      { k: 'load', id: 1, addr: 2, at },
+      { k: 'store', addr: 4, src: 1, at },
+      { k: 'if', depth: 0, at },
+      { k: 'cond', cond: { k: 'fcmp', cmp: 'lt', a: 0, b: -1, at }, at },
+      { k: 'store', addr: 6, src: 0, at },
+      { k: 'endif', depth: 0, pops: 0, at },
+    ];
+    assert.equal(listing(ops, 'blackhole')[0], 'SFPLOADI 0,0,16384');
+  });
+  it('a dst_reg[] read stays before a store to Dst that lies between it and its compare', () => {
+    const ops: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'fimm', id: 1, bits: 0x40000000, at },
+      { k: 'store', addr: 0, src: 1, at }, // overwrites the row the load read
+      { k: 'if', depth: 0, at },
+      { k: 'cond', cond: { k: 'fcmp', cmp: 'lt', a: 0, b: -1, at }, at },
+      { k: 'store', addr: 2, src: 1, at },
+      { k: 'endif', depth: 0, pops: 0, at },
+    ];
+    const l = listing(ops, 'blackhole');
+    assert.ok(l.indexOf('SFPLOAD 0,0,7,0') < l.indexOf('SFPSTORE 1,0,7,0'), l.join('\n'));
+  });
+});

@@ -305,6 +305,40 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
   const macros = archTables(arch).macros;
   const fixed = new Map<number, number>();
   let temp = -1; // virtual registers for temporaries (negative ids)
+  // Operands a condition expression itself makes are made right before the compare that reads them,
+  // not where the tracer recorded them: the C++ evaluates the whole condition tree before the v_if
+  // tests it, so all of them would be live at once. sfpi-gcc's expand pass leaves each compare where
+  // the C++ evaluated it (gimple-rvtt-expand.cc process_tree_node: the sfpxfcmps stays in place, the
+  // CC fences go around it), so its operands are made next to it (gold coverage.S stupid_example:
+  // `SFPLOADI L1, 16640, 0` then `SFPMAD L1, L1, L11, L0` per leaf). That covers the scalar operand
+  // of a compare (`v < 2.5f`: sfpxfcmps takes the literal; SFPLOADI is not volatile in sfpi-gcc, so
+  // each compare reading it gets its own load) and a dst_reg[] read inside the condition read by one
+  // compare only (`dst_reg[0] == 3.0f`); a vector variable made before the v_if stays where it is
+  // (gold combine.S iadd_i_no1, vcond.S vcond_asbool_inline2). Made under the narrowed CC is enough:
+  // the compare reads only the lanes still enabled.
+  const atLeaf = new Map<number, TraceOp & { k: 'fimm' | 'iimm' | 'load' }>();
+  {
+    const otherUse = new Set<number>();
+    const leafUses = new Map<number, number>();
+    const defAt = new Map<number, number>();
+    let lastCc = -1; // the last node that changed the CC or wrote Dst: a condition's own operands follow it
+    ops.forEach((o, i) => {
+      if ((o.k === 'fimm' || o.k === 'iimm') && o.cmp) atLeaf.set(o.id, o);
+      if (o.k === 'load') atLeaf.set(o.id, o);
+      const d = defOf(o);
+      if (d !== undefined) defAt.set(d, i);
+      if (o.k === 'cond' || o.k === 'condval') {
+        for (const u of condUses(o.cond)) {
+          leafUses.set(u, (leafUses.get(u) ?? 0) + 1);
+          if ((defAt.get(u) ?? -1) < lastCc) otherUse.add(u); // made before this condition's expression
+        }
+      } else for (const u of usesOf(o)) otherUse.add(u);
+      if (isCc(o) || o.k === 'condval' || o.k === 'store' || o.k === 'raw' || o.k === 'insn') lastCc = i;
+    });
+    for (const [id, o] of [...atLeaf])
+      if (otherUse.has(id) || !leafUses.has(id) || (o.k === 'load' && leafUses.get(id) !== 1))
+        atLeaf.delete(id);
+  }
   const ins = (name: string, m: Partial<MInsn> & { args: MInsn['args']; at: Loc }) =>
     insns.push({ name, uses: [], ...m });
   const loadi = (dst: number, bits: number, at: Loc, kind: 'f' | 's' | 'u') => {
@@ -324,6 +358,10 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
       ins('SFPLOADI', { def: dst, args: (r) => [r(dst), 8, hi], at });
       ins('SFPLOADI', { def: dst, rw: true, args: (r) => [r(dst), 10, lo], at });
     }
+  };
+  const sfpload = (dst: number, o: TraceOp & { k: 'load' }, at: Loc) => {
+    const addr = o.addr & addrMask;
+    ins('SFPLOAD', { def: dst, args: (r) => [r(dst), o.fmt ?? 0, noinc, addr], at });
   };
   /** An instruction that writes its result over the operand `x` (copied first when x lives on). */
   const inPlace = (
@@ -383,11 +421,23 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
     if (cmp === 'le') return { k: 'not', a: primOf(d, 'gt') };
     return { k: 'set', v: d, mod: SETCC_MOD[cmp]! };
   };
-  const emitLeaf = (c: Cond & { k: 'fcmp' | 'icmp' }, cmp: string, top: boolean) => {
-    const at = c.at;
+  const emitLeaf = (c0: Cond & { k: 'fcmp' | 'icmp' }, cmp: string, top: boolean) => {
+    const at = c0.at;
+    const leafLoad = (v: number) => {
+      const k = atLeaf.get(v);
+      if (!k) return v;
+      const t = temp--;
+      if (k.k === 'fimm') loadi(t, k.bits, at, 'f');
+      else if (k.k === 'iimm') loadi(t, k.value >>> 0, at, k.signed === false ? 'u' : 's');
+      else sfpload(t, k, at);
+      return t;
+    };
+    // (the operands may now be temporaries, whose ids are negative: "no b" is read from c0)
+    const hasB = c0.b >= 0;
+    const c = { ...c0, a: leafLoad(c0.a), b: hasB ? leafLoad(c0.b) : c0.b };
     if (c.k === 'fcmp') {
       let d = c.a;
-      if (c.b >= 0) {
+      if (hasB) {
         // a OP b as (a - b) OP 0: MAD b * -1.0 + a into a temporary (sfpi-gcc's float compare)
         d = temp--;
         const [x, y] = [c.a, c.b];
@@ -396,7 +446,7 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
       emitPrim(primOf(d, cmp), top, at);
       return;
     }
-    if (c.b < 0 && c.imm === 0) {
+    if (!hasB && c.imm === 0) {
       const p = primOf(c.a, cmp);
       emitPrim(p, top, at);
       return;
@@ -407,7 +457,7 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
     const first = p.k === 'set' ? p : p.k === 'and' ? p.a : p.a.k === 'and' ? p.a.a : undefined;
     const fold = first?.k === 'set' && (first.mod === 0 || first.mod === 4) ? first : undefined;
     const ccMode = fold ? (fold.mod === 0 ? 0 : 8) : 4; // SFPIADD_MOD1_CC_LT0 / GTE0 / NONE
-    if (c.b < 0 && (-c.imm < -2048 || -c.imm > 2047)) {
+    if (!hasB && (-c.imm < -2048 || -c.imm > 2047)) {
       // beyond the 12-bit immediate: the value is loaded, then compared as a vector (a - t)
       const t = temp--;
       loadi(t, c.imm, at, 's');
@@ -420,7 +470,7 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         args: (r) => [0, r(a), r(d), 2 | ccMode],
         at,
       });
-    } else if (c.b < 0) {
+    } else if (!hasB) {
       const imm = -c.imm & 0xfff;
       ins('SFPIADD', { def: d, uses: [c.a], args: (r) => [imm, r(c.a), r(d), 1 | ccMode], at });
     } else {
@@ -521,21 +571,19 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
           at,
         });
         break;
-      case 'load': {
-        const addr = o.addr & addrMask;
-        ins('SFPLOAD', { def: o.id, args: (r) => [r(o.id), o.fmt ?? 0, noinc, addr], at });
+      case 'load':
+        if (!atLeaf.has(o.id)) sfpload(o.id, o, at);
         break;
-      }
       case 'store': {
         const addr = o.addr & addrMask;
         ins('SFPSTORE', { uses: [o.src], args: (r) => [r(o.src), o.fmt ?? 0, noinc, addr], at });
         break;
       }
       case 'fimm':
-        loadi(o.id, o.bits, at, 'f');
+        if (!atLeaf.has(o.id)) loadi(o.id, o.bits, at, 'f');
         break;
       case 'iimm':
-        loadi(o.id, o.value >>> 0, at, o.signed === false ? 'u' : 's');
+        if (!atLeaf.has(o.id)) loadi(o.id, o.value >>> 0, at, o.signed === false ? 'u' : 's');
         break;
       case 'creg':
         fixed.set(o.id, o.lreg);
@@ -979,11 +1027,28 @@ export function regalloc(
       r = 0;
       while (r < 8 && busy.has(r)) r++;
     }
-    if (r === 8)
-      throw badInput('cannot store sfpu register (register spill): more than 8 SFPI values are live here', {
-        location: at,
-        hint: 'the SFPU has 8 general LRegs and SFPI does not spill; reload or recompute a value later instead of keeping it live',
-      });
+    if (r === 8) {
+      // say which values hold the eight LRegs (the line that made each), so the user sees what to
+      // recompute or reload later
+      const held: string[] = [];
+      for (let p = 0; p < 8; p++) {
+        let v: number | undefined;
+        for (const [x, q] of phys)
+          if (q === p && !fixed.has(x) && (last.get(x) ?? -1) >= cur && (defIndex.get(x) ?? 0) <= cur) v = x;
+        const d = v === undefined ? undefined : input[defIndex.get(v) ?? -1];
+        const where = d ? `${d.at.file === at.file ? '' : `${d.at.file}:`}${d.at.line}` : '';
+        held.push(
+          `L${p} ${d ? `${d.name.replace(/^\./, '')} (line ${where})` : kept.has(p) ? 'an l_reg[] write' : 'an l_reg[] read'}`,
+        );
+      }
+      throw badInput(
+        `cannot store sfpu register (register spill): more than 8 SFPI values are live here (${held.join(', ')})`,
+        {
+          location: at,
+          hint: 'the SFPU has 8 general LRegs and SFPI does not spill; reload or recompute a value later instead of keeping it live',
+        },
+      );
+    }
     busy.add(r);
     return r;
   };
@@ -991,7 +1056,10 @@ export function regalloc(
   for (const m of input) if (m.name === '.lreg') busy.add(m.pin!);
   /** LRegs an l_reg[N] write has filled: kept to the end. */
   const kept = new Set<number>();
+  /** The instruction being allocated (for the spill error's list of live values). */
+  let cur = 0;
   input.forEach((m0, i) => {
+    cur = i;
     const dying = (v: number) => last.get(v) === i && !fixed.has(v) && phys.has(v) && !kept.has(phys.get(v)!);
     if (m0.name === '.lreg') {
       phys.set(m0.def!, m0.pin!);

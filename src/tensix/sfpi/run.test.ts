@@ -44,6 +44,14 @@ const cases: [string, (x: number) => number][] = [
   ['axsim_sfpi::calculate_scalar_left<8>', (x) => (x > 1 ? 2 + x : 0.5 * x + (3 - x))],
   ['axsim_sfpi::calculate_lreg_scale<8>', (x) => x * 2],
   ['axsim_sfpi::calculate_bool_tree<8>', (x) => ((x > 1 && x !== 4) || x === -5 ? x + 3 : x)],
+  ['axsim_sfpi::calculate_many_leaves<8>', (x) => ([-7, -5, -3].includes(x) ? 64 : x)],
+  [
+    'axsim_sfpi::calculate_leaves_under_pressure<8>',
+    (x) => {
+      const inBand = (x >= -6 && x < -3) || (x >= 1 && x < 3) || (x >= 5 && x < 6) || (x >= 7 && x < 8);
+      return (inBand ? 100 : 0) + 2 * x + (x + 1) + (x + 2) + (x + 3) + x;
+    },
+  ],
 ];
 /** Cases whose expected output is computed on the input's bits (u32 in, u32 out). */
 const bitCases: [string, (b: number) => number][] = [
@@ -201,6 +209,34 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
           e.category === 'BadInput' &&
           /cannot store sfpu register \(register spill\)/.test(e.message) &&
           e.location?.line === SOURCE.split('\n').findIndex((l) => l.includes('vFloat a8 = dst_reg[8]')) + 1,
+      );
+    });
+    it('a condition that needs a 9th LReg is the spill error at its v_if, naming what holds the eight', () => {
+      const lines = SOURCE.split('\n');
+      const start = lines.findIndex((l) => l.includes('inline void leaves_over_pressure()'));
+      const lineOf = (text: string) => lines.findIndex((l, i) => i > start && l.includes(text)) + 1;
+      assert.throws(
+        () => compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::leaves_over_pressure' }),
+        (e: unknown) => {
+          if (!(e instanceof AxsimError) || e.category !== 'BadInput') return false;
+          // v, a, b, c, e, f, r and the || flag hold the eight; the compare's literal is the ninth
+          const held = [...e.message.matchAll(/L(\d) \w+ \(line (\d+)\)/g)].map((m) => Number(m[2]));
+          const want = [
+            'vFloat v =',
+            'vFloat a =',
+            'vFloat b =',
+            'vFloat c =',
+            'vFloat e =',
+            'vFloat f =',
+            'vFloat r =',
+          ];
+          return (
+            /register spill/.test(e.message) &&
+            e.location?.line === lineOf('v_if ((v >= -6.0f') &&
+            held.length === 8 &&
+            want.every((t) => held.includes(lineOf(t)))
+          );
+        },
       );
     });
   });

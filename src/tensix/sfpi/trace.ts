@@ -33,9 +33,10 @@ export type TraceOp =
   /** `fmt`: the SFPLOAD/SFPSTORE format field (0 = the default, 12 = integer, sfpi_imp.h). */
   | { k: 'load'; id: number; addr: number; fmt?: number; at: Loc }
   | { k: 'store'; addr: number; src: number; fmt?: number; at: Loc }
-  | { k: 'fimm'; id: number; bits: number; at: Loc }
+  /** `cmp`: the scalar operand of a compare (`v < 2.5f`), which sfpi-gcc loads at the compare. */
+  | { k: 'fimm'; id: number; bits: number; cmp?: boolean; at: Loc }
   /** Integer immediate; `signed`: loaded as SHORT when it fits, else USHORT (sfpi loadsi/loadui). */
-  | { k: 'iimm'; id: number; value: number; signed?: boolean; at: Loc }
+  | { k: 'iimm'; id: number; value: number; signed?: boolean; cmp?: boolean; at: Loc }
   | { k: 'creg'; id: number; lreg: number; at: Loc }
   /** An integer vector from a condition (sfpi vInt(__vCond)): 1 where it holds, else 0. */
   | { k: 'condval'; id: number; cond: Cond; at: Loc }
@@ -453,7 +454,7 @@ export function installTracer(
     const x = num(c, 3);
     if (x === 0 && !Object.is(x, -0)) return newCond({ k: 'fcmp', cmp, a, b: -1, at });
     const id = trace.newId();
-    trace.push({ k: 'fimm', id, bits: f32bits(x), at });
+    trace.push({ k: 'fimm', id, bits: f32bits(x), cmp: true, at });
     return newCond({ k: 'fcmp', cmp, a, b: id, at });
   });
   b.set('__sfpi_icmp', (c) => {
@@ -469,7 +470,7 @@ export function installTracer(
     // and compared as a vector, as sfpi-gcc does ("pseudo-16 bit via hidden loadi", sfpi kernels.cc)
     if (-imm < -2048 || -imm > 2047) {
       const id = trace.newId();
-      trace.push({ k: 'iimm', id, value: imm, signed: true, at });
+      trace.push({ k: 'iimm', id, value: imm, signed: true, cmp: true, at });
       return newCond({ k: 'icmp', cmp, a, b: id, imm: 0, at });
     }
     return newCond({ k: 'icmp', cmp, a, b: -1, imm, at });
