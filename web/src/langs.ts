@@ -2,7 +2,7 @@
 // Tensix: tt-llk TTI_* macro calls, canonical SFPU text and the .sfpu directives/C++ constants;
 // AMX: the .amx text (docs/amx.md) and C kernels with the AMX_* macros; PTO: PTO-AS (MLIR-like,
 // docs/pto-as.md).
-import { HighlightStyle, StreamLanguage, type StreamParser } from '@codemirror/language';
+import { HighlightStyle, StreamLanguage, type StreamParser, type StringStream } from '@codemirror/language';
 import { tags as t } from '@lezer/highlight';
 import type { Isa } from './protocol.ts';
 
@@ -12,27 +12,37 @@ interface CState {
 
 const number = /^(0x[0-9a-fA-F]+|0b[01]+|[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?)[uUlLfF]*/;
 
+/**
+ * White space and C comments (`//` to the end of the line, `/* ... *\/` over lines): the token's
+ * style, or undefined when the stream is at neither.
+ */
+function cSpaceOrComment(s: StringStream, st: CState): string | null | undefined {
+  if (st.comment) {
+    if (s.skipTo('*/')) {
+      s.next();
+      s.next();
+      st.comment = false;
+    } else s.skipToEnd();
+    return 'comment';
+  }
+  if (s.eatSpace()) return null;
+  if (s.match('//')) {
+    s.skipToEnd();
+    return 'comment';
+  }
+  if (s.match('/*')) {
+    st.comment = true;
+    return 'comment';
+  }
+  return undefined;
+}
+
 const tensix: StreamParser<CState> = {
   name: 'tensix',
   startState: () => ({ comment: false }),
   token(s, st) {
-    if (st.comment) {
-      if (s.skipTo('*/')) {
-        s.next();
-        s.next();
-        st.comment = false;
-      } else s.skipToEnd();
-      return 'comment';
-    }
-    if (s.eatSpace()) return null;
-    if (s.match('//')) {
-      s.skipToEnd();
-      return 'comment';
-    }
-    if (s.match('/*')) {
-      st.comment = true;
-      return 'comment';
-    }
+    const c = cSpaceOrComment(s, st);
+    if (c !== undefined) return c;
     if (s.match(/^#\s*\w+/)) return 'meta';
     if (s.match(/^\.(rept|endr|word|macro|endm)\b/)) return 'meta';
     if (s.match(/^TT(I|_OP)_\w+/)) return 'keyword';
@@ -107,23 +117,8 @@ const cKernel: StreamParser<CState> = {
   name: 'c',
   startState: () => ({ comment: false }),
   token(s, st) {
-    if (st.comment) {
-      if (s.skipTo('*/')) {
-        s.next();
-        s.next();
-        st.comment = false;
-      } else s.skipToEnd();
-      return 'comment';
-    }
-    if (s.eatSpace()) return null;
-    if (s.match('//')) {
-      s.skipToEnd();
-      return 'comment';
-    }
-    if (s.match('/*')) {
-      st.comment = true;
-      return 'comment';
-    }
+    const c = cSpaceOrComment(s, st);
+    if (c !== undefined) return c;
     if (s.match(/^#\s*\w+/)) return 'meta';
     if (s.match(/^AMX_\w+/)) return 'keyword';
     if (

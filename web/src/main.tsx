@@ -54,6 +54,31 @@ function initialTheme(): 'light' | 'dark' {
   return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
+/** A text field for one run option (entry, arrays, ref, arguments): changing it reruns. */
+function TextOption(p: {
+  label: string;
+  name: string;
+  cls?: string;
+  placeholder?: string;
+  ariaLabel?: string;
+  options: Record<string, string>;
+  set: (name: string, value: string) => void;
+}) {
+  return (
+    <label>
+      {p.label}{' '}
+      <input
+        class={p.cls ?? 'args'}
+        value={p.options[p.name] ?? ''}
+        placeholder={p.placeholder}
+        onChange={(e) => p.set(p.name, (e.target as HTMLInputElement).value)}
+        data-testid={p.name}
+        aria-label={p.ariaLabel}
+      />
+    </label>
+  );
+}
+
 function App() {
   const [isa, setIsa] = useState<Isa>('tensix');
   const [example, setExample] = useState<string | undefined>(undefined);
@@ -345,16 +370,13 @@ function App() {
               </select>
             </label>
             {options.lang === 'cpp' ? (
-              <label>
-                entry{' '}
-                <input
-                  class="args"
-                  value={options.entry ?? ''}
-                  placeholder="ns::fn<8>"
-                  onChange={(e) => setOption('entry', (e.target as HTMLInputElement).value)}
-                  data-testid="entry"
-                />
-              </label>
+              <TextOption
+                label="entry"
+                name="entry"
+                placeholder="ns::fn<8>"
+                options={options}
+                set={setOption}
+              />
             ) : null}
           </>
         ) : isa === 'amx' ? (
@@ -386,37 +408,29 @@ function App() {
             </label>
             {options.lang === 'c' ? (
               <>
-                <label>
-                  entry{' '}
-                  <input
-                    class="args"
-                    value={options.entry ?? ''}
-                    placeholder="main()"
-                    onChange={(e) => setOption('entry', (e.target as HTMLInputElement).value)}
-                    data-testid="entry"
-                  />
-                </label>
-                <label>
-                  arrays{' '}
-                  <input
-                    class="args"
-                    value={options.args ?? ''}
-                    placeholder="A=A16x64.npy C=f4:64x64"
-                    onChange={(e) => setOption('args', (e.target as HTMLInputElement).value)}
-                    data-testid="args"
-                  />
-                </label>
-                <label>
-                  ref{' '}
-                  <input
-                    class="ref"
-                    value={options.ref ?? ''}
-                    placeholder="(none)"
-                    onChange={(e) => setOption('ref', (e.target as HTMLInputElement).value)}
-                    data-testid="ref"
-                    aria-label="reference function to compare the arrays with (--ref)"
-                  />
-                </label>
+                <TextOption
+                  label="entry"
+                  name="entry"
+                  placeholder="main()"
+                  options={options}
+                  set={setOption}
+                />
+                <TextOption
+                  label="arrays"
+                  name="args"
+                  placeholder="A=A16x64.npy C=f4:64x64"
+                  options={options}
+                  set={setOption}
+                />
+                <TextOption
+                  label="ref"
+                  name="ref"
+                  cls="ref"
+                  placeholder="(none)"
+                  ariaLabel="reference function to compare the arrays with (--ref)"
+                  options={options}
+                  set={setOption}
+                />
               </>
             ) : null}
           </>
@@ -436,15 +450,7 @@ function App() {
                 ))}
               </select>
             </label>
-            <label>
-              arguments{' '}
-              <input
-                class="args"
-                value={options.args}
-                onChange={(e) => setOption('args', (e.target as HTMLInputElement).value)}
-                data-testid="args"
-              />
-            </label>
+            <TextOption label="arguments" name="args" options={options} set={setOption} />
           </>
         )}
         <span class="spacer" />

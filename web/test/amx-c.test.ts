@@ -1,28 +1,28 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { compareWithRef } from '../../src/amx/c/ref.ts';
 import { type AmxCArray, runAmxC, zeroArray } from '../../src/amx/c/run.ts';
 import { amxFootprint } from '../../src/amx/footprint.ts';
 import { explainProgramCycles } from '../../src/amx/perf/index.ts';
 import type { AmxState } from '../../src/amx/state.ts';
-import { AxsimError } from '../../src/errors.ts';
 import { readNpy } from '../../src/io/index.ts';
-import { chooseExample, open, ROOT, readText, type Session, settled, shot, values } from './harness.ts';
+import {
+  pageForFile,
+  ROOT,
+  readText,
+  settled,
+  shot,
+  thrown,
+  typeSource,
+  underline,
+  values,
+} from './harness.ts';
 
 // The playground's AMX C kernel mode: examples/amx/c/sgemm_fma32.c with the README's entry and
 // arrays, run as `axsim amx run kernel.c --entry ... --arg ... --cycles` does; the registers, the
 // arrays and the cycles the page shows are compared with runAmxC run here.
 
-let s: Session;
-before(async () => {
-  s = await open();
-  await settled(s.page);
-  await chooseExample(s.page, 'amx/c/sgemm_fma32.c');
-});
-after(async () => {
-  assert.deepEqual(s.problems, []);
-  await s.close();
-});
+const s = pageForFile('amx/c/sgemm_fma32.c');
 
 const FILE = 'c/sgemm_fma32.c';
 const SOURCE = readText('examples/amx/c/sgemm_fma32.c');
@@ -276,32 +276,14 @@ test('a C compile error is underlined at the library’s line:col', async () => 
   assert.ok(at > 0);
   lines[at] = lines[at]!.replace('int M,', 'int M,,');
   const bad = lines.join('\n');
-  let err: AxsimError | undefined;
-  try {
-    library(bad);
-  } catch (e) {
-    err = e as AxsimError;
-  }
-  assert.ok(err instanceof AxsimError, String(err));
+  const err = thrown(() => library(bad));
   assert.equal(err.location?.line, at + 1);
-  const n = Number(await s.page.getAttribute('[data-testid=status]', 'data-runs'));
-  await s.page.click('.cm-content');
-  await s.page.keyboard.press('Control+A');
-  await s.page.keyboard.insertText(bad);
-  await settled(s.page, n + 1);
+  await typeSource(s.page, bad);
   assert.equal(await s.page.getAttribute('[data-testid=status]', 'data-status'), 'error');
   assert.equal(await s.page.textContent('[data-testid=error-message]'), err.message);
   await s.page.keyboard.press('Control+Home');
   for (let k = 0; k < at; k++) await s.page.keyboard.press('ArrowDown');
-  const range = s.page.locator('.cm-lintRange-error').first();
-  await range.waitFor();
-  assert.equal(await range.evaluate((e) => e.closest('.cm-line')?.textContent), lines[at]);
-  const col = await range.evaluate((e) => {
-    const line = e.closest('.cm-line')!;
-    const r = document.createRange();
-    r.setStart(line, 0);
-    r.setEndBefore(e);
-    return r.toString().length + 1;
-  });
-  assert.equal(col, err.location!.col ?? 1);
+  const u = await underline(s.page);
+  assert.equal(u.line, lines[at]);
+  assert.equal(u.col, err.location!.col ?? 1);
 });

@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { AmxMachine, amxFootprint } from '../../src/amx/index.ts';
 import { explainProgramCycles } from '../../src/amx/perf/index.ts';
-import { AxsimError } from '../../src/errors.ts';
-import { chooseExample, open, readText, type Session, settled, shot, values } from './harness.ts';
+import { pageForFile, readText, shot, thrown, typeSource, underline, values } from './harness.ts';
 
 // The AMX views in Chromium show the library's results: registers, memory and cycles read from
 // the page are compared with AmxMachine / explainProgramCycles run here on the same program.
 
-let s: Session;
-before(async () => {
-  s = await open();
-  await settled(s.page);
-  await chooseExample(s.page, 'amx/matmul_f32.amx');
-});
-after(async () => {
-  assert.deepEqual(s.problems, []);
-  await s.close();
-});
+const s = pageForFile('amx/matmul_f32.amx');
 
 const SRC = () => readText('examples/amx/matmul_f32.amx');
 
@@ -187,20 +177,9 @@ test('an AMX error is underlined at its line with the library’s message', asyn
   const at = lines.findIndex((l) => l.startsWith('fma32'));
   lines[at] = 'fma32 z_row=0 x_offset=0x0 y_offsett=0x0';
   const bad = lines.join('\n');
-  let err: AxsimError | undefined;
-  try {
-    new AmxMachine('m1').load(bad, { file: 'matmul_f32.amx' });
-  } catch (e) {
-    err = e as AxsimError;
-  }
-  assert.ok(err instanceof AxsimError && err.location?.line === at + 1, String(err));
-  const n = Number(await s.page.getAttribute('[data-testid=status]', 'data-runs'));
-  await s.page.click('.cm-content');
-  await s.page.keyboard.press('Control+A');
-  await s.page.keyboard.insertText(bad);
-  await settled(s.page, n + 1);
+  const err = thrown(() => new AmxMachine('m1').load(bad, { file: 'matmul_f32.amx' }));
+  assert.equal(err.location?.line, at + 1);
+  await typeSource(s.page, bad);
   assert.equal(await s.page.textContent('[data-testid=error-message]'), err.message);
-  const range = s.page.locator('.cm-lintRange-error').first();
-  await range.waitFor();
-  assert.equal(await range.evaluate((e) => e.closest('.cm-line')?.textContent), lines[at]);
+  assert.equal((await underline(s.page)).line, lines[at]);
 });

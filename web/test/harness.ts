@@ -1,11 +1,14 @@
 // Shared set-up of the browser tests (`npm run test:web`): a tiny static server for dist-web/ on
 // 127.0.0.1 (node:http) and Debian's Chromium driven by playwright-core (never a downloaded browser).
+import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { AxsimError } from '../../src/errors.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DIST = join(ROOT, 'dist-web');
@@ -173,4 +176,74 @@ export function values(attr: string | null): string[] {
 
 export function readText(path: string): string {
   return readFileSync(join(ROOT, path), 'utf8');
+}
+
+/** The AxsimError `f` throws (the library's own verdict the page is compared with); fails if none. */
+export function thrown(f: () => unknown): AxsimError {
+  try {
+    f();
+  } catch (e) {
+    assert.ok(e instanceof AxsimError, String(e));
+    return e;
+  }
+  assert.fail('expected an AxsimError');
+}
+
+/** Replaces the editor's text as a user would (select all, type) and waits for the run it starts. */
+export async function typeSource(page: Page, text: string): Promise<void> {
+  const n = await runs(page);
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+  await settled(page, n + 1);
+}
+
+/**
+ * The editor's first error underline: the text of the line it is on and its 1-based column (the
+ * editor draws only the lines in view, so the caller brings the line into view first).
+ */
+export async function underline(page: Page): Promise<{ range: Locator; line: string; col: number }> {
+  const range = page.locator('.cm-lintRange-error').first();
+  await range.waitFor();
+  const line = (await range.evaluate((e) => e.closest('.cm-line')?.textContent)) ?? '';
+  const col = await range.evaluate((e) => {
+    const l = e.closest('.cm-line')!;
+    const r = document.createRange();
+    r.setStart(l, 0);
+    r.setEndBefore(e);
+    return r.toString().length + 1;
+  });
+  return { range, line, col };
+}
+
+/**
+ * One page for the whole test file: opened (and the example chosen, if given) before the first
+ * test, checked for console errors and closed after the last. The object is filled in by `before`.
+ */
+export function pageForFile(example?: string): Session {
+  const s = {} as Session;
+  before(async () => {
+    Object.assign(s, await open());
+    await settled(s.page);
+    if (example) await chooseExample(s.page, example);
+  });
+  after(async () => {
+    assert.deepEqual(s.problems, []);
+    await s.close();
+  });
+  return s;
+}
+
+/** The LReg cells the page shows, as bit patterns, ordered by register then lane. */
+export async function shownLregs(page: Page): Promise<number[]> {
+  return page.$$eval('[data-lreg]', (els) =>
+    els
+      .map((e) => [
+        Number(e.getAttribute('data-lreg')),
+        Number(e.getAttribute('data-lane')),
+        Number(e.getAttribute('data-bits')),
+      ])
+      .sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!)
+      .map((x) => x[2]!),
+  );
 }

@@ -1,26 +1,27 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { AxsimError } from '../../src/errors.ts';
+import { test } from 'node:test';
 import { f32ToBits } from '../../src/numeric/index.ts';
 import { compileKernel } from '../../src/tensix/asm/index.ts';
 import { TensixMachine } from '../../src/tensix/index.ts';
 import { compileLlk, type KernelCompiler, runLlkKernel } from '../../src/tensix/llk/run.ts';
-import { chooseExample, open, readText, type Session, settled, shot, values } from './harness.ts';
+import {
+  chooseExample,
+  pageForFile,
+  readText,
+  settled,
+  shot,
+  thrown,
+  typeSource,
+  underline,
+  values,
+} from './harness.ts';
 
 // The playground's C++ kernel mode (Tensix, the LLK environment): the bundled SFPI fixture kernel
 // compiled and run as `axsim tensix run kernel.h --entry ...` does; the Dst the page shows is
 // compared with runLlkKernel run here on the same source, entry and input, and with the kernel's
 // function computed by hand.
 
-let s: Session;
-before(async () => {
-  s = await open();
-  await settled(s.page);
-});
-after(async () => {
-  assert.deepEqual(s.problems, []);
-  await s.close();
-});
+const s = pageForFile();
 
 const PATH = 'tensix/sfpi/basic.h';
 const FILE = 'sfpi/basic.h';
@@ -104,17 +105,13 @@ test('a C++ compile error is underlined at the library’s line:col', async () =
   assert.ok(at > 0);
   lines[at] = lines[at]!.replace('v < -2.0f', 'v < -2.0f +');
   const bad = lines.join('\n');
-  let err: AxsimError | undefined;
-  try {
+  const err = thrown(() =>
     compileLlk(compileKernel as KernelCompiler, new TensixMachine('wormhole'), {
       source: bad,
       file: FILE,
       entry: 'axsim_sfpi::calculate_clamp_m2_3<8>',
-    });
-  } catch (e) {
-    err = e as AxsimError;
-  }
-  assert.ok(err instanceof AxsimError, String(err));
+    }),
+  );
   assert.equal(err.location?.file, FILE);
   assert.equal(err.location?.line, at + 1);
   // back to the clamp entry, then the broken source
@@ -122,24 +119,13 @@ test('a C++ compile error is underlined at the library’s line:col', async () =
   await s.page.fill('[data-testid=entry]', 'axsim_sfpi::calculate_clamp_m2_3<8>');
   await s.page.press('[data-testid=entry]', 'Enter');
   await settled(s.page, ++n);
-  await s.page.click('.cm-content');
-  await s.page.keyboard.press('Control+A');
-  await s.page.keyboard.insertText(bad);
-  await settled(s.page, n + 1);
+  await typeSource(s.page, bad);
   assert.equal(await s.page.getAttribute('[data-testid=status]', 'data-status'), 'error');
   assert.equal(await s.page.textContent('[data-testid=error-message]'), err.message);
   // the editor draws the lines in view only: move the cursor (not the text) to the error's line
   await s.page.keyboard.press('Control+Home');
   for (let k = 0; k < at; k++) await s.page.keyboard.press('ArrowDown');
-  const range = s.page.locator('.cm-lintRange-error').first();
-  await range.waitFor();
-  assert.equal(await range.evaluate((e) => e.closest('.cm-line')?.textContent), lines[at]);
-  const col = await range.evaluate((e) => {
-    const line = e.closest('.cm-line')!;
-    const r = document.createRange();
-    r.setStart(line, 0);
-    r.setEndBefore(e);
-    return r.toString().length + 1;
-  });
-  assert.equal(col, err.location!.col ?? 1);
+  const u = await underline(s.page);
+  assert.equal(u.line, lines[at]);
+  assert.equal(u.col, err.location!.col ?? 1);
 });

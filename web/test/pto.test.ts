@@ -1,26 +1,26 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { AxsimError } from '../../src/errors.ts';
+import { test } from 'node:test';
 import { readNpy } from '../../src/io/index.ts';
 import { COST_MODELS, costFunction } from '../../src/pto/cost/index.ts';
 import { costProgram } from '../../src/pto/cost/program.ts';
 import type { asm } from '../../src/pto/public.ts';
 import { PtoMachine, readTile } from '../../src/pto/public.ts';
-import { chooseExample, open, ROOT, readText, type Session, settled, shot, values } from './harness.ts';
+import {
+  chooseExample,
+  pageForFile,
+  ROOT,
+  readText,
+  shot,
+  thrown,
+  typeSource,
+  underline,
+  values,
+} from './harness.ts';
 
 // The PTO views in Chromium show the library's results: arrays, tiles, the trace and the costs read
 // from the page are compared with PtoMachine / costProgram run here on the same program and inputs.
 
-let s: Session;
-before(async () => {
-  s = await open();
-  await settled(s.page);
-  await chooseExample(s.page, 'pto/add.pto');
-});
-after(async () => {
-  assert.deepEqual(s.problems, []);
-  await s.close();
-});
+const s = pageForFile('pto/add.pto');
 
 const npy = (f: string) => readNpy(`${ROOT}examples/pto/${f}`);
 
@@ -135,20 +135,9 @@ test('a PTO-AS error is underlined at its line:col with the verifier’s message
   const at = lines.findIndex((l) => l.includes('pto.tadds'));
   lines[at] = lines[at]!.replace('pto.tadds', 'pto.taddz');
   const bad = lines.join('\n');
-  let err: AxsimError | undefined;
-  try {
-    new PtoMachine('cpu').load(bad, { file: 'add-scalar.pto' });
-  } catch (e) {
-    err = e as AxsimError;
-  }
-  assert.ok(err instanceof AxsimError && err.location?.line === at + 1, String(err));
-  const n = Number(await s.page.getAttribute('[data-testid=status]', 'data-runs'));
-  await s.page.click('.cm-content');
-  await s.page.keyboard.press('Control+A');
-  await s.page.keyboard.insertText(bad);
-  await settled(s.page, n + 1);
+  const err = thrown(() => new PtoMachine('cpu').load(bad, { file: 'add-scalar.pto' }));
+  assert.equal(err.location?.line, at + 1);
+  await typeSource(s.page, bad);
   assert.equal(await s.page.textContent('[data-testid=error-message]'), err.message);
-  const range = s.page.locator('.cm-lintRange-error').first();
-  await range.waitFor();
-  assert.equal(await range.evaluate((e) => e.closest('.cm-line')?.textContent), lines[at]);
+  assert.equal((await underline(s.page)).line, lines[at]);
 });

@@ -1,24 +1,27 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { AxsimError } from '../../src/errors.ts';
+import { test } from 'node:test';
 import { readNpy } from '../../src/io/index.ts';
 import { f32ToBits } from '../../src/numeric/index.ts';
 import { assemble } from '../../src/tensix/asm/index.ts';
 import { runTimedProgram, sourceMapOf, TensixMachine } from '../../src/tensix/index.ts';
-import { chooseExample, open, ROOT, readText, type Session, settled, shot, values } from './harness.ts';
+import {
+  chooseExample,
+  pageForFile,
+  ROOT,
+  readText,
+  settled,
+  shot,
+  shownLregs,
+  thrown,
+  typeSource,
+  underline,
+  values,
+} from './harness.ts';
 
 // The Tensix views in Chromium show the library's results: every number read from the page is
 // compared with TensixMachine / runTimedProgram run here on the same program and input.
 
-let s: Session;
-before(async () => {
-  s = await open();
-  await settled(s.page);
-});
-after(async () => {
-  assert.deepEqual(s.problems, []);
-  await s.close();
-});
+const s = pageForFile();
 
 const TILE = Uint32Array.from(readNpy(`${ROOT}examples/tensix/tile.npy`).data as Float32Array, (x) =>
   f32ToBits(x),
@@ -33,19 +36,6 @@ function machine(src: string, arch: 'wormhole' | 'blackhole' = 'wormhole', k?: n
   if (k === undefined) m.run(p);
   else m.step(p, 0, k);
   return m;
-}
-
-async function shownLregs(): Promise<number[]> {
-  return s.page.$$eval('[data-lreg]', (els) =>
-    els
-      .map((e) => [
-        Number(e.getAttribute('data-lreg')),
-        Number(e.getAttribute('data-lane')),
-        Number(e.getAttribute('data-bits')),
-      ])
-      .sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!)
-      .map((x) => x[2]!),
-  );
 }
 
 function libraryLregs(m: TensixMachine): number[] {
@@ -66,19 +56,11 @@ async function stepTo(k: number): Promise<void> {
   await s.page.waitForSelector(`[data-step="${k}"]`);
 }
 
-async function setSource(text: string): Promise<void> {
-  const n = Number(await s.page.getAttribute('[data-testid=status]', 'data-runs'));
-  await s.page.click('.cm-content');
-  await s.page.keyboard.press('Control+A');
-  await s.page.keyboard.insertText(text);
-  await settled(s.page, n + 1);
-}
-
 test('relu.sfpu (the default example): LRegs and the Dst tile are the library result, and relu of the input', async () => {
   const src = readText('examples/tensix/relu.sfpu');
   assert.equal(await s.page.textContent('.cm-content'), src.replace(/\n/g, ''));
   const m = machine(src);
-  assert.deepEqual(await shownLregs(), libraryLregs(m));
+  assert.deepEqual(await shownLregs(s.page), libraryLregs(m));
   await shot(s.page, 'tensix-lanes');
   await tab('dst');
   const dst = await shownDst();
@@ -133,15 +115,15 @@ test('step back and forward: each step shows the library state after that many i
   await tab('lregs');
   await s.page.click('[data-testid=step-first]');
   await s.page.waitForSelector('[data-step="0"]');
-  assert.deepEqual(await shownLregs(), libraryLregs(machine(src, 'wormhole', 0)));
+  assert.deepEqual(await shownLregs(s.page), libraryLregs(machine(src, 'wormhole', 0)));
   for (const k of [1, 2, 3]) {
     await s.page.click('[data-testid=step-forward]');
     await s.page.waitForSelector(`[data-step="${k}"]`);
-    assert.deepEqual(await shownLregs(), libraryLregs(machine(src, 'wormhole', k)), `step ${k}`);
+    assert.deepEqual(await shownLregs(s.page), libraryLregs(machine(src, 'wormhole', k)), `step ${k}`);
   }
   await s.page.click('[data-testid=step-back]');
   await s.page.waitForSelector('[data-step="2"]');
-  assert.deepEqual(await shownLregs(), libraryLregs(machine(src, 'wormhole', 2)));
+  assert.deepEqual(await shownLregs(s.page), libraryLregs(machine(src, 'wormhole', 2)));
   // step 2 is the first SFPLOAD: Dst rows 0..3 read, lane enables shown from the flags (SFPENCC on)
   await tab('dst');
   assert.equal(await s.page.getAttribute('#dst-grid canvas', 'data-highlight-rows'), '0 1 2 3');
@@ -235,7 +217,7 @@ test('a hazard is marked in the timeline and explained, as the cycle model repor
   const n = Number(await s.page.getAttribute('[data-testid=status]', 'data-runs'));
   await s.page.selectOption('[data-testid=arch]', 'wormhole');
   await settled(s.page, n + 1);
-  await setSource(src);
+  await typeSource(s.page, src);
   const m = new TensixMachine('wormhole');
   const asm = assemble(src, 'wormhole');
   const r = runTimedProgram(m, asm.words, { timeline: true, hazards: 'warn', sources: sourceMapOf(asm) });
@@ -259,29 +241,15 @@ test('an error is underlined at its line:col with the library’s message and hi
   const lines = good.split('\n');
   lines[9] = 'TTI_SFPFROB(p_sfpu::LREG0, 1);';
   const bad = lines.join('\n');
-  let err: AxsimError | undefined;
-  try {
-    assemble(bad, 'wormhole', { file: 'relu.sfpu' });
-  } catch (e) {
-    err = e as AxsimError;
-  }
-  assert.ok(err instanceof AxsimError && err.location?.line === 10);
-  await setSource(bad);
+  const err = thrown(() => assemble(bad, 'wormhole', { file: 'relu.sfpu' }));
+  assert.equal(err.location?.line, 10);
+  await typeSource(s.page, bad);
   assert.equal(await s.page.getAttribute('[data-testid=status]', 'data-status'), 'error');
   assert.equal(await s.page.textContent('[data-testid=error-message]'), err.message);
   assert.equal(await s.page.textContent('[data-testid=error-category]'), err.category);
   // the underline: a lint range on line 10 from the error's column
-  const range = s.page.locator('.cm-lintRange-error').first();
-  await range.waitFor();
-  const lineText = await range.evaluate((e) => e.closest('.cm-line')?.textContent);
-  assert.equal(lineText, lines[9]);
-  const col = await range.evaluate((e) => {
-    const line = e.closest('.cm-line')!;
-    const r = document.createRange();
-    r.setStart(line, 0);
-    r.setEndBefore(e);
-    return r.toString().length + 1;
-  });
+  const { range, line, col } = await underline(s.page);
+  assert.equal(line, lines[9]);
   assert.equal(col, err.location!.col ?? 1);
   await range.hover();
   const tip = await s.page.locator('.cm-tooltip-lint').textContent();

@@ -1,35 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { f32ToBits } from '../../src/numeric/index.ts';
 import { TensixMachine } from '../../src/tensix/index.ts';
-import { chooseExample, open, readText, type Session, settled, shot } from './harness.ts';
+import { chooseExample, pageForFile, readText, settled, shot, shownLregs } from './harness.ts';
 
 // The page as a whole: a shared link reproduces a run, everything works from the keyboard, the dark
 // theme, and a runaway program ends with the library's budget error while the page stays usable.
 
-let s: Session;
-before(async () => {
-  s = await open();
-  await settled(s.page);
-});
-after(async () => {
-  assert.deepEqual(s.problems, []);
-  await s.close();
-});
-
-async function lregs(page: Page): Promise<number[]> {
-  return page.$$eval('[data-lreg]', (els) =>
-    els
-      .map((e) => [
-        Number(e.getAttribute('data-lreg')),
-        Number(e.getAttribute('data-lane')),
-        Number(e.getAttribute('data-bits')),
-      ])
-      .sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!)
-      .map((x) => x[2]!),
-  );
-}
+const s = pageForFile();
 
 test('a shared link reproduces the run: program, arch, input and the values shown', async () => {
   await chooseExample(s.page, 'tensix/abs.sfpu');
@@ -46,7 +25,7 @@ test('a shared link reproduces the run: program, arch, input and the values show
   assert.equal(await s.page.getAttribute('[data-testid=status]', 'data-status'), 'ok');
   const url = s.page.url();
   assert.match(url, /#r=[A-Za-z0-9_-]+$/);
-  const shown = await lregs(s.page);
+  const shown = await shownLregs(s.page);
   // the library on the same program and input (the ramp (i - 512) / 8, Blackhole)
   const m = new TensixMachine('blackhole');
   m.writeDstTile(
@@ -69,7 +48,7 @@ test('a shared link reproduces the run: program, arch, input and the values show
     await page.evaluate(() => document.querySelector('.cm-content')?.textContent),
     src.replace(/\n/g, ''),
   );
-  assert.deepEqual(await lregs(page), shown);
+  assert.deepEqual(await shownLregs(page), shown);
   await ctx.close();
 });
 
