@@ -89,26 +89,20 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
  */
 export function lex(text: string, file: string): Token[] {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // Physical positions of every character after splicing continuations (typed arrays: one pass,
-  // linear, no per-character allocation).
   const n0 = text.length;
-  const lines = new Int32Array(n0);
-  const cols = new Int32Array(n0);
+  // Physical positions of the characters. With continuations to splice or CRs to translate, every
+  // character's line and column after splicing go in typed arrays (one linear pass). Otherwise the
+  // text is the character stream and a token's position comes from a forward cursor over the
+  // newlines (`advance`): the same numbers without two arrays the size of the text (filling them was
+  // 40% of lexing a large file).
+  let lines: Int32Array | undefined;
+  let cols: Int32Array | undefined;
   let s: string;
   if (text.indexOf('\\') < 0 && text.indexOf('\r') < 0) {
-    // nothing to splice or translate: the text is the character stream
     s = text;
-    let line = 1;
-    let col = 1;
-    for (let i = 0; i < n0; i++) {
-      lines[i] = line;
-      cols[i] = col;
-      if (text.charCodeAt(i) === 10) {
-        line++;
-        col = 1;
-      } else col++;
-    }
   } else {
+    lines = new Int32Array(n0);
+    cols = new Int32Array(n0);
     const buf = new Uint16Array(n0);
     let m = 0;
     let line = 1;
@@ -156,8 +150,34 @@ export function lex(text: string, file: string): Token[] {
   let space = false;
   let i = 0;
   const n = s.length;
-  const at = (k: number) =>
-    k < n ? { line: lines[k]!, col: cols[k]! } : { line: (n > 0 ? lines[n - 1]! : 0) + 1, col: 1 };
+  // the forward cursor (unspliced text; token starts only increase): `curLine` is the line that
+  // starts at index `curBol`; `nextNl` is the first newline at or after `curBol` (-1: none)
+  let curLine = 1;
+  let curBol = 0;
+  let nextNl = lines ? -1 : s.indexOf('\n');
+  const advance = (k: number) => {
+    while (nextNl >= 0 && nextNl < k) {
+      curLine++;
+      curBol = nextNl + 1;
+      nextNl = s.indexOf('\n', curBol);
+    }
+  };
+  /** Line and column of index k < n of the unspliced text (counted from the start). */
+  const scanAt = (k: number) => {
+    let line = 1;
+    let bol = 0;
+    for (let j = s.indexOf('\n'); j >= 0 && j < k; j = s.indexOf('\n', j + 1)) {
+      line++;
+      bol = j + 1;
+    }
+    return { line, col: k - bol + 1 };
+  };
+  /** Line and column of index k (errors, the end of the file); past the end: the next line. */
+  const at = (k: number): { line: number; col: number } => {
+    if (k < n) return lines ? { line: lines[k]!, col: cols![k]! } : scanAt(k);
+    if (n === 0) return { line: 1, col: 1 };
+    return { line: (lines ? lines[n - 1]! : scanAt(n - 1).line) + 1, col: 1 };
+  };
   while (i < n) {
     const c = s.charCodeAt(i);
     if (c === 10) {
@@ -230,7 +250,17 @@ export function lex(text: string, file: string): Token[] {
       if (txt === '%:') txt = '#';
       else if (txt === '%:%:') txt = '##';
     }
-    out.push({ kind, text: txt, file, line: lines[start]!, col: cols[start]!, bol, space });
+    let line: number;
+    let col: number;
+    if (lines) {
+      line = lines[start]!;
+      col = cols![start]!;
+    } else {
+      advance(start);
+      line = curLine;
+      col = start - curBol + 1;
+    }
+    out.push({ kind, text: txt, file, line, col, bol, space });
     bol = false;
     space = false;
   }

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { AxsimError } from '../errors.ts';
+import { lex } from './lex.ts';
+
+// A text without backslashes or CRs is lexed without per-character position arrays (a forward
+// cursor over its newlines gives each token's line and column); a text with one takes the splicing
+// path, which fills the arrays. Appending `\n//\` (a comment holding a backslash) sends a text down
+// the splicing path without changing any token before it: both paths must give the same tokens at
+// the same positions, and the same error at the same place.
+const FRAGMENTS = [
+  'int',
+  'x_1',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\n\n',
+  '42',
+  '0x1fU',
+  '1e+5',
+  '.5',
+  '"str"',
+  "'c'",
+  'u8"s"',
+  'R"d(raw\n)d"',
+  '/* c */',
+  '/* two\nlines */',
+  '// note\n',
+  '+=',
+  '>>=',
+  '->',
+  '::',
+  '(',
+  ')',
+  '{',
+  '}',
+  ';',
+  '#',
+  '%:',
+  'é',
+  '𝑥',
+  '\u2028',
+];
+const textArb = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 60 }).map((a) => a.join(''));
+
+function outcome(text: string): { toks: unknown[] } | { error: string } {
+  try {
+    return { toks: lex(text, 'f.c').filter((t) => t.kind !== 'eof') };
+  } catch (e) {
+    assert.ok(e instanceof AxsimError, String(e));
+    return { error: `${JSON.stringify(e.location)} ${e.message}` };
+  }
+}
+
+test('lex: positions without splicing equal the splicing path (same tokens, lines, columns, errors)', () => {
+  fc.assert(
+    fc.property(
+      textArb,
+      fc.option(fc.constantFrom('"open', '/* open', '\u0001', "'x"), { nil: undefined }),
+      (t, bad) => {
+        const text = bad === undefined ? t : t + bad;
+        assert.deepEqual(outcome(text), outcome(`${text}\n//\\`));
+      },
+    ),
+    { numRuns: 600 },
+  );
+});
+
+test('lex: the end-of-file token is on the line after the last character, column 1', () => {
+  fc.assert(
+    fc.property(textArb, (text) => {
+      let toks: ReturnType<typeof lex>;
+      try {
+        toks = lex(text, 'f.c');
+      } catch {
+        return; // (a string literal across a newline: an error, compared in the test above)
+      }
+      const eof = toks[toks.length - 1]!;
+      assert.equal(eof.kind, 'eof');
+      // independent count: newlines before the last character, plus one for the line after it
+      let nl = 0;
+      for (let k = 0; k < text.length - 1; k++) if (text[k] === '\n') nl++;
+      assert.deepEqual(
+        { line: eof.line, col: eof.col },
+        text.length === 0 ? { line: 1, col: 1 } : { line: nl + 2, col: 1 },
+      );
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('lex: token positions counted by hand', () => {
+  const toks = lex('int a;\n  /* x\n y */ b\n\n"s"', 'f.c');
+  assert.deepEqual(
+    toks.map((t) => [t.text, t.line, t.col]),
+    [
+      ['int', 1, 1],
+      ['a', 1, 5],
+      [';', 1, 6],
+      ['b', 3, 7],
+      ['"s"', 5, 1],
+      ['', 6, 1],
+    ],
+  );
+});
