@@ -192,7 +192,8 @@ export function lex(text: string, file: string): Token[] {
       continue;
     }
     if (c === 47 && s.charCodeAt(i + 1) === 47) {
-      while (i < n && s.charCodeAt(i) !== 10) i++;
+      const nl = s.indexOf('\n', i + 2);
+      i = nl < 0 ? n : nl;
       space = true;
       continue;
     }
@@ -236,7 +237,14 @@ export function lex(text: string, file: string): Token[] {
       i = quoted(s, i, file, at);
       kind = c === 34 ? 'string' : 'char';
     } else {
-      const p = PUNCTS_BY_FIRST.get(c)?.find((q) => s.startsWith(q, i));
+      let p: string | undefined;
+      const cands = PUNCTS_BY_FIRST.get(c);
+      if (cands)
+        for (const q of cands)
+          if (s.startsWith(q, i)) {
+            p = q;
+            break;
+          }
       if (p) i += p.length;
       else if (SINGLE.has(s[i]!)) i++;
       else
