@@ -359,6 +359,18 @@ inline void vec_swap(vFloat &a, vFloat &b) {
   const int r = __sfpi_swap(0, a.k, a.v, b.k, b.v);
   a.k = 1; a.v = r; b.k = 1; b.v = r + 1;
 }
+// subvec_transp = SFPTRANSP: the four variables (in LRegs 0..3, rewritten in place) exchange their
+// 8-lane subvectors as a 4x4 transpose (sfpi_lib.h; SFPTRANSP.md). One overload per class: the tag says
+// whether each variable holds a float or an integer afterwards.
+#define __SFPI_TRANSP(T, K) \
+inline void subvec_transp(T &a, T &b, T &c, T &d) { \
+  const int r = __sfpi_transp(a.k, a.v, b.k, b.v, c.k, c.v, d.k, d.v); \
+  a.k = K; a.v = r; b.k = K; b.v = r + 1; c.k = K; c.v = r + 2; d.k = K; d.v = r + 3; \
+}
+__SFPI_TRANSP(vFloat, 1)
+__SFPI_TRANSP(vInt, 5)
+__SFPI_TRANSP(vUInt, 5)
+#undef __SFPI_TRANSP
 inline vFloat subvec_shflror1(const vFloat a) { return __sfpi_mk(__sfpi_op("shflror1", a.k, a.v, 0, -1)); }
 inline vFloat subvec_shflshr1(const vFloat a) { return __sfpi_mk(__sfpi_op("shflshr1", a.k, a.v, 0, -1)); }
 template <bool uncond = true>
@@ -415,7 +427,7 @@ inline vUInt shft(const vUInt v, const vInt amt) { return v << amt; }
 inline vUInt shft(const vUInt v, const int amt) { return v << amt; }
 // lut2 / lut2_sign = SFPLUTFP32: the six-register forms, table in LRegs 0..2 and 4..6, input in LReg 3;
 // FP32 entries (vFloat: Mod0 FP32_3ENTRY 0) or FP16 pairs (vUInt: FP16_6ENTRY_TABLE1 2 for mode 1, else
-// TABLE2 3), | SGN_RETAIN 4 for lut2. (The three-register FP16 form is not compiled yet.) The forms differ
+// TABLE2 3), | SGN_RETAIN 4 for lut2. (The three-register FP16 form is below.) The six-register forms differ
 // only in the operands' type, which axsim's C++ front end does not tell apart in overloads: the tag of
 // the first table operand decides (5 = an integer vector: FP16 pairs).
 inline vFloat __sfpi_lut2f(const int mod, const vFloat v, const __vAny a0, const __vAny a1, const __vAny a2,
@@ -435,6 +447,14 @@ inline vFloat __sfpi_lut2f(const int mod, const vFloat v, const __vAny a0, const
 __SFPI_LUT2(lut2, 4)
 __SFPI_LUT2(lut2_sign, 0)
 #undef __SFPI_LUT2
+// The three-register form: FP16 pairs (slope high, offset low) in LRegs 0..2, input in LReg 3 —
+// SFPLUTFP32 FP16_3ENTRY_TABLE (10) | SGN_RETAIN (4) for lut2, 10 for lut2_sign (sfpi_lib.h).
+inline vFloat lut2(const vFloat v, const vUInt l0, const vUInt l1, const vUInt l2) {
+  return __sfpi_mk(__sfpi_lut2_3(14, v.k, v.v, l0.k, l0.v, l1.k, l1.v, l2.k, l2.v));
+}
+inline vFloat lut2_sign(const vFloat v, const vUInt l0, const vUInt l1, const vUInt l2) {
+  return __sfpi_mk(__sfpi_lut2_3(10, v.k, v.v, l0.k, l0.v, l1.k, l1.v, l2.k, l2.v));
+}
 inline vFloat lut(const vFloat v, const vUInt l0, const vUInt l1, const vUInt l2) {
   return __sfpi_mk(__sfpi_lut(4, v.k, v.v, l0.k, l0.v, l1.k, l1.v, l2.k, l2.v));
 }

@@ -239,16 +239,30 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
           e.location?.line === src.split('\n').length - 1,
       );
     });
-    it('subvec_shflror1 / subvec_shflshr1 = SFPSHFT2 3 / 4, each followed by SFPNOP; lanes rotate within eights', async () => {
+    it('subvec_shflror1 / subvec_shflshr1 = SFPSHFT2 3 / 4, each followed by SFPNOP; lanes rotate / shift within eights', async () => {
       assert.deepEqual(listing(arch, 'axsim_sfpi_lib::shuffles'), [
         `TTI_SFPLOAD(${L(0)}, 0, ${am}, 0);`,
         `TTI_SFPSHFT2(0, ${L(0)}, ${L(1)}, 3);`,
         'TTI_SFPNOP;',
         `TTI_SFPSTORE(${L(1)}, 0, ${am}, 4);`,
+        // the Wormhole SHFLSHR1 workaround sfpi-gcc emits on both arches (SFPSHFT2.md HardwareBug();
+        // gold coverage.S subvec_shfl: SFPSHFT2 L9, L9, 0, 3 + SFPNOP)
+        'TTI_SFPSHFT2(0, p_sfpu::LCONST_0, p_sfpu::LCONST_0, 3);',
+        'TTI_SFPNOP;',
         `TTI_SFPSHFT2(0, ${L(0)}, ${L(0)}, 4);`,
         'TTI_SFPNOP;',
         `TTI_SFPSTORE(${L(0)}, 0, ${am}, 8);`,
       ]);
+      // values (face 0): ror1 rotates each eight lanes right by one; shr1 shifts them and fills lane 8k
+      // with 0 — on Wormhole too, thanks to the workaround (without it lane 8k would get lane 8k+7 of
+      // the ror1's input)
+      const out = await runOn(arch, 'axsim_sfpi_lib::shuffles', inputBits);
+      for (let lane = 0; lane < 32; lane++) {
+        const from = lane & 7 ? lane - 1 : lane + 7;
+        assert.equal(out[laneElem(0, 2, lane)], inputBits(laneElem(0, 0, from)), `ror1 lane ${lane}`);
+        const shr = lane & 7 ? inputBits(laneElem(0, 0, lane - 1)) : 0;
+        assert.equal(out[laneElem(0, 4, lane)], shr, `shr1 lane ${lane}`);
+      }
     });
   });
 }
@@ -385,5 +399,72 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
         const i = ints(laneElem(f, 0, lane)) | 0;
         assert.equal(out[laneElem(f, 1, lane)], Math.abs(i), `abs(${i}) face ${f} lane ${lane}`);
       }
+  });
+}
+
+for (const arch of ['wormhole', 'blackhole'] as const) {
+  describe(`lut2 three-register FP16 form (${arch})`, () => {
+    for (const retain of [true, false]) {
+      const entry = `axsim_sfpi_lib::lut2_fp16<${retain}, 8>`;
+      it(`${retain ? 'lut2' : 'lut2_sign'}: LReg 7 = the result's register, SFPLUTFP32 ${retain ? 14 : 10}; every element`, async () => {
+        // FP16_3ENTRY_TABLE (10) writes LReg[LReg[7] & 15] (SFPLUTFP32.md hardware bug), so LReg 7 is
+        // loaded (USHORT) with the result's number right before, as sfpi-gcc does (gold coverage.S test_lut2a)
+        const l = listing(arch, `axsim_sfpi_lib::lut2_fp16<${retain}, 1>`);
+        const at = l.findIndex((x) => x.startsWith('TTI_SFPLUTFP32('));
+        const m = /^TTI_SFPLUTFP32\(p_sfpu::LREG(\d), (0x[0-9a-f]+|\d+)\);$/.exec(l[at]!);
+        assert.ok(m, l.join('\n'));
+        assert.equal(Number(m[2]), retain ? 14 : 10);
+        assert.equal(l[at - 1], `TTI_SFPLOADI(${L(7)}, 2, ${m[1]});`);
+        assert.equal(l[at + 1], 'TTI_SFPNOP;');
+        const { out } = await run(arch, entry);
+        for (let i = 0; i < 1024; i++) {
+          const x = ((i % 17) - 8) / 4;
+          const b = Math.abs(x);
+          const seg = b < 1 ? 0 : b < 2 ? 1 : 2;
+          const d = [2, 4, 6][seg]! * b + [3, 5, 7][seg]!; // exact: b is a multiple of 1/4
+          assert.equal(out[i], f32ToBits(retain && x < 0 ? -d : d), `element ${i} (x = ${x})`);
+        }
+      });
+    }
+  });
+}
+
+for (const arch of ['wormhole', 'blackhole'] as const) {
+  const am = arch === 'wormhole' ? 'ADDR_MOD_3' : 'ADDR_MOD_7';
+  describe(`subvec_transp (${arch})`, () => {
+    it('SFPTRANSP on the four values in LRegs 0..3, in place; each column transposed as 4x4 (SFPTRANSP.md)', async () => {
+      assert.deepEqual(listing(arch, 'axsim_sfpi_lib::transp4'), [
+        ...[0, 1, 2, 3].map((k) => `TTI_SFPLOAD(${L(k)}, 0, ${am}, ${2 * k});`),
+        `TTI_SFPTRANSP(0, ${L(0)}, ${L(0)}, 0);`,
+        ...[0, 1, 2, 3].map(
+          (k) => `TTI_SFPSTORE(${L(k)}, 0, ${am}, ${k ? `0x${(2 * (k + 4)).toString(16)}` : 8});`,
+        ),
+      ]);
+      const bits = (e: number) => f32ToBits(e + 0.5);
+      const out = await runOn(arch, 'axsim_sfpi_lib::transp4', bits);
+      // register i, lane 8j + col receives register j's lane 8i + col (Transpose4)
+      for (let i = 0; i < 4; i++)
+        for (let j = 0; j < 4; j++)
+          for (let col = 0; col < 8; col++)
+            assert.equal(
+              out[laneElem(0, 4 + i, 8 * j + col)],
+              bits(laneElem(0, j, 8 * i + col)),
+              `register ${i} lane ${8 * j + col}`,
+            );
+    });
+    it('a value live across it is a located error: SFPTRANSP also transposes LRegs 4..7', () => {
+      const lines = SOURCE.split('\n');
+      const start = lines.findIndex((l) => l.includes('inline void transp_live()'));
+      const line = (t: string) => lines.findIndex((l, i) => i > start && l.includes(t)) + 1;
+      assert.throws(
+        () => compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi_lib::transp_live' }),
+        (e: unknown) =>
+          e instanceof AxsimError &&
+          e.category === 'BadInput' &&
+          /also transposes LRegs 4\.\.7/.test(e.message) &&
+          e.message.includes(`made at line ${line('vFloat e =')}`) &&
+          e.location?.line === line('subvec_transp(a, b, c, d)'),
+      );
+    });
   });
 }

@@ -466,3 +466,28 @@ describe('sfpi condition leaves: operands made next to their compare', () => {
     assert.ok(l.indexOf('SFPLOAD 0,0,7,0') < l.indexOf('SFPSTORE 1,0,7,0'), l.join('\n'));
   });
 });
+
+describe('sfpi l_reg[] writes and fixed-register operands', () => {
+  it('an l_reg[0] write holds LReg 0 up to itself: a later operand that must be in LReg 0 takes it', () => {
+    // sfpi.h __vLReg::operator= is __builtin_rvtt_sfppreservelreg(v, 0): a use of v in LReg 0 at that
+    // point (rvtt-wh.md: the "Q0" operand constraint), after which the register is free again
+    const ops: TraceOp[] = [
+      { k: 'load', id: 0, addr: 0, at },
+      { k: 'lwrite', lreg: 0, src: 0, at },
+      { k: 'iimm', id: 1, value: 0x4000, signed: false, at },
+      { k: 'iimm', id: 2, value: 0x4200, signed: false, at },
+      { k: 'iimm', id: 3, value: 0x4400, signed: false, at },
+      { k: 'fimm', id: 4, bits: 0x3f800000, at },
+      { k: 'lut2', id: 5, mod: 14, v: 4, l: [1, 2, 3], at },
+      { k: 'store', addr: 2, src: 5, at },
+    ];
+    const l = listing(ops, 'blackhole');
+    // the loaded value goes to LReg 0 (the l_reg write), then LReg 0 is reloaded with the table's l0
+    assert.deepEqual(l.slice(0, 2), ['SFPLOAD 0,0,7,0', 'SFPLOADI 0,2,16384']);
+    const lut = l.findIndex((x) => x.startsWith('SFPLUTFP32'));
+    // the table dies there: the result takes l0's register (sfplutfp32_3r's operand order l0, l1, l2, v;
+    // gold coverage.S test_lut2a's second call, SFPLUTFP32 L0), and LReg 7 says so
+    assert.equal(l[lut], 'SFPLUTFP32 0,14');
+    assert.equal(l[lut - 1], 'SFPLOADI 7,2,0');
+  });
+});

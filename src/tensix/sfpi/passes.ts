@@ -43,6 +43,10 @@ export interface MInsn {
   def2?: { def: number; tied: number };
   /** Operands that must be in given physical LRegs when this instruction runs (SFPLUT: table 0..2, input 3). */
   wantUses?: [number, number][];
+  /** SFPTRANSP: each [new value, old value] pair shares the old value's LReg (all written in place). */
+  inPlace?: [number, number][];
+  /** A value read only to steer the instruction (SFPLUTFP32's LReg 7): the result does not take its register. */
+  scratch?: number;
   /** An SFPNOP always follows, on both arches (sfpi-gcc's gold listings after SFPSHFT2, SFPLUT; SFPSWAP). */
   nopAfter?: boolean;
   args: (reg: (v: number) => number) => number[];
@@ -68,6 +72,8 @@ function usesOf(op: TraceOp): number[] {
       return [op.a];
     case 'swap':
       return [op.a, op.b];
+    case 'transp':
+      return op.srcs;
     case 'lut':
     case 'lut2':
       return [op.v, ...op.l];
@@ -83,7 +89,7 @@ function usesOf(op: TraceOp): number[] {
   }
 }
 const defOf = (op: TraceOp): number | undefined =>
-  'id' in op ? op.id : op.k === 'swap' ? op.ida : undefined;
+  'id' in op ? op.id : op.k === 'swap' ? op.ida : op.k === 'transp' ? op.ids[0] : undefined;
 const isCc = (op: TraceOp) =>
   op.k === 'if' || op.k === 'else' || op.k === 'elseif' || op.k === 'endif' || op.k === 'cond';
 
@@ -160,6 +166,7 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
         o.k === 'load' ||
         o.k === 'condval' ||
         o.k === 'swap' ||
+        o.k === 'transp' ||
         (o.k === 'insn' && o.keep) ||
         o.k === 'op' ||
         o.k === 'opi' ||
@@ -549,6 +556,25 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         });
         break;
       case 'lut2':
+        if (o.l.length === 3) {
+          // FP16_3ENTRY_TABLE (Mod1 10) shares its bit 3 with INDIRECT_VD: the result goes to
+          // LReg[LReg[7] & 15] (SFPLUTFP32.md, "due to a hardware bug"), so LReg 7 is first loaded with
+          // the result's register number, as sfpi-gcc does (gold coverage.S test_lut2a: SFPLOADI L7, 4, 2
+          // (USHORT) then SFPLUTFP32 L4, 14). Operand order l0, l1, l2, v: sfplutfp32_3r's.
+          const t = temp--;
+          const id = o.id;
+          ins('SFPLOADI', { def: t, args: (r) => [r(t), 2, r(id)], at });
+          ins('SFPLUTFP32', {
+            def: id,
+            uses: [...o.l, o.v, t],
+            scratch: t,
+            wantUses: [...o.l.map((v, k): [number, number] => [v, k]), [o.v, 3], [t, 7]],
+            nopAfter: true,
+            args: (r) => [r(id), o.mod],
+            at,
+          });
+          break;
+        }
         ins('SFPLUTFP32', {
           def: o.id,
           uses: [o.v, ...o.l],
@@ -573,6 +599,19 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         break;
       case 'load':
         if (!atLeaf.has(o.id)) sfpload(o.id, o, at);
+        break;
+      case 'transp':
+        // SFPTRANSP (sfpi-gcc rvtt_wh_sfptransp: operands "+x0".."+x3"): the four values in LRegs 0..3,
+        // rewritten in place; it also transposes LRegs 4..7 (regalloc keeps live values out of them)
+        ins('SFPTRANSP', {
+          def: o.ids[0],
+          tied: o.srcs[0],
+          inPlace: o.ids.map((d, k): [number, number] => [d, o.srcs[k]!]),
+          uses: o.srcs,
+          wantUses: o.srcs.map((v, k): [number, number] => [v, k]),
+          args: () => [0, 0, 0, 0],
+          at,
+        });
         break;
       case 'store': {
         const addr = o.addr & addrMask;
@@ -635,6 +674,11 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
           );
         else if (o.op === 'shflror1' || o.op === 'shflshr1') {
           const m = o.op === 'shflror1' ? 3 : 4;
+          // SHFLSHR1 on Wormhole puts into lane 8k not 0 but lane 8k+7 of the VC the last SHFLROR1 with
+          // VD < 12 read (SFPSHFT2.md "HardwareBug()"); a SHFLROR1 with VD = VC = 9 (the constant 0.0,
+          // VD not written) first makes that 0. sfpi-gcc emits it before every SHFLSHR1, on both arches
+          // (gold coverage.S subvec_shfl: SFPSHFT2 L9, L9, 0, 3 + SFPNOP)
+          if (m === 4) ins('SFPSHFT2', { nopAfter: true, args: () => [0, L_0, L_0, 3], at });
           ins('SFPSHFT2', { def: id, uses: [a], nopAfter: true, args: (r) => [0, r(a), r(id), m], at });
         } else if (o.op === 'arecip' || o.op === 'arecip_cond' || o.op === 'aexp') {
           if (arch !== 'blackhole')
@@ -873,7 +917,14 @@ export function fuseCmov(input: readonly MInsn[]): MInsn[] {
     // read by another instruction than this move
     const usedElsewhere = (refs.get(src) ?? 0) - (refSet(m).has(src) ? 1 : 0) > 0;
     const dm = insns[first]!;
-    let blocked = usedElsewhere || (dm.tied !== undefined && dm.tied !== old) || dm.name === '.word';
+    // (not the three-register SFPLUTFP32: the SFPLOADI before it has the result's register as its
+    // immediate, read through the result's own id)
+    let blocked =
+      usedElsewhere ||
+      (dm.tied !== undefined && dm.tied !== old) ||
+      dm.name === '.word' ||
+      dm.scratch !== undefined ||
+      dm.inPlace !== undefined;
     for (let j = first; !blocked && j < i; j++) {
       const x = insns[j];
       if (!x) continue;
@@ -1010,7 +1061,35 @@ export function regalloc(
       last.set(m.def2.tied, i);
       if (!last.has(m.def2.def)) last.set(m.def2.def, i);
     }
+    for (const [d] of m.inPlace ?? []) {
+      if (!last.has(d)) last.set(d, i);
+      if (!defIndex.has(d)) defIndex.set(d, i);
+    }
   });
+  // SFPTRANSP transposes LRegs 4..7 as well as its operands in 0..3: a value live across one is kept
+  // out of 4..7 when the allocator has the choice (and reported when it has not, below)
+  const transps: number[] = [];
+  input.forEach((m, i) => {
+    if (m.name === 'SFPTRANSP') transps.push(i);
+  });
+  const HIGH = [4, 5, 6, 7];
+  // where the register a value is given stays busy: a result written in place over a value that dies
+  // there (a conditional assignment, SFPIADD, SFPTRANSP, ...) takes over its register, so the register
+  // is held to the end of that chain
+  const chainEnd = new Map<number, number>();
+  for (let i = input.length - 1; i >= 0; i--) {
+    const m = input[i]!;
+    const pairs: [number, number][] = [...(m.inPlace ?? [])];
+    if (m.def !== undefined && m.tied !== undefined && !m.rw) pairs.push([m.def, m.tied]);
+    if (m.def2) pairs.push([m.def2.def, m.def2.tied]);
+    for (const [d, t] of pairs) {
+      if (fixed.has(t) || last.get(t) !== i) continue;
+      const end = Math.max(chainEnd.get(d) ?? last.get(d) ?? i, last.get(t) ?? i);
+      chainEnd.set(t, Math.max(chainEnd.get(t) ?? 0, end));
+    }
+  }
+  const endOf = (v: number, i: number) => chainEnd.get(v) ?? last.get(v) ?? i;
+  const spansTransp = (from: number, to: number) => transps.some((t) => t > from && t < to);
   /** Registers that values defined within (from, to] must get: kept free over that stretch. */
   const wantedBetween = (from: number, to: number) => {
     const regs = new Set<number>();
@@ -1087,6 +1166,44 @@ export function regalloc(
           `an operand of ${m0.name} that must be in LReg ${reg} (it is in LReg ${phys.get(v)})`,
           m0.at,
         );
+    if (m0.inPlace) {
+      // SFPTRANSP: each new value in its old value's LReg (0..3), the old values dying here
+      for (const [, t] of m0.inPlace)
+        if (fixed.has(t) || last.get(t) !== i)
+          throw notYet(
+            'subvec_transp of a value still used afterwards (a copy), or of a constant register',
+            m0.at,
+          );
+      // it transposes LRegs 4..7 too (SFPTRANSP.md Transpose4(4)): a value living across it there would
+      // be scrambled (sfpi-gcc's pattern does not say so either: rvtt-wh.md names only LRegs 0..3)
+      for (const [v, p] of phys) {
+        if (p < 4 || p > 7 || fixed.has(v) || (defIndex.get(v) ?? i) >= i || (last.get(v) ?? -1) <= i)
+          continue;
+        const d = input[defIndex.get(v)!]!;
+        throw badInput(
+          `subvec_transp (SFPTRANSP) also transposes LRegs 4..7, and LReg ${p} holds a value still needed after it (made at line ${d.at.line})`,
+          {
+            location: m0.at,
+            hint: 'fewer values may live across subvec_transp: four besides its operands, kept in LRegs 0..3; recompute or reload the others after it',
+          },
+        );
+      }
+      for (const p of kept)
+        if (p >= 4)
+          throw badInput(
+            `subvec_transp (SFPTRANSP) also transposes LRegs 4..7 and would scramble the l_reg[${p}] written before it`,
+            {
+              location: m0.at,
+            },
+          );
+      for (const [d, t] of m0.inPlace) {
+        const p = phys.get(t)!;
+        phys.set(d, p);
+        if (last.get(d) === i) busy.delete(p);
+      }
+      out.push(m0);
+      return;
+    }
     if (m0.def2 && m0.tied !== undefined && m0.def !== undefined) {
       // SFPSWAP: both results in place of their (dying) operands
       const a = m0.tied;
@@ -1108,8 +1225,22 @@ export function regalloc(
     if (w !== undefined) {
       // a value an SFPLUT needs in LReg w is made there
       for (const u of m0.uses) if (dying(u)) busy.delete(phys.get(u)!);
-      if (busy.has(w))
-        throw notYet(`a value that must be in LReg ${w} while LReg ${w} holds another live value`, m0.at);
+      // an l_reg[w] write holds LReg w only up to itself in sfpi-gcc (sfppreservelreg is a use of the
+      // value in that register, nothing after): a later value that must be in w takes it over
+      if (busy.has(w) && kept.has(w)) {
+        kept.delete(w);
+        busy.delete(w);
+      }
+      if (busy.has(w)) {
+        let line = '';
+        for (const [v, p] of phys)
+          if (p === w && !fixed.has(v) && (defIndex.get(v) ?? i) < i && (last.get(v) ?? -1) >= i)
+            line = ` (made at line ${input[defIndex.get(v)!]!.at.line})`;
+        throw notYet(
+          `a value that must be in LReg ${w} while LReg ${w} holds another live value${line}`,
+          m0.at,
+        );
+      }
       busy.add(w);
       phys.set(m0.def!, w);
       out.push(m0);
@@ -1153,11 +1284,12 @@ export function regalloc(
     }
     // the result reuses the register of the first operand (in the instruction's operand order)
     // whose last use this is, as sfpi-gcc's allocator does in the gold listings
-    const reuse = m.uses.find((u) => dying(u));
+    const reuse = m.uses.find((u) => dying(u) && u !== m.scratch);
     for (const u of m.uses) if (dying(u)) busy.delete(phys.get(u)!);
     out.push(m);
     if (m.def === undefined || m.rw) return;
-    const avoid = wantedBetween(i, last.get(m.def) ?? i);
+    const avoid = wantedBetween(i, endOf(m.def, i));
+    if (spansTransp(i, endOf(m.def, i))) for (const h of HIGH) avoid.add(h);
     const r =
       reuse !== undefined && m.def !== undefined && !avoid.has(phys.get(reuse)!)
         ? phys.get(reuse)!
@@ -1255,7 +1387,8 @@ export function rematerialise(input: readonly TraceOp[]): TraceOp[] {
     }
     if (o.k === 'op' && o.op === 'copy') pinned.add(o.a);
     // operands placed in fixed LRegs or rewritten in place (SFPLUT/SFPLUTFP32/SFPSWAP) keep their one load
-    if (o.k === 'lut' || o.k === 'lut2' || o.k === 'swap') for (const u of usesOf(o)) pinned.add(u);
+    if (o.k === 'lut' || o.k === 'lut2' || o.k === 'swap' || o.k === 'transp')
+      for (const u of usesOf(o)) pinned.add(u);
   }
   let next = 2_000_000_000;
   const out: TraceOp[] = [];

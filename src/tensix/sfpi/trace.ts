@@ -62,7 +62,10 @@ export type TraceOp =
   | { k: 'loadi'; id: number; mod: number; imm: number; at: Loc }
   /** SFPLUT: table l0..l2 in LRegs 0..2, input in LReg 3. */
   | { k: 'lut'; id: number; mod: number; v: number; l: [number, number, number]; at: Loc }
-  /** SFPLUTFP32, six-register forms: table in LRegs 0..2 and 4..6, input in LReg 3. */
+  /**
+   * SFPLUTFP32: six-register forms (`l` has 6 entries) with the table in LRegs 0..2 and 4..6, or the
+   * three-register FP16 form (3 entries) in LRegs 0..2; input in LReg 3.
+   */
   | { k: 'lut2'; id: number; mod: number; v: number; l: number[]; at: Loc }
   /**
    * One instruction from a raw sfpi-gcc builtin (builtins.ts): `vregs` are the values read, by macro
@@ -81,7 +84,9 @@ export type TraceOp =
       at: Loc;
     }
   /** SFPSWAP: `ida`/`idb` are the new values of the variables that held `a`/`b` (written in place). */
-  | { k: 'swap'; ida: number; idb: number; a: number; b: number; mod: number; at: Loc };
+  | { k: 'swap'; ida: number; idb: number; a: number; b: number; mod: number; at: Loc }
+  /** SFPTRANSP: `ids[i]` is the new value of the variable that held `srcs[i]` (LReg i, written in place). */
+  | { k: 'transp'; ids: number[]; srcs: number[]; at: Loc };
 
 /** The values a condition reads. */
 export function condUses(c: Cond, out: number[] = []): number[] {
@@ -368,6 +373,19 @@ export function installTracer(
     const id = trace.newId();
     trace.push({ k: 'lut2', id, mod: num(c, 0), v, l, at: loc(c) });
     return int(id);
+  });
+  b.set('__sfpi_lut2_3', (c) => {
+    const v = use(c, 1);
+    const l = [3, 5, 7].map((k) => use(c, k, INT_FMT));
+    const id = trace.newId();
+    trace.push({ k: 'lut2', id, mod: num(c, 0), v, l, at: loc(c) });
+    return int(id);
+  });
+  b.set('__sfpi_transp', (c) => {
+    const srcs = [0, 2, 4, 6].map((k) => use(c, k));
+    const ids = srcs.map(() => trace.newId());
+    trace.push({ k: 'transp', ids, srcs, at: loc(c) });
+    return int(ids[0]!);
   });
   b.set('__sfpi_swap', (c) => {
     const a = use(c, 1);
