@@ -10,6 +10,7 @@ import { Runner } from './runner.ts';
 import { decodeShared, encodeShared } from './url.ts';
 import { AmxMemoryView, AmxPerfView, AmxRegsView } from './views/amx.tsx';
 import { PtoCostView, PtoTilesView, PtoTraceView } from './views/pto.tsx';
+import { StepField } from './views/StepField.tsx';
 import { DiffView, DstView, LRegView, TimelineView } from './views/tensix.tsx';
 import './style.css';
 
@@ -517,20 +518,19 @@ function App() {
             >
               »
             </button>
-            <label class="stepbox">
-              step{' '}
-              <input
-                type="number"
-                min={0}
-                max={steps}
-                value={step}
-                disabled={steps === 0}
-                onChange={(e) => void goStep(Number((e.target as HTMLInputElement).value))}
-                data-testid="step"
-                aria-label={`step, 0 to ${steps}`}
-              />{' '}
+            <StepField
+              label="step"
+              class="stepbox"
+              value={step}
+              max={steps}
+              disabled={steps === 0}
+              onCommit={(k) => void goStep(k)}
+              testid="step"
+              ariaLabel={`step, 0 to ${steps}`}
+            >
+              {' '}
               / <span data-testid="steps">{steps}</span>
-            </label>
+            </StepField>
           </div>
           <div class="editor" ref={editorDiv} />
           <div

@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { fmtBits32, heatOf, hex32, type NumFormat } from '../format.ts';
 import type { TensixResult, TensixState, TimelineCell } from '../protocol.ts';
 import { HeatGrid } from './HeatGrid.tsx';
+import { StepField } from './StepField.tsx';
 
 const LANES = 32;
 
@@ -344,28 +345,8 @@ export function DiffView(p: {
   return (
     <section class="view" aria-label="diff of two steps" id="view-diff">
       <div class="view-bar">
-        <label>
-          from step{' '}
-          <input
-            type="number"
-            min={0}
-            max={p.steps}
-            value={a?.step ?? 0}
-            onChange={(e) => p.setA(Number((e.target as HTMLInputElement).value))}
-            data-testid="diff-a"
-          />
-        </label>
-        <label>
-          to step{' '}
-          <input
-            type="number"
-            min={0}
-            max={p.steps}
-            value={b?.step ?? 0}
-            onChange={(e) => p.setB(Number((e.target as HTMLInputElement).value))}
-            data-testid="diff-b"
-          />
-        </label>
+        <StepField label="from step" value={a?.step ?? 0} max={p.steps} onCommit={p.setA} testid="diff-a" />
+        <StepField label="to step" value={b?.step ?? 0} max={p.steps} onCommit={p.setB} testid="diff-b" />
         <span data-testid="diff-count">{rows.length} changes</span>
       </div>
       <table class="diff">
