@@ -151,7 +151,7 @@ describe('sfpi raw builtins (sfpi-gcc __builtin_rvtt_*)', () => {
     );
   });
 
-  it('refuses immediates outside the field, vectors that are not builtin results, and the CC pseudo-builtins', () => {
+  it('refuses immediates outside the field, vectors that are not builtin results, and a condb of no condition', () => {
     const err = (body: string, re: RegExp) =>
       assert.throws(
         () => listing(body),
@@ -162,7 +162,7 @@ describe('sfpi raw builtins (sfpi-gcc __builtin_rvtt_*)', () => {
       'v64sf x = __W_sfpload(nullptr, 0, 0, 1, 0, 0); __W_sfpstore(nullptr, x + 1, 0, 0, 0, 0, 0);',
       /not a vector value/,
     );
-    err('int t = __builtin_rvtt_sfpxvif();', /not compiled yet/);
+    err('int t = __builtin_rvtt_sfpxvif(); __builtin_rvtt_sfpxcondb(5, t);', /not a condition/);
   });
 
   it('a vector typedef is refused where the host does not model vector handles', async () => {
@@ -170,6 +170,84 @@ describe('sfpi raw builtins (sfpi-gcc __builtin_rvtt_*)', () => {
     assert.throws(
       () => loadProgram(VEC, { file: 'v.cc' }),
       (e: unknown) => e instanceof AxsimError && /vector_size/.test(e.message),
+    );
+  });
+});
+
+describe('sfpi raw builtins: the CC pseudo-builtins sfpi.h builds v_if from', () => {
+  // sfpi_hw.h: SFPXCMP_MOD1_CC_LT 1, EQ 2, GTE 3, NE 4; SFPXBOOL_MOD1_AND 2. A compare against an
+  // immediate is SFPIADD of -imm whose CC mode does the first LT0/GTE0 test; a float compare of two
+  // vectors is SFPMAD y * -1.0 + x then SFPSETCC (gimple-rvtt-expand.cc; gold gcc smoke.S)
+  it('sfpxvif / sfpxicmps / sfpxfcmpv / sfpxbool AND / sfpxcondb inside the outermost push', () => {
+    same(
+      `v64sf a = __W_sfpload(nullptr, 0, 1, 0, 0, 0);
+       v64sf d = __W_sfpload(nullptr, 0, 1, 16, 0, 0);
+       __W_sfppushc(0);
+       int top = __builtin_rvtt_sfpxvif();
+       int c1 = __builtin_rvtt_sfpxicmps(nullptr, a, 5, 0, 0, 1);
+       int c2 = __W_sfpxfcmpv(a, d, 3);
+       __builtin_rvtt_sfpxcondb(__builtin_rvtt_sfpxbool(2, c1, c2), top);
+       __W_sfpstore(nullptr, a, 0, 2, 4, 0, 0);
+       __W_sfppopc(0);`,
+      `SFPLOAD L0, 0, 0, 1
+       SFPLOAD L1, 16, 0, 1
+       SFPIADD L2, L0, 4091, 1
+       SFPMAD L3, L1, L11, L0, 0
+       SFPSETCC L3, 0, 4
+       SFPSTORE 4, L0, 0, 2
+       SFPENCC 3, 10`,
+    );
+  });
+  it('sfpxicmpv(x, y) subtracts into a copy of x: x < y is (y - x) > 0 (GTE0 in the SFPIADD, then NE0)', () => {
+    same(
+      `v64sf a = __W_sfpload(nullptr, 0, 1, 0, 0, 0);
+       v64sf d = __W_sfpload(nullptr, 0, 1, 16, 0, 0);
+       __W_sfppushc(0);
+       int top = __builtin_rvtt_sfpxvif();
+       __builtin_rvtt_sfpxcondb(__builtin_rvtt_sfpxicmpv(a, d, 1), top);
+       __W_sfpstore(nullptr, a, 0, 2, 4, 0, 0);
+       __W_sfppopc(0);`,
+      `SFPLOAD L0, 0, 0, 1
+       SFPLOAD L1, 16, 0, 1
+       SFPMOV L2, L0, 0
+       SFPIADD L2, L1, 0, 10
+       SFPSETCC L2, 0, 2
+       SFPSTORE 4, L0, 0, 2
+       SFPENCC 3, 10`,
+    );
+  });
+  it('sfpxcondi: the condition as a 0 / 1 value; sfpxfcmps against 0 tests the value itself', () => {
+    same(
+      `v64sf a = __W_sfpload(nullptr, 0, 1, 0, 0, 0);
+       v64sf r = __builtin_rvtt_sfpxcondi(__W_sfpxfcmps(nullptr, a, 0, 0, 0, 2));
+       __W_sfpstore(nullptr, r, 0, 2, 4, 0, 0);`,
+      `SFPLOAD L0, 0, 0, 1
+       SFPLOADI L1, 0, 4
+       SFPSETCC L0, 0, 6
+       SFPLOADI L1, 1, 4
+       SFPENCC 3, 10
+       SFPSTORE 4, L1, 0, 2`,
+    );
+  });
+  it('sfpconfig_v reads LReg 0: its operand is made there while another value lives on', () => {
+    same(
+      `v64sf y = __W_sfpload(nullptr, 0, 1, 10, 0, 0);
+       v64sf x = __W_sfpload(nullptr, 0, 1, 20, 0, 0);
+       __W_sfpconfig_v(x, 12);
+       __W_sfpstore(nullptr, y, 0, 2, 4, 0, 0);`,
+      `SFPLOAD L1, 10, 0, 1
+       SFPLOAD L0, 20, 0, 1
+       SFPCONFIG 12, 0, 0
+       SFPSTORE 4, L1, 0, 2`,
+    );
+  });
+  it('a compare mode outside 1..6 is a located error', () => {
+    assert.throws(
+      () =>
+        listing(
+          `v64sf a = __W_sfpload(nullptr, 0, 1, 0, 0, 0);\nint c = __builtin_rvtt_sfpxicmps(nullptr, a, 0, 0, 0, 7);`,
+        ),
+      (e: unknown) => e instanceof AxsimError && /compare mode 7/.test(e.message) && e.location?.line === 4,
     );
   });
 });

@@ -27,10 +27,12 @@ import { I32 } from '../../cfront/types.ts';
 import { badInput } from '../../errors.ts';
 import { archTables } from '../asm/tables.ts';
 import type { Arch } from '../encoding.ts';
-import { type Loc, notYet, type Trace } from './trace.ts';
+import { type Cond, type Loc, notYet, type Trace } from './trace.ts';
 
 /** v64sf handles: the traced value id plus this (no small integer a program computes is one). */
 export const HANDLE = 0x5f000000;
+/** A condition made by a compare / sfpxbool pseudo-builtin: COND_HANDLE + its index in the trace's conditions. */
+export const COND_HANDLE = 0x5e000000;
 
 export interface RawSpec {
   /** The instruction (tt-llk macro name). */
@@ -469,18 +471,117 @@ export function installRawBuiltins(
     trace.push({ k: 'lwrite', lreg: n, src: vec(c, 0), at: loc(c) });
     return undefined;
   });
-  // the CC-expression pseudo-builtins (sfpxvif, sfpxcondb, sfpxicmps, ...) are lowered by sfpi-gcc's
-  // gimple-rvtt-expand pass; axsim's SFPI front end has its own condition lowering but not these
+  // The CC-expression pseudo-builtins sfpi.h's v_if is made of (sfpi-gcc gimple-rvtt-expand.cc lowers
+  // them): compares and boolean nodes build a condition tree (the same Cond the SFPI classes build),
+  // sfpxcondb narrows the current CC level by it, sfpxcondi makes it a 0/1 value. sfpxvif is the
+  // level's marker only. Compare modes: SFPXCMP_MOD1_CC_LT 1, EQ 2, GTE 3, NE 4, LTE 5, GT 6
+  // (sfpi_hw.h); scalar formats SFPXSCMP_MOD1_FMT_A 8, _B 16, _FLOAT 32.
+  const CMP = ['', 'lt', 'eq', 'ge', 'ne', 'le', 'gt'];
+  const SWAPPED: Record<string, string> = { lt: 'gt', gt: 'lt', le: 'ge', ge: 'le', eq: 'eq', ne: 'ne' };
+  const cmpOf = (c: BuiltinCtx, k: number) => {
+    const m = num(c, k) & 7;
+    const cmp = CMP[m];
+    if (!cmp)
+      throw badInput(`${c.name}: compare mode ${m} is not one of SFPXCMP_MOD1_CC_LT..GT (1..6)`, {
+        location: loc(c),
+      });
+    return cmp;
+  };
+  const newCond = (cc: Cond) => {
+    trace.conds.push(cc);
+    trace.condSeg.push(trace.segment);
+    return int(COND_HANDLE + trace.conds.length - 1);
+  };
+  const condArg = (c: BuiltinCtx, k: number): Cond => {
+    const h = num(c, k) - COND_HANDLE;
+    const cc = trace.conds[h];
+    if (h < 0 || !cc)
+      throw badInput(
+        `${c.name}: argument ${k + 1} is not a condition made by a compare or sfpxbool builtin`,
+        {
+          location: loc(c),
+        },
+      );
+    if (trace.condSeg[h] !== trace.segment)
+      throw notYet('condition used across a TTI_ instruction or a function boundary of the run', loc(c));
+    return cc;
+  };
+  builtins.set('__builtin_rvtt_sfpxvif', () => int(0));
+  // sfpxicmps(addr, v, imm, reg, ..., mod): v OP imm (as SFPIADD of -imm with a CC mode, or SETCC on 0)
+  builtins.set('__builtin_rvtt_sfpxicmps', (c) => {
+    const at = loc(c);
+    const a = vec(c, 1);
+    const imm = num(c, 2) | 0;
+    const cmp = cmpOf(c, 5);
+    if (-imm < -2048 || -imm > 2047) {
+      const id = trace.newId();
+      trace.push({ k: 'iimm', id, value: imm, signed: true, cmp: true, at });
+      return newCond({ k: 'icmp', cmp, a, b: id, imm: 0, at });
+    }
+    return newCond({ k: 'icmp', cmp, a, b: -1, imm, at });
+  });
+  // sfpxicmpv(x, y, mod): sfpi-gcc subtracts into a copy of x (sfpxiadd_v IS_SUB: y - x), so x OP y is
+  // tested as (y - x) OP' 0 with the sides swapped (gold gcc smoke.S: SFPMOV L4, L3; SFPIADD L4, L1, 0, 6)
+  builtins.set('__builtin_rvtt_sfpxicmpv', (c) => {
+    const cmp = cmpOf(c, 2);
+    return newCond({ k: 'icmp', cmp: SWAPPED[cmp]!, a: vec(c, 1), b: vec(c, 0), imm: 0, at: loc(c) });
+  });
+  // sfpxfcmps(addr, v, imm, reg, ..., mod): v OP the scalar (0: SETCC on v itself; else loaded at the compare)
+  builtins.set(`${prefix}sfpxfcmps`, (c) => {
+    const at = loc(c);
+    const a = vec(c, 1);
+    const mod = num(c, 5);
+    const cmp = cmpOf(c, 5);
+    const imm = num(c, 2) >>> 0;
+    const fmt = mod & 0x38;
+    if (imm === 0) return newCond({ k: 'fcmp', cmp, a, b: -1, at });
+    let bits: number;
+    if (fmt === 16) bits = (imm << 16) >>> 0;
+    else if (fmt === 32 || fmt === 0) bits = imm;
+    else throw notYet(`${c.name} with an FP16A scalar`, at);
+    const id = trace.newId();
+    trace.push({ k: 'fimm', id, bits, cmp: true, at });
+    return newCond({ k: 'fcmp', cmp, a, b: id, at });
+  });
+  // sfpxfcmpv(x, y, mod): x OP y as (x - y) OP 0, the difference by SFPMAD y * -1 + x (gold smoke.S)
+  builtins.set(`${prefix}sfpxfcmpv`, (c) =>
+    newCond({ k: 'fcmp', cmp: cmpOf(c, 2), a: vec(c, 0), b: vec(c, 1), at: loc(c) }),
+  );
+  // sfpxbool(op, a, b): SFPXBOOL_MOD1_OR 1, AND 2, NOT 3 (of a)
+  builtins.set('__builtin_rvtt_sfpxbool', (c) => {
+    const op = num(c, 0);
+    const a = condArg(c, 1);
+    if (op === 3) return newCond({ k: 'not', a });
+    if (op !== 1 && op !== 2)
+      throw badInput(`${c.name}: operation ${op} is not OR 1, AND 2 or NOT 3`, { location: loc(c) });
+    return newCond({ k: op === 1 ? 'or' : 'and', a, b: condArg(c, 2) });
+  });
+  builtins.set('__builtin_rvtt_sfpxcondb', (c) => {
+    trace.push({ k: 'cond', cond: condArg(c, 0), at: loc(c) });
+    return undefined;
+  });
+  builtins.set('__builtin_rvtt_sfpxcondi', (c) => {
+    const cc = condArg(c, 0);
+    const id = trace.newId();
+    trace.push({ k: 'condval', id, cond: cc, at: loc(c) });
+    trace.condOf.set(id, cc);
+    return int(HANDLE + id);
+  });
+  // sfpconfig_v(v, dest): SFPCONFIG dest from LReg 0 (rvtt-wh.md: the operand's constraint is "x0")
+  builtins.set(`${prefix}sfpconfig_v`, (c) => {
+    const v = vec(c, 0);
+    trace.push({
+      k: 'insn',
+      name: 'SFPCONFIG',
+      vregs: [['', v]],
+      fields: { config_dest: num(c, 1) },
+      want: [[v, 0]],
+      keep: true,
+      at: loc(c),
+    });
+    return undefined;
+  });
   for (const n of [
-    'sfpxvif',
-    'sfpxcondb',
-    'sfpxcondi',
-    'sfpxbool',
-    'sfpxicmps',
-    'sfpxicmpv',
-    `${prefix.slice('__builtin_rvtt_'.length)}sfpxfcmps`,
-    `${prefix.slice('__builtin_rvtt_'.length)}sfpxfcmpv`,
-    `${prefix.slice('__builtin_rvtt_'.length)}sfpconfig_v`,
     `${prefix.slice('__builtin_rvtt_'.length)}sfplutfp32_3r`,
     `${prefix.slice('__builtin_rvtt_'.length)}sfpswap`,
     `${prefix.slice('__builtin_rvtt_'.length)}sfptransp`,

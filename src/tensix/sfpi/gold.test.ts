@@ -135,6 +135,19 @@ describe('sfpi gold listings', () => {
     const w2 = [...wrong.slice(0, 5), wrong[6]!, wrong[5]!];
     assert.equal(compareListings(g2, w2).verdict, 'identical');
   });
+  it('SFPSETCC with Mod1 CLEAR (8) or IMM_BIT0 (1) does not read VC (SFPSETCC.md): not compared', () => {
+    const L = (t: string) => parseGold(`_Z1fv:\n${t}\n\t.size\t_Z1fv, .-_Z1fv\n`)[0]!.insns;
+    const two = 'SFPLOAD L0, 0, 0, 3\nSFPLOAD L1, 2, 0, 3\n';
+    for (const mod of [12, 1]) {
+      const v = compareListings(L(`${two}SFPSETCC L0, 1, ${mod}`), L(`${two}SFPSETCC L1, 1, ${mod}`)).verdict;
+      assert.equal(v, 'identical', `mod ${mod}`);
+    }
+    // the register form reads it: another value is not identical
+    assert.notEqual(
+      compareListings(L(`${two}SFPSETCC L0, 0, 2`), L(`${two}SFPSETCC L1, 0, 2`)).verdict,
+      'identical',
+    );
+  });
   it("SFPLUT's table is read from L0..L2 whatever the operands say", () => {
     const L = (t: string) => parseGold(`_Z1fv:\n${t}\n\t.size\t_Z1fv, .-_Z1fv\n`)[0]!.insns;
     const g = L(

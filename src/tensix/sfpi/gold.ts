@@ -67,10 +67,12 @@ const IMM16: Record<string, number> = { SFPLOADI: 1, SFPADDI: 1, SFPMULI: 1 };
  * Operands an instruction does not read in the form it has, written as any register by the compilers:
  * not compared. SFPSHFT with mod1 bit 0 (the immediate form) shifts VD by the immediate; its VC field
  * is unused (sfpi-gcc writes L0, rvtt-wh.md `SFPSHFT %0, L0, %2, 1`; the ISA's SFPSHFT reads VC only
- * in the register form).
+ * in the register form). Likewise SFPSETCC's VC with Mod1 CLEAR or IMM_BIT0.
  */
 export function unread(i: GoldInsn): number[] {
   if (i.name === 'SFPSHFT' && typeof i.ops[3] === 'number' && (i.ops[3] & 1) === 1) return [1];
+  // SFPSETCC with Mod1 CLEAR (8) or IMM_BIT0 (1) sets the flags without reading VC (SFPSETCC.md)
+  if (i.name === 'SFPSETCC' && typeof i.ops[2] === 'number' && (i.ops[2] & 9) !== 0) return [0];
   return [];
 }
 

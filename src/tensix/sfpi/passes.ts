@@ -158,8 +158,8 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
       // SFPLOAD stays (sfpi-gcc keeps every Dst read, used or not; gold coverage.S test_load_store)
       // and so does every arithmetic operation: sfpi-gcc's SFPU patterns are unspec_volatile (rvtt-wh.md),
       // so GCC never deletes one whose result is unused (gold coverage.S test_shft, test_complex; combine.S
-      // iadd_*_no*). What goes is a constant load (sfpxloadi's expander is a plain unspec) and the
-      // operations MAD fusion replaced.
+      // iadd_*_no*; SFPLUT / SFPLUTFP32 too: gcc smoke.S ends in an SFPLUT whose result is unread). What
+      // goes is a constant load (sfpxloadi's expander is a plain unspec) and the operations MAD fusion replaced.
       return (
         d === undefined ||
         o.k === 'cmov' ||
@@ -167,6 +167,8 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
         o.k === 'condval' ||
         o.k === 'swap' ||
         o.k === 'transp' ||
+        o.k === 'lut' ||
+        o.k === 'lut2' ||
         (o.k === 'insn' && o.keep) ||
         o.k === 'op' ||
         o.k === 'opi' ||
@@ -841,6 +843,7 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
                   : (o.fields[a.name] ?? 0),
             ),
           ...(o.name === 'SFPSHFT2' || o.name === 'SFPLUT' ? { nopAfter: true } : {}),
+          ...(o.want ? { wantUses: o.want } : {}),
           at,
         });
         break;

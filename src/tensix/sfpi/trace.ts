@@ -81,6 +81,8 @@ export type TraceOp =
       fields: Record<string, number>;
       tied?: number;
       keep: boolean;
+      /** Values that must be in given LRegs (SFPCONFIG reads LReg 0). */
+      want?: [number, number][];
       at: Loc;
     }
   /** SFPSWAP: `ida`/`idb` are the new values of the variables that held `a`/`b` (written in place). */
