@@ -55,7 +55,11 @@ function initialTheme(): 'light' | 'dark' {
   return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
-/** A text field for one run option (entry, arrays, ref, arguments): changing it reruns. */
+/**
+ * A text field for one run option (entry, arrays, ref, arguments): committing it (Enter, blur)
+ * reruns. What is typed is kept as a draft until then, so a run ending while the user types does
+ * not redraw the field with the old value (see StepField).
+ */
 function TextOption(p: {
   label: string;
   name: string;
@@ -65,14 +69,19 @@ function TextOption(p: {
   options: Record<string, string>;
   set: (name: string, value: string) => void;
 }) {
+  const [draft, setDraft] = useState<string | null>(null);
   return (
     <label>
       {p.label}{' '}
       <input
         class={p.cls ?? 'args'}
-        value={p.options[p.name] ?? ''}
+        value={draft ?? p.options[p.name] ?? ''}
         placeholder={p.placeholder}
-        onChange={(e) => p.set(p.name, (e.target as HTMLInputElement).value)}
+        onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
+        onChange={(e) => {
+          setDraft(null);
+          p.set(p.name, (e.target as HTMLInputElement).value);
+        }}
         data-testid={p.name}
         aria-label={p.ariaLabel}
       />
