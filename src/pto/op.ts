@@ -87,6 +87,13 @@ export interface OpDef {
   /** Extra static checks (layouts, type pairs); throw Unsupported/BadInput. */
   check?(ctx: ExecCtx): void;
   exec(ctx: ExecCtx): void;
+  /**
+   * For a prepared instruction (registry `prepare`): `exec` specialised to the bound operands
+   * (their element types, shapes, layouts, valid regions and buffers, which a rebind follows), or
+   * undefined when the op has no specialised form for them. Called once per bind; the function it
+   * returns must write exactly what `exec(ctx)` would, reading the tiles' contents on every call.
+   */
+  specialise?(ctx: ExecCtx): (() => void) | undefined;
 }
 
 // ------------------------------------------------------------------ dtype sets

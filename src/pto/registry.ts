@@ -165,28 +165,53 @@ export function prepare(
   const at: Record<string, unknown> = { ...attrs };
   const options: ExecOptions = { ...opts };
   let bound = bind(name, ops, at, options);
+  let fast = specialised(bound);
   const tiles = Object.values(ops).filter((v): v is Tile => v instanceof Tile);
-  const valid = new Int32Array(tiles.length * 2);
+  const nt = tiles.length;
+  const valid = new Int32Array(nt * 2);
   const snapshot = () => {
-    for (let i = 0; i < tiles.length; i++) {
+    for (let i = 0; i < nt; i++) {
       valid[2 * i] = tiles[i]!.validRow;
       valid[2 * i + 1] = tiles[i]!.validCol;
     }
   };
   snapshot();
+  const rebind = () => {
+    bound = bind(name, ops, at, options);
+    fast = specialised(bound);
+    snapshot();
+  };
   return {
     op: bound.op,
     run(): void {
-      for (let i = 0; i < tiles.length; i++) {
-        if (tiles[i]!.validRow !== valid[2 * i] || tiles[i]!.validCol !== valid[2 * i + 1]) {
-          bound = bind(name, ops, at, options);
-          snapshot();
+      for (let i = 0; i < nt; i++) {
+        const t = tiles[i]!;
+        if (t.validRow !== valid[2 * i] || t.validCol !== valid[2 * i + 1]) {
+          rebind();
           break;
         }
       }
-      runBound(bound);
+      const f = fast;
+      if (f !== undefined) f();
+      else runBound(bound);
     },
   };
+}
+
+/**
+ * The op's specialised run for a bound instruction (OpDef.specialise), when it has one and no
+ * per-run work is left around it: on the A2/A3 and A5 profiles, only when every source covers its
+ * whole tile (then the all-ones copy of runBound is the tile itself).
+ */
+function specialised(b: Bound): (() => void) | undefined {
+  if (b.op.specialise === undefined) return undefined;
+  if (b.ones !== null) {
+    for (const n of b.ones) {
+      const t = b.base[n]!;
+      if (t.validRow !== t.rows || t.validCol !== t.cols) return undefined;
+    }
+  }
+  return b.op.specialise(b.ctx);
 }
 
 interface Bound {

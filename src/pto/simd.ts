@@ -4,15 +4,16 @@
  * the reference), so results are bit-identical except for which NaN comes out (compared as "any NaN").
  *
  * WebAssembly code can only address its own memory, so tiles created without caller-supplied bytes
- * take their buffers from a WebAssembly.Memory pool; blocks return to per-size free lists when their
- * tile is garbage-collected. The pool is a shared memory where the host allows one: it starts at
+ * take their buffers from a WebAssembly.Memory pool (src/wasm.ts `WasmPool`, power-of-two blocks);
+ * blocks return to per-size free lists when their tile is garbage-collected. The pool is a shared
+ * memory where the host allows one: it starts at
  * 32 MiB and grows on demand up to 1 GiB, and growing a shared memory leaves the views made before
  * valid (a plain memory's growth would detach them), so large tiles and many live tiles stay on the
  * fast path (issue 17: no cliff at 1024x1024 or with 100 live 512x512 tiles). Without shared
  * memory the pool is a fixed 32 MiB. Tiles built on caller bytes, blocks above 64 MiB, a full
  * pool, or a host without WebAssembly SIMD use the plain JS loops.
  */
-import { leb, section, sleb, WASM_HEADER, wasmName } from '../wasm.ts';
+import { leb, section, sleb, WASM_HEADER, WasmPool, wasmExports, wasmName } from '../wasm.ts';
 
 /** Pages (64 KiB) of the pool at first; a shared pool grows on demand up to MAX_PAGES. */
 const POOL_PAGES = 512; // 32 MiB
@@ -20,121 +21,167 @@ const MAX_PAGES = 16384; // 1 GiB
 /** Largest pooled block (a 4096 x 4096 f32 tile). */
 const MAX_BLOCK = 1 << 26;
 
-// ---- a hand-assembled module: (func $k (param d a b n i32)) x3 for add, sub, mul ----
+// ---- a hand-assembled module: (func $k (param d a b n i32)) x4 for add, sub, mul, div ----
 
+/**
+ * Bytes per iteration of the loops, largest first: 256 (sixteen f32x4, memarg offsets 0..240),
+ * then 64, then 16, then one f32 at a time. Each loop's overhead (three address increments, V8's
+ * interrupt check on the back edge, the compare) is paid per block: 256-byte blocks make a 64x64
+ * TADD about 20 % faster than 64-byte ones (docs/performance-pto.md, session 7).
+ */
+const BLOCKS = [256, 64, 16] as const;
+
+// opcodes used below (WebAssembly core spec, binary format)
+const BLOCK = [0x02, 0x40];
+const LOOP = [0x03, 0x40];
+const IF = [0x04, 0x40];
+const ELSE = 0x05;
+const END = 0x0b;
+const BR_IF_OUT = [0x0d, 0x01]; // br_if 1: leave the enclosing block
+const BR_LOOP = [0x0c, 0x00]; // br 0: next iteration
+const I32_CONST = 0x41;
+const I32_EQZ = 0x45;
+const I32_EQ = 0x46;
+const I32_LT_U = 0x49;
+const I32_GT_U = 0x4b;
+const I32_LE_U = 0x4d;
+const I32_GE_U = 0x4f;
+const I32_ADD = 0x6a;
+const I32_SUB = 0x6b;
+const I32_AND = 0x71;
+const I32_OR = 0x72;
+const I32_SHL = 0x74;
+const GLOBAL_GET = 0x23;
+const GLOBAL_SET = 0x24;
+
+/**
+ * Kernel `op` (0 add, 1 sub, 2 mul, 3 div): params d, a, b (byte addresses), n (elements).
+ *
+ * Every other call runs backwards (from the end down), the others forwards. A 64x64 f32 TADD
+ * touches 48 KiB, as much as the L1 data cache of the machine the benchmarks run on: running the
+ * same tiles forwards every time, the few lines other data takes evict, in LRU order, exactly the
+ * lines the next call needs first, so every set that held one other line misses on all of its lines;
+ * turning round finds the most recently used lines first (docs/performance-pto.md: about 20 % on
+ * repeated 64x64 TADDs). The results do not depend on the order, since every element is read and
+ * written by itself, unless d partly overlaps a or b (the same start is fine): then the kernel
+ * always runs forwards.
+ */
 function body(op: number): number[] {
-  // params d, a, b (byte addresses), n (elements); locals 4 = end of the 64-byte part, 5 = end.
-  // The three addresses advance together: 64 bytes (four f32x4, memarg offsets 0..48) per
-  // iteration, then 16 bytes, then one f32 at a time.
   const simdOp = [0xfd, 0xe4 + op, 0x01]; // f32x4.add / sub / mul / div
   const f32Op = 0x92 + op; // f32.add / sub / mul / div
   const get = (l: number) => [0x20, l];
   const set = (l: number) => [0x21, l];
-  const advance = (bytes: number) =>
-    [0, 1, 2].flatMap((l) => [...get(l), 0x41, ...sleb(bytes), 0x6a, ...set(l)]);
+  const i32 = (v: number) => [I32_CONST, ...sleb(v)];
+  const D = 0;
+  const A = 1;
+  const B = 2;
+  const N = 3;
+  // locals: 4 and 5 (i32); forwards 4 = end of the first loop's part, 5 = end;
+  // backwards 4 = start (a's first address); before either, 5 = the length in bytes
+  const L4 = 4;
+  const L5 = 5;
+  const advance = (bytes: number) => [D, A, B].flatMap((l) => [...get(l), ...i32(bytes), I32_ADD, ...set(l)]);
+  const load = (l: number, off: number) => [...get(l), 0xfd, 0x00, 0x00, ...leb(off)]; // v128.load
+  // d + off = (a + off) (op) (b + off), one f32x4
   const vec = (off: number) => [
-    ...get(0),
-    ...get(1),
-    0xfd,
-    0x00,
-    0x00,
-    ...leb(off), // v128.load a + off
-    ...get(2),
-    0xfd,
-    0x00,
-    0x00,
-    ...leb(off), // v128.load b + off
+    ...get(D),
+    ...load(A, off),
+    ...load(B, off),
     ...simdOp,
     0xfd,
     0x0b,
     0x00,
-    ...leb(off), // v128.store d + off
+    ...leb(off),
+  ];
+  const vecs = (bytes: number) => Array.from({ length: bytes / 16 }, (_, i) => vec(16 * i)).flat();
+  // d = a (op) b, one f32 (f32.load / f32.store align 4)
+  const one = [...get(D), ...get(A), 0x2a, 0x02, 0x00, ...get(B), 0x2a, 0x02, 0x00, f32Op, 0x38, 0x02, 0x00];
+  // block { loop { if (exit) break; work; continue } }
+  const loop = (exit: number[], work: number[]) => [
+    ...BLOCK,
+    ...LOOP,
+    ...exit,
+    ...BR_IF_OUT,
+    ...work,
+    ...BR_LOOP,
+    END,
+    END,
+  ];
+  // x and d either start together or do not overlap: d == x || d + len <= x || x + len <= d
+  const apart = (x: number) => [
+    ...get(D),
+    ...get(x),
+    I32_EQ,
+    ...get(D),
+    ...get(L5),
+    I32_ADD,
+    ...get(x),
+    I32_LE_U,
+    I32_OR,
+    ...get(x),
+    ...get(L5),
+    I32_ADD,
+    ...get(D),
+    I32_LE_U,
+    I32_OR,
+  ];
+  const first = BLOCKS[0];
+  const forwards = [
+    ...get(A),
+    ...get(L5),
+    ...i32(-first),
+    I32_AND,
+    I32_ADD,
+    ...set(L4), // end of the first loop's part = a + (len & -first)
+    ...get(A),
+    ...get(L5),
+    I32_ADD,
+    ...set(L5), // end = a + len
+    // while (a < end1) { first bytes }
+    ...loop([...get(A), ...get(L4), I32_GE_U], [...vecs(first), ...advance(first)]),
+    // while (a + bytes <= end) { bytes } for the smaller blocks
+    ...BLOCKS.slice(1).flatMap((bytes) =>
+      loop([...get(A), ...i32(bytes), I32_ADD, ...get(L5), I32_GT_U], [...vecs(bytes), ...advance(bytes)]),
+    ),
+    // while (a < end) one f32
+    ...loop([...get(A), ...get(L5), I32_GE_U], [...one, ...advance(4)]),
+  ];
+  const backwards = [
+    ...get(A),
+    ...set(L4), // start = a
+    ...[D, A, B].flatMap((l) => [...get(l), ...get(L5), I32_ADD, ...set(l)]), // all three at their ends
+    // while (a - start >= bytes) { step back bytes; bytes }, largest blocks first
+    ...BLOCKS.flatMap((bytes) =>
+      loop([...get(A), ...get(L4), I32_SUB, ...i32(bytes), I32_LT_U], [...advance(-bytes), ...vecs(bytes)]),
+    ),
+    // while (a > start) { step back one f32; one f32 }
+    ...loop([...get(A), ...get(L4), I32_LE_U], [...advance(-4), ...one]),
   ];
   const code = [
     0x01,
     0x02,
     0x7f, // two i32 locals
-    ...get(1),
-    ...get(3),
-    0x41,
-    2,
-    0x74,
-    0x6a,
-    ...set(5), // end = a + 4n
-    ...get(1),
-    ...get(3),
-    0x41,
-    2,
-    0x74,
-    0x41,
-    ...sleb(-64),
-    0x71,
-    0x6a,
-    ...set(4), // end64 = a + (4n & ~63)
-    0x02,
-    0x40,
-    0x03,
-    0x40,
-    ...get(1),
-    ...get(4),
-    0x4f,
-    0x0d,
-    0x01, // if (a >= end64) break
-    ...vec(0),
-    ...vec(16),
-    ...vec(32),
-    ...vec(48),
-    ...advance(64),
-    0x0c,
-    0x00,
-    0x0b,
-    0x0b,
-    0x02,
-    0x40,
-    0x03,
-    0x40,
-    ...get(1),
-    0x41,
-    16,
-    0x6a,
-    ...get(5),
-    0x4b,
-    0x0d,
-    0x01, // if (a + 16 > end) break
-    ...vec(0),
-    ...advance(16),
-    0x0c,
-    0x00,
-    0x0b,
-    0x0b,
-    0x02,
-    0x40,
-    0x03,
-    0x40,
-    ...get(1),
-    ...get(5),
-    0x4f,
-    0x0d,
-    0x01, // if (a >= end) break
-    ...get(0),
-    ...get(1),
-    0x2a,
-    0x02,
-    0x00, // f32.load a
-    ...get(2),
-    0x2a,
-    0x02,
-    0x00, // f32.load b
-    f32Op,
-    0x38,
-    0x02,
-    0x00, // f32.store d
-    ...advance(4),
-    0x0c,
-    0x00,
-    0x0b,
-    0x0b,
-    0x0b, // end of function
+    ...get(N),
+    ...i32(2),
+    I32_SHL,
+    ...set(L5), // len = 4n
+    GLOBAL_GET,
+    0,
+    I32_EQZ,
+    GLOBAL_SET,
+    0, // turn round
+    GLOBAL_GET,
+    0,
+    ...apart(A),
+    I32_AND,
+    ...apart(B),
+    I32_AND,
+    ...IF,
+    ...backwards,
+    ELSE,
+    ...forwards,
+    END,
+    END, // end of function
   ];
   return [...leb(code.length), ...code];
 }
@@ -154,6 +201,7 @@ function moduleBytes(shared: boolean): Uint8Array {
       ...(shared ? [0x03, 0x01, ...leb(MAX_PAGES)] : [0x00, 0x01]),
     ]),
     ...section(3, [0x04, 0x00, 0x00, 0x00, 0x00]),
+    ...section(6, [0x01, 0x7f, 0x01, I32_CONST, 0x00, END]), // the direction: mutable i32 = 0
     ...section(7, [
       0x04,
       ...name('add'),
@@ -175,109 +223,47 @@ function moduleBytes(shared: boolean): Uint8Array {
 
 type Kernel = (d: number, a: number, b: number, n: number) => void;
 
-// The project's TypeScript lib has no WebAssembly declarations: the few members used, typed here.
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Memory: new (d: { initial: number; maximum: number; shared?: boolean }) => WasmMemory;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
-}
-
 interface Simd {
-  memory: WasmMemory;
-  /** A shared memory grows without detaching the views made before (a plain one would detach them). */
-  shared: boolean;
+  pool: WasmPool;
   kernels: [Kernel, Kernel, Kernel, Kernel];
 }
 
-function instantiate(W: WasmApi, shared: boolean): Simd {
-  const memory = new W.Memory({ initial: POOL_PAGES, maximum: shared ? MAX_PAGES : POOL_PAGES, shared });
-  const inst = new W.Instance(new W.Module(moduleBytes(shared)), { e: { m: memory } });
-  const ex = inst.exports as Record<string, Kernel>;
-  return { memory, shared, kernels: [ex.add!, ex.sub!, ex.mul!, ex.div!] };
-}
-
+/** The pool (shared when the host allows, else fixed) and the kernels; undefined without WebAssembly SIMD. */
 function init(): Simd | undefined {
-  const W = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-  if (!W) return undefined;
-  try {
-    return instantiate(W, true);
-  } catch {
-    // no shared WebAssembly memory here (e.g. a page without cross-origin isolation): a fixed pool
+  for (const shared of [true, false]) {
+    const pool = WasmPool.create(POOL_PAGES, { maxPages: MAX_PAGES, shared });
+    const ex = pool && wasmExports(moduleBytes(shared), pool.memory);
+    if (pool && ex) return { pool, kernels: [ex.add, ex.sub, ex.mul, ex.div] as Simd['kernels'] };
   }
-  try {
-    return instantiate(W, false);
-  } catch {
-    return undefined; // no WebAssembly SIMD on this host: JS loops only
-  }
+  return undefined; // no WebAssembly SIMD on this host: JS loops only
 }
 
 // Created on the first tile allocation, so that importing the library (e.g. the CLI running another
 // ISA) does not reserve the pool.
 let SIMD: Simd | undefined;
-/** The pool's current buffer (a shared pool's grows: a new buffer object over the same memory). */
-let POOL: ArrayBuffer | undefined;
-/** Every buffer object the pool has had (views made before a growth keep the older ones). */
-const POOL_BUFFERS = new Set<ArrayBufferLike>();
 let initialised = false;
-function ensureInit(): void {
-  if (initialised) return;
-  initialised = true;
-  SIMD = init();
-  POOL = SIMD?.memory.buffer;
-  if (POOL) POOL_BUFFERS.add(POOL);
-}
-
-/** Grows a shared pool to hold `end` bytes; false when it cannot. */
-function growTo(end: number): boolean {
-  if (!SIMD?.shared || !POOL) return false;
-  const pages = Math.ceil((end - POOL.byteLength) / 65536);
-  if (POOL.byteLength / 65536 + pages > MAX_PAGES) return false;
-  try {
-    SIMD.memory.grow(Math.max(pages, POOL_PAGES));
-  } catch {
-    try {
-      SIMD.memory.grow(pages);
-    } catch {
-      return false;
-    }
+function ensureInit(): Simd | undefined {
+  if (!initialised) {
+    initialised = true;
+    SIMD = init();
   }
-  POOL = SIMD.memory.buffer;
-  POOL_BUFFERS.add(POOL);
-  return true;
+  return SIMD;
 }
 
-// ---- block allocator: power-of-two classes from 64 B to MAX_BLOCK, bump pointer + free lists ----
-
-let bump = 0;
-const freeLists: number[][] = Array.from({ length: 27 }, () => []);
-const registry =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry<[number, number]>(([cls, offset]) => freeLists[cls]!.push(offset))
-    : undefined;
-
-/** Zeroed bytes for a new tile: from the SIMD pool when possible, else a plain buffer. */
+/** Zeroed bytes for a new tile: from the SIMD pool when possible (a power-of-two block), else a plain buffer. */
 export function allocBytes(n: number, owner: object): Uint8Array {
-  ensureInit();
-  if (!POOL || !registry || n > MAX_BLOCK || n === 0) return new Uint8Array(n);
-  let cls = 6;
-  while (1 << cls < n) cls++;
-  const size = 1 << cls;
-  let offset = freeLists[cls]!.pop();
-  if (offset === undefined) {
-    if (bump + size > POOL.byteLength && !growTo(bump + size)) return new Uint8Array(n);
-    offset = bump;
-    bump += size;
-  }
-  const bytes = new Uint8Array(POOL, offset, n);
+  void owner;
+  const pool = ensureInit()?.pool;
+  if (!pool || n > MAX_BLOCK || n === 0) return new Uint8Array(n);
+  let size = 64;
+  while (size < n) size *= 2;
+  const offset = pool.alloc(size);
+  if (offset < 0) return new Uint8Array(n);
+  const bytes = new Uint8Array(pool.buffer, offset, n);
   bytes.fill(0);
   // The block is recycled when this byte view is collected (not the tile: a caller may keep
   // `tile.bytes` after dropping the tile). Other views of the block keep it alive via keepAlive.
-  registry.register(bytes, [cls, offset]);
-  void owner;
+  pool.recycle(offset, size, [bytes]);
   return bytes;
 }
 
@@ -285,14 +271,13 @@ const keepAlive = new WeakMap<object, Uint8Array>();
 
 /** Makes `view` (another typed view of a pooled block) keep the block's byte view alive. */
 export function pin<T extends object>(view: T, bytes: Uint8Array): T {
-  if (POOL_BUFFERS.has(bytes.buffer)) keepAlive.set(view, bytes);
+  if (SIMD?.pool.owns(bytes.buffer)) keepAlive.set(view, bytes);
   return view;
 }
 
 /** The byte address of `bytes` in the pool when the kernels can use it, else -1. */
 export function poolAddress(bytes: Uint8Array): number {
-  ensureInit();
-  return SIMD !== undefined && POOL_BUFFERS.has(bytes.buffer) ? bytes.byteOffset : -1;
+  return ensureInit()?.pool.owns(bytes.buffer) ? bytes.byteOffset : -1;
 }
 
 /** d = a (op) b over n f32 elements at byte addresses d, a, b of the pool ({@link poolAddress}). */
@@ -300,23 +285,7 @@ export function simdF32At(op: 0 | 1 | 2 | 3, d: number, a: number, b: number, n:
   SIMD!.kernels[op](d, a, b, n);
 }
 
-/**
- * d = a (op) b over n f32 elements at byte offsets inside the pool; returns false when any of the
- * arrays is not in the pool (the caller then runs its JS loop).
- */
-export function simdF32(
-  op: 0 | 1 | 2 | 3,
-  d: Float32Array,
-  od: number,
-  a: Float32Array,
-  oa: number,
-  b: Float32Array,
-  ob: number,
-  n: number,
-): boolean {
-  if (!SIMD || !POOL_BUFFERS.has(d.buffer) || !POOL_BUFFERS.has(a.buffer) || !POOL_BUFFERS.has(b.buffer)) {
-    return false;
-  }
-  SIMD.kernels[op](d.byteOffset + od * 4, a.byteOffset + oa * 4, b.byteOffset + ob * 4, n);
-  return true;
+/** The kernel d = a (op) b over n f32 elements at pool byte addresses, or undefined without SIMD. */
+export function simdKernel(op: 0 | 1 | 2 | 3): Kernel | undefined {
+  return ensureInit()?.kernels[op];
 }

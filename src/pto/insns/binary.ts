@@ -6,7 +6,7 @@
 import { type Arith, arithOf } from '../arith.ts';
 import { DTYPE_INFO, type DType } from '../dtype.ts';
 import { ALL, type ExecCtx, type OpDef, type OperandSpec, per, reject } from '../op.ts';
-import { simdF32At } from '../simd.ts';
+import { simdF32At, simdKernel } from '../simd.ts';
 import { binaryLoop, binaryLoopDstOffsets, cPow, pickLoop } from './kernels.ts';
 
 const OPS3: readonly OperandSpec[] = [
@@ -107,6 +107,38 @@ function subRelu(A: Arith<unknown>, a: unknown, b: unknown): unknown {
  * float operation, so no per-element dispatch is needed. Returns false when not applicable.
  */
 function f32Fast(ctx: ExecCtx, op: 0 | 1 | 2 | 3): boolean {
+  if (!f32FastApplies(ctx)) return false;
+  const d = ctx.tiles.dst!;
+  const s0 = ctx.tiles.src0!;
+  const s1 = ctx.tiles.src1!;
+  const R = d.validRow;
+  const C = d.validCol;
+  const dc = d.cols;
+  const ac = s0.cols;
+  const bc = s1.cols;
+  const pd = d.poolAddr;
+  const pa = s0.poolAddr;
+  const pb = s1.poolAddr;
+  if (pd >= 0 && pa >= 0 && pb >= 0) {
+    // all three in the SIMD pool (addresses found when the tiles were made)
+    if (dc === C && ac === C && bc === C) simdF32At(op, pd, pa, pb, R * C);
+    else for (let r = 0; r < R; r++) simdF32At(op, pd + r * dc * 4, pa + r * ac * 4, pb + r * bc * 4, C);
+    return true;
+  }
+  const k = F32_KERNELS[op];
+  const dv = d.f32();
+  const a = s0.f32();
+  const b = s1.f32();
+  if (dc === C && ac === C && bc === C) {
+    k(dv, 0, a, 0, b, 0, R * C);
+    return true;
+  }
+  for (let r = 0; r < R; r++) k(dv, r * dc, a, r * ac, b, r * bc, C);
+  return true;
+}
+
+/** Whether {@link f32Fast} applies: f32 NoneBox RowMajor tiles whose valid region is in range. */
+function f32FastApplies(ctx: ExecCtx): boolean {
   const d = ctx.tiles.dst!;
   const s0 = ctx.tiles.src0!;
   const s1 = ctx.tiles.src1!;
@@ -117,29 +149,30 @@ function f32Fast(ctx: ExecCtx, op: 0 | 1 | 2 | 3): boolean {
   const R = d.validRow;
   const C = d.validCol;
   // every read must stay inside its buffer (otherwise the checked loop reports it)
-  if (R > 0 && C > 0 && ((R - 1) * s0.cols + C > s0.numel || (R - 1) * s1.cols + C > s1.numel)) return false;
-  const dv = d.f32();
-  const a = s0.f32();
-  const b = s1.f32();
-  const dc = d.cols;
-  const ac = s0.cols;
-  const bc = s1.cols;
-  const k = F32_KERNELS[op];
+  return !(R > 0 && C > 0 && ((R - 1) * s0.cols + C > s0.numel || (R - 1) * s1.cols + C > s1.numel));
+}
+
+/**
+ * {@link f32Fast} specialised to bound operands (OpDef.specialise, for prepared instructions): the
+ * shape, addresses and kernel are fixed, so a run of contiguous pooled tiles is one kernel call.
+ */
+function f32Specialise(ctx: ExecCtx, op: 0 | 1 | 2 | 3): (() => void) | undefined {
+  if (!f32FastApplies(ctx)) return undefined;
+  const d = ctx.tiles.dst!;
+  const s0 = ctx.tiles.src0!;
+  const s1 = ctx.tiles.src1!;
+  const n = d.validRow * d.validCol;
+  const C = d.validCol;
   const pd = d.poolAddr;
   const pa = s0.poolAddr;
   const pb = s1.poolAddr;
-  if (pd >= 0 && pa >= 0 && pb >= 0) {
-    // all three in the SIMD pool (addresses found when the tiles were made)
-    if (dc === C && ac === C && bc === C) simdF32At(op, pd, pa, pb, R * C);
-    else for (let r = 0; r < R; r++) simdF32At(op, pd + r * dc * 4, pa + r * ac * 4, pb + r * bc * 4, C);
-    return true;
+  const k = simdKernel(op);
+  if (k !== undefined && pd >= 0 && pa >= 0 && pb >= 0 && d.cols === C && s0.cols === C && s1.cols === C) {
+    return () => k(pd, pa, pb, n);
   }
-  if (dc === C && ac === C && bc === C) {
-    k(dv, 0, a, 0, b, 0, R * C);
-    return true;
-  }
-  for (let r = 0; r < R; r++) k(dv, r * dc, a, r * ac, b, r * bc, C);
-  return true;
+  return () => {
+    f32Fast(ctx, op);
+  };
 }
 
 // One small monomorphic loop per operation, unrolled by four (V8 runs it about twice as fast).
@@ -231,28 +264,34 @@ function mulF32(
 }
 const F32_KERNELS: readonly F32Kernel[] = [addF32, subF32, mulF32, divF32];
 
-function fastOr(op: 0 | 1 | 2 | 3, f: (A: Arith<unknown>, a: unknown, b: unknown) => unknown) {
-  return (ctx: ExecCtx) => {
-    if (!f32Fast(ctx, op)) binaryLoop(ctx, 'src0', 'src1', f);
+function fastOr(
+  op: 0 | 1 | 2 | 3,
+  f: (A: Arith<unknown>, a: unknown, b: unknown) => unknown,
+): Pick<OpDef, 'exec' | 'specialise'> {
+  return {
+    exec: (ctx) => {
+      if (!f32Fast(ctx, op)) binaryLoop(ctx, 'src0', 'src1', f);
+    },
+    specialise: (ctx) => f32Specialise(ctx, op),
   };
 }
 
 export const BINARY_OPS: readonly OpDef[] = [
   {
     ...bin('TADD', 'dst = src0 + src1', (A, a, b) => A.add(a, b), { sameType: true }),
-    exec: fastOr(0, (A, a, b) => A.add(a, b)),
+    ...fastOr(0, (A, a, b) => A.add(a, b)),
   },
   {
     ...bin('TSUB', 'dst = src0 - src1', (A, a, b) => A.sub(a, b)),
-    exec: fastOr(1, (A, a, b) => A.sub(a, b)),
+    ...fastOr(1, (A, a, b) => A.sub(a, b)),
   },
   {
     ...bin('TMUL', 'dst = src0 * src1', (A, a, b) => A.mul(a, b)),
-    exec: fastOr(2, (A, a, b) => A.mul(a, b)),
+    ...fastOr(2, (A, a, b) => A.mul(a, b)),
   },
   {
     ...bin('TDIV', 'dst = src0 / src1 (integer division by zero is undefined)', (A, a, b) => A.div(a, b)),
-    exec: fastOr(3, (A, a, b) => A.div(a, b)),
+    ...fastOr(3, (A, a, b) => A.div(a, b)),
   },
   {
     ...bin('TMAX', 'dst = std::max(src0, src1): src1 only when src0 < src1', () => 0),
