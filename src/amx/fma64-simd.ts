@@ -14,7 +14,7 @@
  * WebAssembly SIMD, the registers are ordinary arrays and the scalar path runs. The module is
  * assembled here from bytes, as src/tensix/mad-simd.ts and src/pto/simd.ts do.
  */
-import { leb, section, WASM_HEADER, wasmName } from '../wasm.ts';
+import { leb, section, WASM_HEADER, WasmPool, wasmExports, wasmName } from '../wasm.ts';
 
 const simd = (sub: number): number[] => [0xfd, ...leb(sub)];
 const get = (l: number): number[] => [0x20, l];
@@ -88,63 +88,28 @@ function moduleBytes(): Uint8Array {
   ]);
 }
 
-interface WasmApi {
-  Memory: new (d: { initial: number; maximum: number }) => { readonly buffer: ArrayBuffer };
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
-}
-
 type Kernel = (x: number, y: number, z: number, neg: number) => number;
 
 /** Bytes of one register file: X (512), Y (512), Z (4096). */
 export const AMX_REGISTER_BYTES = 5120;
 const POOL_PAGES = 64; // 4 MiB: 819 live states; more get ordinary arrays (scalar path)
 
-let memory: { readonly buffer: ArrayBuffer } | undefined;
-let pool: ArrayBuffer | undefined;
+let pool: WasmPool | undefined;
 let poolTried = false;
-let bump = 0;
 /** The kernel: undefined until first needed, null when unavailable. */
 let kernel: Kernel | null | undefined;
-const free: number[] = [];
-/** A block returns to the pool when all three of its views (X, Y, Z) have been collected. */
-const registry =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry<{ offset: number; live: number }>((h) => {
-        if (--h.live === 0) free.push(h.offset);
-      })
-    : undefined;
-
-function wasmApi(): WasmApi | undefined {
-  return (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-}
 
 function initPool(): void {
   if (poolTried) return;
   poolTried = true;
-  try {
-    const W = wasmApi();
-    if (!W || !registry) return;
-    memory = new W.Memory({ initial: POOL_PAGES, maximum: POOL_PAGES });
-    pool = memory.buffer;
-  } catch {
-    memory = undefined;
-    pool = undefined;
-  }
+  pool = WasmPool.create(POOL_PAGES);
 }
 
 function getKernel(): Kernel | null {
   if (kernel !== undefined) return kernel;
   initPool();
-  kernel = null;
-  const W = wasmApi();
-  if (W && memory) {
-    try {
-      kernel = new W.Instance(new W.Module(moduleBytes()), { e: { m: memory } }).exports.fma64 as Kernel;
-    } catch {
-      kernel = null; // no WebAssembly SIMD: the scalar path runs
-    }
-  }
+  // no WebAssembly SIMD (or no pool): the scalar path runs
+  kernel = pool ? ((wasmExports(moduleBytes(), pool.memory)?.fma64 as Kernel | undefined) ?? null) : null;
   return kernel;
 }
 
@@ -159,22 +124,16 @@ export function fma64SimdAvailable(): boolean {
  */
 export function allocAmxRegisters(): { x: Uint8Array; y: Uint8Array; z: Uint8Array; addr: number } {
   initPool();
-  let offset = free.pop();
-  if (offset === undefined && pool && bump + AMX_REGISTER_BYTES <= pool.byteLength) {
-    offset = bump;
-    bump += AMX_REGISTER_BYTES;
-  }
-  if (offset === undefined || !pool || !registry) {
+  const offset = pool ? pool.alloc(AMX_REGISTER_BYTES) : -1;
+  if (!pool || offset < 0) {
     return { x: new Uint8Array(512), y: new Uint8Array(512), z: new Uint8Array(4096), addr: -1 };
   }
-  const x = new Uint8Array(pool, offset, 512);
-  const y = new Uint8Array(pool, offset + 512, 512);
-  const z = new Uint8Array(pool, offset + 1024, 4096);
-  new Uint8Array(pool, offset, AMX_REGISTER_BYTES).fill(0);
-  const held = { offset, live: 3 };
-  registry.register(x, held);
-  registry.register(y, held);
-  registry.register(z, held);
+  const x = new Uint8Array(pool.buffer, offset, 512);
+  const y = new Uint8Array(pool.buffer, offset + 512, 512);
+  const z = new Uint8Array(pool.buffer, offset + 1024, 4096);
+  new Uint8Array(pool.buffer, offset, AMX_REGISTER_BYTES).fill(0);
+  // the block returns to the pool when all three views have been collected
+  pool.recycle(offset, AMX_REGISTER_BYTES, [x, y, z]);
   return { x, y, z, addr: offset };
 }
 

@@ -25,7 +25,7 @@ import type { Arch } from './encoding.ts';
 import { sfpcompc, sfppopc, sfppushc } from './insns/flags.ts';
 import { sfpshft } from './insns/intops.ts';
 import { applyPartialAddrMod, sfpload, sfpstore, transferStart } from './insns/ldst.ts';
-import { madLanesBhSimd, madLanesWhSimd, poolAddress } from './mad-simd.ts';
+import { madLanesSimd, poolAddress } from './mad-simd.ts';
 import { STRIDE } from './ops.ts';
 import type { Program } from './program.ts';
 import { IMM_ROW, LANES, type TensixState } from './state.ts';
@@ -174,8 +174,8 @@ function emitRecord(code: Int32Array, i: number, arch: Arch): string {
       // MAD (insns/mad.ts sfpmad), normal lanes in WebAssembly SIMD (mad-simd.ts)
       const A = va * LANES;
       const args = `${int(A)}, 1, ${int(B)}, 1, ${int(C)}, 1, ${int(D)}`;
-      if (arch === 'wormhole') return `madLanesWhSimd(L, LA, ${MASK}, ${args});\n`;
-      return `madLanesBhSimd(L, LA, ${MASK}, ${args}, ${int(mod)});\n`;
+      if (arch === 'wormhole') return `madLanesSimd(L, LA, ${MASK}, ${args}, 0, 1);\n`;
+      return `madLanesSimd(L, LA, ${MASK}, ${args}, ${int(mod)}, 0);\n`;
     }
     case 7: // MULI: VD = imm * VD + LReg[9] (insns/mad.ts madImmediate)
     case 8: {
@@ -186,8 +186,8 @@ function emitRecord(code: Int32Array, i: number, arch: Arch): string {
       const args = `${int(I)}, 0, ${int(b * LANES)}, ${b === vd ? 1 : 0}, ${int(c * LANES)}, ${c === vd ? 1 : 0}, ${int(D)}`;
       const call =
         arch === 'wormhole'
-          ? `madLanesWhSimd(L, LA, ${MASK}, ${args})`
-          : `madLanesBhSimd(L, LA, ${MASK}, ${args}, 0)`;
+          ? `madLanesSimd(L, LA, ${MASK}, ${args}, 0, 1)`
+          : `madLanesSimd(L, LA, ${MASK}, ${args}, 0, 0)`;
       return `L[${int(I)}] = ${int(imm)}; ${call};\n`;
     }
     case 1: // LOAD
@@ -317,8 +317,7 @@ export function compiledProgram(prog: Program, hooks: JitHooks): CompiledProgram
       'sfppopc',
       'sfpcompc',
       'sfpshft',
-      'madLanesWhSimd',
-      'madLanesBhSimd',
+      'madLanesSimd',
       'poolAddress',
       'sfpload',
       'sfpstore',
@@ -334,8 +333,7 @@ export function compiledProgram(prog: Program, hooks: JitHooks): CompiledProgram
       sfppopc,
       sfpcompc,
       sfpshft,
-      madLanesWhSimd,
-      madLanesBhSimd,
+      madLanesSimd,
       poolAddress,
       sfpload,
       sfpstore,

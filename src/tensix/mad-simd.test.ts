@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { madLanesAny, madLanesWh } from './fma.ts';
-import { allocLregFile, madLanesBhSimd, madLanesWhSimd, poolAddress, simdAvailable } from './mad-simd.ts';
+import { allocLregFile, madLanesSimd, poolAddress, simdAvailable } from './mad-simd.ts';
 import { LREG_ROWS } from './state.ts';
 
 const f32 = new Float32Array(1);
@@ -114,12 +114,12 @@ describe('SIMD multiply-add against the scalar model', () => {
             plain.set(ref);
             if (arch === 'wormhole') {
               madLanesWh(ref, mask, 0, sa, 32, sb, 64, sc, d);
-              madLanesWhSimd(inPool, poolAddress(inPool), mask, 0, sa, 32, sb, 64, sc, d);
-              madLanesWhSimd(plain, -1, mask, 0, sa, 32, sb, 64, sc, d);
+              madLanesSimd(inPool, poolAddress(inPool), mask, 0, sa, 32, sb, 64, sc, d, 0, 1);
+              madLanesSimd(plain, -1, mask, 0, sa, 32, sb, 64, sc, d, 0, 1);
             } else {
               madLanesAny(ref, mask, 0, sa, 32, sb, 64, sc, d, flip, true);
-              madLanesBhSimd(inPool, poolAddress(inPool), mask, 0, sa, 32, sb, 64, sc, d, flip);
-              madLanesBhSimd(plain, -1, mask, 0, sa, 32, sb, 64, sc, d, flip);
+              madLanesSimd(inPool, poolAddress(inPool), mask, 0, sa, 32, sb, 64, sc, d, flip, 0);
+              madLanesSimd(plain, -1, mask, 0, sa, 32, sb, 64, sc, d, flip, 0);
             }
             for (let i = 0; i < 5 * 32; i++) {
               if (inPool[i] !== ref[i] || plain[i] !== ref[i]) {
@@ -150,7 +150,7 @@ describe('SIMD multiply-add against the scalar model', () => {
         L[64 + l] = l & 1 ? 0xbf800000 : 0;
       }
       const S = L.slice();
-      madLanesWhSimd(L, poolAddress(L), -1, 0, 1, 32, 1, 64, 1, 96);
+      madLanesSimd(L, poolAddress(L), -1, 0, 1, 32, 1, 64, 1, 96, 0, 1);
       madLanesWh(S, -1, 0, 1, 32, 1, 64, 1, 96);
       for (const R of [L, S]) {
         assert.equal(R[96], 0x3fc00002);

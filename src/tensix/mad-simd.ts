@@ -16,7 +16,7 @@
  * WebAssembly SIMD the callers use the scalar model.
  */
 
-import { leb, section, sleb, WASM_HEADER, wasmName } from '../wasm.ts';
+import { leb, section, sleb, WASM_HEADER, WasmPool, wasmExports, wasmName } from '../wasm.ts';
 import { madLanesAny, madLanesWh } from './fma.ts';
 
 type E = number[];
@@ -260,12 +260,6 @@ function moduleBytes(): Uint8Array {
   ]);
 }
 
-interface WasmApi {
-  Memory: new (d: { initial: number; maximum: number }) => { readonly buffer: ArrayBuffer };
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
-}
-
 type Kernel = (a: number, b: number, c: number, d: number, wh: number, mask: number, bcast: number) => number;
 
 /** Pool of LReg files in the kernel's memory (fixed size: never grown, so views never detach). */
@@ -273,52 +267,26 @@ const POOL_PAGES = 64; // 4 MiB: about 1,700 live machines; more use plain array
 /** Bytes 0..511: the rows of a call whose LReg file is not in the pool (copied in and out). */
 const SCRATCH_BYTES = 512;
 
-let memory: { readonly buffer: ArrayBuffer } | undefined;
-let pool: ArrayBuffer | undefined;
+let pool: WasmPool | undefined;
 let scratch: Uint32Array = new Uint32Array(0);
 /** The kernel: undefined until first needed (assembling it costs milliseconds), null when unavailable. */
 let kernel: Kernel | null | undefined;
-let bump = SCRATCH_BYTES;
 let poolTried = false;
-const freeBlocks = new Map<number, number[]>();
-const registry =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry<[number, number]>(([bytes, offset]) => freeBlocks.get(bytes)?.push(offset))
-    : undefined;
-
-function wasmApi(): WasmApi | undefined {
-  return (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-}
 
 /** The memory (cheap: created at the first machine). */
 function initPool(): void {
   if (poolTried) return;
   poolTried = true;
-  try {
-    const W = wasmApi();
-    if (!W) return;
-    memory = new W.Memory({ initial: POOL_PAGES, maximum: POOL_PAGES });
-    pool = memory.buffer;
-    scratch = new Uint32Array(pool, 0, SCRATCH_BYTES / 4);
-  } catch {
-    memory = undefined;
-    pool = undefined;
-  }
+  pool = WasmPool.create(POOL_PAGES, { reserved: SCRATCH_BYTES });
+  if (pool) scratch = new Uint32Array(pool.buffer, 0, SCRATCH_BYTES / 4);
 }
 
 /** The kernel, assembled and compiled at its first use; null without WebAssembly SIMD. */
 function getKernel(): Kernel | null {
   if (kernel !== undefined) return kernel;
   initPool();
-  kernel = null;
-  const W = wasmApi();
-  if (W && memory) {
-    try {
-      kernel = new W.Instance(new W.Module(moduleBytes()), { e: { m: memory } }).exports.mad as Kernel;
-    } catch {
-      kernel = null; // no WebAssembly SIMD here: the scalar model runs every lane
-    }
-  }
+  // no WebAssembly SIMD here: the scalar model runs every lane
+  kernel = pool ? ((wasmExports(moduleBytes(), pool.memory)?.mad as Kernel | undefined) ?? null) : null;
   return kernel;
 }
 
@@ -335,70 +303,27 @@ export function simdAvailable(): boolean {
 export function allocLregFile(words: number): Uint32Array {
   initPool();
   const bytes = (words * 4 + 15) & ~15;
-  if (!pool || !registry) return new Uint32Array(words);
-  let list = freeBlocks.get(bytes);
-  if (!list) freeBlocks.set(bytes, (list = []));
-  let offset = list.pop();
-  if (offset === undefined) {
-    if (bump + bytes > pool.byteLength) return new Uint32Array(words);
-    offset = bump;
-    bump += bytes;
-  }
-  const v = new Uint32Array(pool, offset, words);
+  const offset = pool ? pool.alloc(bytes) : -1;
+  if (!pool || offset < 0) return new Uint32Array(words);
+  const v = new Uint32Array(pool.buffer, offset, words);
   v.fill(0);
-  registry.register(v, [bytes, offset]);
+  pool.recycle(offset, bytes, [v]);
   return v;
 }
 
 /** The byte address of `L` in the kernel's memory, or -1 when it is an ordinary array. */
 export function poolAddress(L: Uint32Array): number {
-  return pool !== undefined && L.buffer === pool ? L.byteOffset : -1;
+  return pool !== undefined && L.buffer === pool.buffer ? L.byteOffset : -1;
 }
 
 /**
- * {@link madLanesWh}'s contract (Wormhole, no negation) with the normal lanes in SIMD. `addr` is
- * {@link poolAddress}(L). Operand rows at a, b, c with strides sa, sb, sc (1, or 0 for a broadcast
- * row, which is never the destination).
+ * fma.ts `madLanes`'s contract with the normal lanes in SIMD: Wormhole (`wh` 1, never negated, as
+ * {@link madLanesWh}) or Blackhole (`wh` 0, as {@link madLanesAny}; flip: bit 0 negates A, bit 1
+ * negates C). `addr` is {@link poolAddress}(L). Operand rows at a, b, c with strides sa, sb, sc
+ * (1, or 0 for a broadcast row, which is never the destination). The lanes the kernel reports and
+ * every lane on a host without the kernel go to the scalar model.
  */
-export function madLanesWhSimd(
-  L: Uint32Array,
-  addr: number,
-  mask: number,
-  a: number,
-  sa: number,
-  b: number,
-  sb: number,
-  c: number,
-  sc: number,
-  d: number,
-): void {
-  const k = kernel ?? getKernel();
-  if (!k) {
-    madLanesWh(L, mask, a, sa, b, sb, c, sc, d);
-    return;
-  }
-  if (addr >= 0) {
-    const bcast = (sa ^ 1) | ((sb ^ 1) << 1) | ((sc ^ 1) << 2);
-    const slow = k(addr + 4 * a, addr + 4 * b, addr + 4 * c, addr + 4 * d, 1, mask, bcast) & mask;
-    if (slow !== 0) madLanesWh(L, slow, a, sa, b, sb, c, sc, d);
-    return;
-  }
-  const m = scratch;
-  for (let l = 0, ia = a, ib = b, ic = c; l < 32; l++, ia += sa, ib += sb, ic += sc) {
-    m[l] = L[ia]!;
-    m[32 + l] = L[ib]!;
-    m[64 + l] = L[ic]!;
-  }
-  const special = k(0, 128, 256, 384, 1, -1, 0);
-  const slow = special & mask;
-  if (slow !== 0) madLanesWh(L, slow, a, sa, b, sb, c, sc, d);
-  const fast = mask & ~special;
-  if (fast === -1) for (let l = 0; l < 32; l++) L[d + l] = m[96 + l]!;
-  else for (let l = 0; l < 32; l++) if ((fast >>> l) & 1) L[d + l] = m[96 + l]!;
-}
-
-/** {@link madLanesAny}'s contract for Blackhole (flip: bit 0 negates A, bit 1 negates C). */
-export function madLanesBhSimd(
+export function madLanesSimd(
   L: Uint32Array,
   addr: number,
   mask: number,
@@ -410,30 +335,31 @@ export function madLanesBhSimd(
   sc: number,
   d: number,
   flip: number,
+  wh: 0 | 1,
 ): void {
   const k = kernel ?? getKernel();
-  if (!k) {
-    madLanesAny(L, mask, a, sa, b, sb, c, sc, d, flip, true);
-    return;
-  }
-  if (addr >= 0 && flip === 0) {
+  let slow = mask;
+  if (k && addr >= 0 && flip === 0) {
+    // in place: the kernel reads the rows from L and writes the normal lanes of d
     const bcast = (sa ^ 1) | ((sb ^ 1) << 1) | ((sc ^ 1) << 2);
-    const slow = k(addr + 4 * a, addr + 4 * b, addr + 4 * c, addr + 4 * d, 0, mask, bcast) & mask;
-    if (slow !== 0) madLanesAny(L, slow, a, sa, b, sb, c, sc, d, 0, true);
-    return;
+    slow = k(addr + 4 * a, addr + 4 * b, addr + 4 * c, addr + 4 * d, wh, mask, bcast) & mask;
+  } else if (k) {
+    // through the scratch rows (negations applied on the way in)
+    const m = scratch;
+    const negA = (flip & 1) << 31;
+    const negC = (flip & 2) << 30;
+    for (let l = 0, ia = a, ib = b, ic = c; l < 32; l++, ia += sa, ib += sb, ic += sc) {
+      m[l] = L[ia]! ^ negA;
+      m[32 + l] = L[ib]!;
+      m[64 + l] = L[ic]! ^ negC;
+    }
+    const special = k(0, 128, 256, 384, wh, -1, 0);
+    slow = special & mask;
+    const fast = mask & ~special;
+    if (fast === -1) for (let l = 0; l < 32; l++) L[d + l] = m[96 + l]!;
+    else for (let l = 0; l < 32; l++) if ((fast >>> l) & 1) L[d + l] = m[96 + l]!;
   }
-  const m = scratch;
-  const negA = (flip & 1) << 31;
-  const negC = (flip & 2) << 30;
-  for (let l = 0, ia = a, ib = b, ic = c; l < 32; l++, ia += sa, ib += sb, ic += sc) {
-    m[l] = L[ia]! ^ negA;
-    m[32 + l] = L[ib]!;
-    m[64 + l] = L[ic]! ^ negC;
-  }
-  const special = k(0, 128, 256, 384, 0, -1, 0);
-  const slow = special & mask;
-  if (slow !== 0) madLanesAny(L, slow, a, sa, b, sb, c, sc, d, flip, true);
-  const fast = mask & ~special;
-  if (fast === -1) for (let l = 0; l < 32; l++) L[d + l] = m[96 + l]!;
-  else for (let l = 0; l < 32; l++) if ((fast >>> l) & 1) L[d + l] = m[96 + l]!;
+  if (slow === 0) return;
+  if (wh) madLanesWh(L, slow, a, sa, b, sb, c, sc, d);
+  else madLanesAny(L, slow, a, sa, b, sb, c, sc, d, flip, true);
 }
