@@ -112,18 +112,10 @@ function body(op: number): number[] {
     ...get(D),
     ...get(x),
     I32_EQ,
-    ...get(D),
-    ...get(L5),
-    I32_ADD,
-    ...get(x),
-    I32_LE_U,
-    I32_OR,
-    ...get(x),
-    ...get(L5),
-    I32_ADD,
-    ...get(D),
-    I32_LE_U,
-    I32_OR,
+    ...[
+      [D, x],
+      [x, D],
+    ].flatMap(([p, q]) => [...get(p!), ...get(L5), I32_ADD, ...get(q!), I32_LE_U, I32_OR]), // p + len <= q
   ];
   const first = BLOCKS[0];
   const forwards = [
