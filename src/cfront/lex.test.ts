@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { AxsimError } from '../errors.ts';
-import { lex } from './lex.ts';
+import { loadProgram } from './index.ts';
+import { lex, stringValue } from './lex.ts';
 
 // A text without backslashes or CRs is lexed without per-character position arrays (a forward
 // cursor over its newlines gives each token's line and column); a text with one takes the splicing
@@ -104,4 +105,46 @@ test('lex: token positions counted by hand', () => {
       ['', 6, 1],
     ],
   );
+});
+
+// Fuzz campaign (tensix-asm, seed 2, inputs 98138 and 104571): `'\u'` and `'\U'` made
+// String.fromCodePoint(NaN) throw a RangeError (Internal). An ill-formed escape is BadInput at the
+// literal; well-formed ones keep their values.
+function badAt(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    assert.ok(e instanceof AxsimError, String(e));
+    assert.equal(e.category, 'BadInput', e.message);
+    return `${e.location?.line}:${e.location?.col} ${e.message}`;
+  }
+  assert.fail('no error');
+}
+
+test('escapes: \\u, \\U, \\x without their digits and invalid code points are BadInput at the literal', () => {
+  const cases: [string, RegExp][] = [
+    ["'\\u'", /^2:9 incomplete universal character name \\u: it needs 4 hex digits/],
+    ['"\\U0001F6"', /^2:9 incomplete universal character name \\U: it needs 8 hex digits/],
+    ['"ab\\x"', /^2:9 \\x used with no following hex digits/],
+    ['"\\U00110000"', /^2:9 \\U00110000 is not a valid universal character name/],
+    ["'\\uD800'", /^2:9 \\uD800 is not a valid universal character name/],
+  ];
+  for (const [lit, want] of cases) {
+    const msg = badAt(() => loadProgram(`// x\nint c = ${lit};\n`, { file: 'k.c' }));
+    assert.match(msg, want, lit);
+  }
+  // in the preprocessor: a character constant in #if, an #include name
+  assert.match(
+    badAt(() => loadProgram("#if '\\u' \n#endif\n", { file: 'k.c' })),
+    /^1:5 incomplete universal/,
+  );
+  assert.match(
+    badAt(() => loadProgram('#include "a\\U1"\n', { file: 'k.c' })),
+    /^1:10 incomplete universal/,
+  );
+});
+
+test('escapes: well-formed universal character names and hex escapes keep their values', () => {
+  assert.equal(stringValue('"\\u00e9\\U0001F600\\x41\\101"'), '\u00e9\u{1F600}AA');
+  assert.equal(stringValue('"\\U0010FFFF"'), String.fromCharCode(0xdbff, 0xdfff));
 });

@@ -3,7 +3,7 @@
  * (file:line:col, 1-based). Comments become whitespace; backslash-newline continuations are
  * removed before tokenising (C phase 2) while positions keep pointing at the physical text.
  */
-import { badInput } from '../errors.ts';
+import { badInput, type ErrorLocation } from '../errors.ts';
 
 export type TokKind = 'ident' | 'number' | 'string' | 'char' | 'punct' | 'eof';
 
@@ -306,18 +306,26 @@ function quoted(
   return i + 1;
 }
 
-/** The value of a C string literal's contents (escape sequences decoded). */
-export function stringValue(text: string): string {
+/**
+ * The value of a C string literal's contents (escape sequences decoded). An ill-formed escape is
+ * BadInput at `where` (the literal's location, when the caller has it).
+ */
+export function stringValue(text: string, where?: ErrorLocation): string {
   const m = /^(u8|u|U|L)?"(.*)"$/s.exec(text);
   if (!m) {
     const r = /^(?:u8|u|U|L)?R"([^(]*)\((.*)\)\1"$/s.exec(text);
     if (r) return r[2]!;
     return text;
   }
-  return unescapeC(m[2]!);
+  return unescapeC(m[2]!, where);
 }
 
-export function unescapeC(body: string): string {
+/**
+ * Decodes the escape sequences of a string or character literal's body. `\x` without hex digits,
+ * `\u`/`\U` without 4/8 hex digits, and a universal character name that is not a Unicode scalar
+ * value (a surrogate, or above 0x10FFFF) are ill-formed: BadInput at `where`.
+ */
+export function unescapeC(body: string, where?: ErrorLocation): string {
   return body.replace(/\\(x[0-9a-fA-F]+|[0-7]{1,3}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)/gs, (_, e: string) => {
     switch (e[0]) {
       case 'n':
@@ -336,10 +344,26 @@ export function unescapeC(body: string): string {
       case '7':
         return String.fromCharCode(Number.parseInt(e, 8));
       case 'x':
+        if (e.length === 1)
+          throw badInput('\\x used with no following hex digits', {
+            ...(where ? { location: where } : {}),
+            hint: 'write \\x41, or \\\\x for a backslash followed by x',
+          });
         return String.fromCharCode(Number.parseInt(e.slice(1), 16));
       case 'u':
-      case 'U':
-        return String.fromCodePoint(Number.parseInt(e.slice(1), 16));
+      case 'U': {
+        const digits = e[0] === 'u' ? 4 : 8;
+        if (e.length !== digits + 1)
+          throw badInput(`incomplete universal character name \\${e[0]}: it needs ${digits} hex digits`, {
+            ...(where ? { location: where } : {}),
+          });
+        const cp = Number.parseInt(e.slice(1), 16);
+        if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+          throw badInput(`\\${e} is not a valid universal character name (a surrogate or above U+10FFFF)`, {
+            ...(where ? { location: where } : {}),
+          });
+        return String.fromCodePoint(cp);
+      }
       case 'a':
         return '\x07';
       case 'b':

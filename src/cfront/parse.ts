@@ -798,7 +798,10 @@ export class Parser {
     let msg: string | undefined;
     if (this.accept(',')) {
       msg = '';
-      while (this.peek().kind === 'string') msg += stringValue(this.next().text);
+      while (this.peek().kind === 'string') {
+        const s = this.next();
+        msg += stringValue(s.text, this.loc(s));
+      }
     }
     this.expect(')', 'to close static_assert');
     this.accept(';');
@@ -1840,7 +1843,10 @@ export class Parser {
     while (['volatile', '__volatile__', 'inline', 'goto'].includes(this.peek().text)) this.next();
     this.expect('(', `after ${t.text}`);
     let template = '';
-    while (this.peek().kind === 'string') template += stringValue(this.next().text);
+    while (this.peek().kind === 'string') {
+      const s = this.next();
+      template += stringValue(s.text, this.loc(s));
+    }
     const operands: string[] = [];
     let depth = 0;
     let cur = '';
@@ -2095,13 +2101,16 @@ export class Parser {
       }
       case 'string': {
         let value = '';
-        while (this.peek().kind === 'string') value += stringValue(this.next().text);
+        while (this.peek().kind === 'string') {
+          const s = this.next();
+          value += stringValue(s.text, this.loc(s));
+        }
         return { kind: 'string', value, at };
       }
       case 'char': {
         this.next();
         const m = /^(u8|u|U|L)?'(.*)'$/s.exec(t.text)!;
-        const s = unescapeC(m[2]!);
+        const s = unescapeC(m[2]!, this.loc(t));
         if (s.length !== 1) this.unsupported(`multi-character literal ${t.text}`, t);
         return { kind: 'char', value: s.charCodeAt(0), at };
       }

@@ -395,7 +395,7 @@ export class Preprocessor {
   }
 
   includeSpec(args: Token[]): { name: string; angled: boolean } | undefined {
-    if (args[0]?.kind === 'string') return { name: stringValue(args[0].text), angled: false };
+    if (args[0]?.kind === 'string') return { name: stringValue(args[0].text, loc(args[0])), angled: false };
     if (args[0]?.text === '<') {
       const end = args.findIndex((t) => t.text === '>');
       if (end < 0) return undefined;
@@ -533,7 +533,7 @@ export class Preprocessor {
     if (t.text === '_Pragma' && s.peek().text === '(') {
       s.next();
       const str = s.next(); // the string
-      if (str.kind === 'string') refusePack(lex(stringValue(str.text), tokLoc(str).file), str);
+      if (str.kind === 'string') refusePack(lex(stringValue(str.text, loc(str)), tokLoc(str).file), str);
       const close = s.next();
       if (close.text !== ')') throw badInput('expected \')\' after _Pragma("…"', { location: loc(close) });
       return;
@@ -897,7 +897,9 @@ class CondExpr {
       return BigInt.asIntN(64, v.value);
     }
     if (t.kind === 'char')
-      return BigInt(stringValue(t.text.replace(/^(u8|u|U|L)?'/, '"').replace(/'$/, '"')).charCodeAt(0) || 0);
+      return BigInt(
+        stringValue(t.text.replace(/^(u8|u|U|L)?'/, '"').replace(/'$/, '"'), loc(t)).charCodeAt(0) || 0,
+      );
     if (t.kind === 'ident') return t.text === 'true' ? 1n : 0n;
     return this.fail(`unexpected '${t.text}' in #${this.at.text}`);
   }

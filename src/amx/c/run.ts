@@ -204,7 +204,10 @@ function parseAsm(p: Parser): Stmt | undefined {
   while (p.peek().kind === 'ident' && /^(volatile|__volatile__|inline|goto)$/.test(p.peek().text)) p.next();
   p.expect('(', 'after asm');
   let template = '';
-  while (p.peek().kind === 'string') template += stringValue(p.next().text);
+  while (p.peek().kind === 'string') {
+    const s = p.next();
+    template += stringValue(s.text, p.loc(s));
+  }
   // operands and clobbers: skipped up to the matching parenthesis
   let depth = 1;
   while (depth > 0) {
