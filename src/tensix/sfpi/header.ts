@@ -359,6 +359,14 @@ inline void vec_swap(vFloat &a, vFloat &b) {
   const int r = __sfpi_swap(0, a.k, a.v, b.k, b.v);
   a.k = 1; a.v = r; b.k = 1; b.v = r + 1;
 }
+// rand(): a vector of random bits from each lane's PRNG, advancing it — SFPMOV FROM_SPECIAL (Mod1 8) of
+// source 9 (sfpi_lib.h of later sfpi versions: __builtin_rvtt_sfpreadconfig(SFPCONFIG_SRC_RAND = 9), defined
+// for Blackhole only; SFPMOV.md: case 9, AdvancePRNG()).
+#ifdef ARCH_BLACKHOLE
+inline vInt rand() { vInt r; r.v = __sfpi_rand(); return r; }
+#else
+inline vInt rand() { __sfpi_bad("rand() exists on Blackhole only (sfpi_lib.h defines it for Blackhole)"); return vInt(); }
+#endif
 // subvec_transp = SFPTRANSP: the four variables (in LRegs 0..3, rewritten in place) exchange their
 // 8-lane subvectors as a 4x4 transpose (sfpi_lib.h; SFPTRANSP.md). One overload per class: the tag says
 // whether each variable holds a float or an integer afterwards.

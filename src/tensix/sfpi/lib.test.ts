@@ -468,3 +468,45 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
     });
   });
 }
+
+describe('rand() (Blackhole)', () => {
+  // AdvancePRNG (tt-isa-documentation VectorUnit.md): the result is the lane's state; the new state is
+  // (~popcount(state & 0x80200003) << 31) | (state >> 1). Written here from that page.
+  const advance = (s: number) => {
+    let taps = 0;
+    for (const bit of [0, 1, 21, 31]) taps += (s >>> bit) & 1;
+    return ((((~taps & 1) << 31) | (s >>> 1)) >>> 0) as number;
+  };
+  it('SFPMOV VD, 9, Mod1 8 (FROM_SPECIAL: the PRNG) per call; each lane draws its state, then advances', () => {
+    const r = compileSfpi(SOURCE, 'blackhole', { file: FILE, entry: 'axsim_sfpi_lib::two_rand' });
+    assert.deepEqual(disassemble(r.words, 'blackhole', { style: 'macro' }), [
+      `TTI_SFPMOV(0, p_sfpu::LCONST_0, ${L(0)}, 8);`, // VC = 9 (printed as the constant register's name)
+      `TTI_SFPMOV(0, p_sfpu::LCONST_0, ${L(1)}, 8);`,
+      `TTI_SFPSTORE(${L(0)}, 0xc, ADDR_MOD_7, 0);`,
+      `TTI_SFPXOR(0, ${L(0)}, ${L(1)}, 0);`,
+      `TTI_SFPSTORE(${L(1)}, 0xc, ADDR_MOD_7, 4);`,
+    ]);
+    const m = new TensixMachine('blackhole');
+    const seeds = Array.from({ length: 32 }, (_, l) => (Math.imul(0x9e3779b9, l + 1) ^ 0x5bd1e995) >>> 0);
+    m.state.prng.set(seeds);
+    m.run(Array.from(r.words));
+    for (let l = 0; l < 32; l++) {
+      const s0 = seeds[l]!;
+      const s1 = advance(s0);
+      assert.equal(m.state.lreg[l]! >>> 0, s0, `lane ${l}: first draw`);
+      assert.equal(m.state.lreg[32 + l]! >>> 0, (s1 ^ s0) >>> 0, `lane ${l}: second draw ^ first`);
+      assert.equal(m.state.prng[l], advance(s1), `lane ${l}: state advanced twice`);
+    }
+  });
+  it('on Wormhole it is the user error sfpi gives (not defined there), at the line', () => {
+    const line = SOURCE.split('\n').findIndex((l) => l.includes('sfpi::vInt a = sfpi::rand();')) + 1;
+    assert.throws(
+      () => compileSfpi(SOURCE, 'wormhole', { file: FILE, entry: 'axsim_sfpi_lib::two_rand' }),
+      (e: unknown) =>
+        e instanceof AxsimError &&
+        e.category === 'BadInput' &&
+        /Blackhole only/.test(e.message) &&
+        e.location?.line === line,
+    );
+  });
+});

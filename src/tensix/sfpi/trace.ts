@@ -327,6 +327,10 @@ export function installTracer(
   b.set('__sfpi_unsupported', (c) => {
     throw notYet(str(c, 0), loc(c));
   });
+  // something the SFPI headers do not define for this architecture: the user's error, at the line
+  b.set('__sfpi_bad', (c) => {
+    throw badInput(str(c, 0), { location: loc(c) });
+  });
   b.set('__sfpi_value', (c) => int(use(c, 0)));
   b.set('__sfpi_ivalue', (c) => int(use(c, 0, INT_FMT)));
   b.set('__sfpi_rvalue', (c) => int(use(c, 0)));
@@ -381,6 +385,21 @@ export function installTracer(
     const l = [3, 5, 7].map((k) => use(c, k, INT_FMT));
     const id = trace.newId();
     trace.push({ k: 'lut2', id, mod: num(c, 0), v, l, at: loc(c) });
+    return int(id);
+  });
+  // rand(): SFPMOV VD, VC = 9 (the PRNG), Mod1 8 FROM_SPECIAL; kept even when unread (it advances the PRNG)
+  b.set('__sfpi_rand', (c) => {
+    const id = trace.newId();
+    trace.push({
+      k: 'insn',
+      id,
+      dst: 'lreg_dest',
+      name: 'SFPMOV',
+      vregs: [],
+      fields: { lreg_c: 9, instr_mod1: 8 },
+      keep: true,
+      at: loc(c),
+    });
     return int(id);
   });
   b.set('__sfpi_transp', (c) => {
