@@ -458,6 +458,7 @@ export class Evaluator {
   private clearLookups(): void {
     this.lookupCache = new WeakMap();
     this.lookupCacheGlobal.clear();
+    this.overloadMemo?.clear(); // (undefined while the fields are initialised)
   }
 
   /** Entities for a qualified name as written, looked up from namespace `ns` outward. */
@@ -1299,11 +1300,14 @@ export class Evaluator {
   }
 
   private namedType(parts: NamePart[], scope: Scope, at: SrcLoc, global?: boolean): CType {
+    if (parts.length === 1 && !global) {
+      const first = parts[0]!.name;
+      const b = scope.get(first) ?? this.frame.scope.get(first);
+      if (b?.k === 'type') return b.t;
+    }
     const names = parts.map((p) => p.name);
     const full = names.join('::');
     if (names.length === 1 && !global) {
-      const b = scope.get(names[0]!) ?? this.frame.scope.get(names[0]!);
-      if (b?.k === 'type') return b.t;
       const rec = this.frame.record;
       if (rec) {
         const bb = rec.bindings.get(names[0]!);
@@ -1316,9 +1320,7 @@ export class Evaluator {
       }
     }
     // `T::type` on a template parameter is not modelled
-    const std = full.replace(/^std::/, '');
-    const stdMap: Record<string, string> = { nullptr_t: 'nullptr' };
-    if (stdMap[std]) return NULLPTR;
+    if (full === 'nullptr_t' || full === 'std::nullptr_t') return NULLPTR;
     const r = this.lookupGlobal(names, this.frame.ns, global);
     if (r) {
       const t = this.typeFromEntities(r.ents, parts, scope, at);
@@ -1583,7 +1585,15 @@ export class Evaluator {
     return t;
   }
 
+  /** instantiate(d, []) of a defined (not forward) record: its one RecordType, without the key string. */
+  private readonly plainRecords = new Map<RecordDecl, RecordType>();
+
   instantiate(decl: RecordDecl, targs: Binding[], _scope: Scope): RecordType {
+    const plain = targs.length === 0 && !decl.forward;
+    if (plain) {
+      const p = this.plainRecords.get(decl);
+      if (p) return p;
+    }
     let d = decl;
     if (d.forward) {
       const full = this.table
@@ -1598,7 +1608,10 @@ export class Evaluator {
     }
     const key = `${d.ns.join('::')}::${d.name}<${targs.map((b) => this.bindingKey(b)).join(',')}>#${this.declId(d)}`;
     let t = this.records.get(key);
-    if (t) return t;
+    if (t) {
+      if (plain) this.plainRecords.set(decl, t);
+      return t;
+    }
     const bindings = new Map<string, Binding>();
     (d.tparams ?? []).forEach((p, k) => {
       if (targs[k]) bindings.set(p.name, targs[k]!);
@@ -1620,6 +1633,7 @@ export class Evaluator {
       complete: false,
     };
     this.records.set(key, t);
+    if (plain) this.plainRecords.set(decl, t);
     return t;
   }
 
@@ -2780,9 +2794,8 @@ export class Evaluator {
   /** A name's object (lv) or value (v). */
   lookupName(e: Expr & { kind: 'name' }, scope: Scope): { lv?: LV; v?: Value } {
     const parts = e.parts;
-    const names = parts.map((p) => p.name);
-    const first = names[0]!;
-    if (names.length === 1 && !e.global) {
+    const first = parts[0]!.name;
+    if (parts.length === 1 && !e.global) {
       const b = scope.get(first);
       if (b) return this.fromBinding(b, e, scope);
       const f = this.frame;
@@ -2817,6 +2830,7 @@ export class Evaluator {
     // special library names
     const special = this.libraryName(e, scope);
     if (special) return { v: special };
+    const names = parts.map((p) => p.name);
     // `Rec<args>::member`: the member of that instance (a specialisation has members of its own),
     // so the head type first; a plain `N::x` is looked up by name
     const templHead = names.length > 1 && parts.slice(0, -1).some((p) => p.targs);
@@ -3375,7 +3389,10 @@ export class Evaluator {
     }
     // prefer a definition with a body; among several, the best parameter-type match
     let best = cands[0]!;
-    if (cands.length > 1) {
+    const memoKey = cands.length > 1 ? this.overloadKey(cands, explicit, args, rec) : undefined;
+    const memo = memoKey !== undefined ? this.overloadMemo.get(memoKey) : undefined;
+    if (memo) best = memo;
+    else if (cands.length > 1) {
       let bestScore = -Infinity;
       for (const f of cands) {
         let s = f.bodyToks || f.body ? 0.5 : 0;
@@ -3400,6 +3417,10 @@ export class Evaluator {
           best = f;
         }
       }
+      if (memoKey !== undefined) {
+        if (this.overloadMemo.size >= 4096) this.overloadMemo.clear();
+        this.overloadMemo.set(memoKey, best);
+      }
     }
     const tb = this.bindTemplate(best, explicit, args, at, rec, false)!;
     // an explicit specialisation for exactly these template arguments replaces the primary
@@ -3414,6 +3435,63 @@ export class Evaluator {
       }
     }
     return this.invoke(best, tb, args, self, at, rec);
+  }
+
+  /**
+   * Overload choices already made (callFunctions), by a key naming everything the choice reads: the
+   * candidates, the explicit template arguments, each argument's value kind and type, the class.
+   * The scoring resolves the candidates' parameter types in their own frames and binds their
+   * template parameters from those, so for candidates whose parameter types are plain names
+   * (no template arguments, auto, decltype or array sizes: nothing evaluated) and whose template
+   * parameters have no defaults, the same key gives the same choice while the symbol table is
+   * unchanged (cleared with the lookup cache). Objects are keyed by identity (`objId`), never by
+   * spelling. Undefined: not memoised.
+   */
+  private overloadMemo = new Map<string, FuncDecl>();
+  private readonly objIds = new WeakMap<object, number>();
+  private nextObjId = 1;
+  private objId(o: object): number {
+    let id = this.objIds.get(o);
+    if (!id) {
+      id = this.nextObjId++;
+      this.objIds.set(o, id);
+    }
+    return id;
+  }
+  private readonly memoable = new WeakMap<FuncDecl, boolean>();
+
+  private overloadKey(
+    cands: FuncDecl[],
+    explicit: Binding[],
+    args: ArgVal[],
+    rec: RecordType | undefined,
+  ): string | undefined {
+    let key = rec ? `r${this.objId(rec)}` : 'r';
+    for (const f of cands) {
+      let ok = this.memoable.get(f);
+      if (ok === undefined) {
+        ok =
+          !f.variadic &&
+          f.params.every((p) => !p.pack && plainTypeSyntax(p.type)) &&
+          (f.tparams ?? []).every((p) => !p.pack && !p.default && (p.isType || !p.type || plainTypeSyntax(p.type)));
+        this.memoable.set(f, ok);
+      }
+      if (!ok) return undefined;
+      key += `,f${this.objId(f)}`;
+    }
+    key += '|';
+    for (const b of explicit) {
+      if (b.k === 'type') key += `,t${this.objId(b.t)}`;
+      else if (b.k === 'value' && b.v.k === 'int') key += `,i${this.objId(b.v.t)}:${b.v.v}`;
+      else return undefined;
+    }
+    key += '|';
+    for (const a of args) {
+      const v = a.v;
+      const t = this.valueType(v);
+      key += `,${v.k}${this.objId(t)}`;
+    }
+    return key;
   }
 
   private completeSpecArgs(primary: FuncDecl, sa: Binding[], _at: SrcLoc, rec?: RecordType): Binding[] {
@@ -3498,6 +3576,7 @@ export class Evaluator {
       else for (let j = 0; j < ptr; j++) vt = vt.k === 'ptr' ? vt.to : vt;
       if (vt.k !== 'void') tb.set(tp.name, { k: 'type', t: vt });
     });
+    if (tps.length === 0) return tb; // nothing below to bind or convert
     const scope = this.templateScope(f, tb, rec);
     for (const p of tps) {
       if (tb.has(p.name)) continue;
@@ -3968,6 +4047,21 @@ export function intToFloat(v: bigint, bits: 16 | 32 | 64): number {
   if (mag <= limit) r = Number(mag);
   else r = roundRational(mag, 1n, 0, bits === 32);
   return v < 0n ? -r : r;
+}
+
+/** A parameter type naming only types, with nothing to evaluate (the overload memo's condition). */
+function plainTypeSyntax(t: TypeSyntax): boolean {
+  switch (t.kind) {
+    case 'builtin':
+      return true;
+    case 'ptr':
+    case 'ref':
+      return plainTypeSyntax(t.to);
+    case 'named':
+      return t.parts.every((p) => !p.targs);
+    default:
+      return false;
+  }
 }
 
 function numericLimit(t: CType, what: string, at: SrcLoc, ev: Evaluator): Value {

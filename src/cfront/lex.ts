@@ -71,113 +71,90 @@ const PUNCTS = [
   '.*',
   '%:',
 ];
-/** PUNCTS by their first character code, longest first as in PUNCTS. */
-const PUNCTS_BY_FIRST = new Map<number, string[]>();
+/** Character classes of the first 128 code units (0: none of these). */
+const C_SPACE = 1; // space, \t, \v, \f
+const C_ID = 2; // identifier start (letters, _); every code unit >= 128 is one too
+const C_DIGIT = 3;
+const C_PUNCT = 4; // the first character of a punctuator
+const CLASS = new Uint8Array(128);
+for (const c of ' \t\v\f') CLASS[c.charCodeAt(0)] = C_SPACE;
+for (let c = 0; c < 128; c++)
+  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95) CLASS[c] = C_ID;
+  else if (c >= 48 && c <= 57) CLASS[c] = C_DIGIT;
+for (const c of '{}[]()<>;:,.?!~+-*/%^&|=#@$\\`') CLASS[c.charCodeAt(0)] = C_PUNCT;
+/** The multi-character punctuators of length 2 and 3 as numbers (code units in base 65536). */
+const PUNCT2 = new Set<number>();
+const PUNCT3 = new Set<number>();
 for (const p of PUNCTS) {
-  const c = p.charCodeAt(0);
-  PUNCTS_BY_FIRST.set(c, [...(PUNCTS_BY_FIRST.get(c) ?? []), p]);
+  if (p.length === 2) PUNCT2.add(p.charCodeAt(0) * 65536 + p.charCodeAt(1));
+  else if (p.length === 3) PUNCT3.add((p.charCodeAt(0) * 65536 + p.charCodeAt(1)) * 65536 + p.charCodeAt(2));
 }
-const SINGLE = new Set('{}[]()<>;:,.?!~+-*/%^&|=#@$\\`'.split(''));
+/** Identifier characters after the first (letters, digits, _, every code unit >= 128). */
+const ID_REST = /[\w\x80-\uffff]*/y;
+const STRING_PREFIX = /^(u8|u|U|L|u8R|uR|UR|LR|R)$/;
 
-const isIdStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128;
-const isIdPart = (c: number) => isIdStart(c) || (c >= 48 && c <= 57);
+const isIdPart = (c: number) => (c < 128 ? CLASS[c] === C_ID || CLASS[c] === C_DIGIT : c >= 128); // NaN (past the end): no
 const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** The length of the punctuator at `s[i]` (longest first, as PUNCTS), 0 when there is none. */
+function punctLength(s: string, i: number, c: number): number {
+  if (c === 37 /* % */ && s.startsWith('%:%:', i)) return 4;
+  const k2 = c * 65536 + s.charCodeAt(i + 1);
+  if (PUNCT3.has(k2 * 65536 + s.charCodeAt(i + 2))) return 3;
+  if (PUNCT2.has(k2)) return 2;
+  return c < 128 && CLASS[c] === C_PUNCT ? 1 : 0;
+}
 
 /**
  * Tokenises `text` (one file). Newlines are not tokens: `bol` marks the first token of each logical
  * line (a line continued with backslash-newline is one logical line).
+ *
+ * Speed (docs/performance-tensix.md, issue 12): the scan does little per character in JavaScript —
+ * comments, whitespace runs and identifiers are skipped with indexOf and a sticky regular expression,
+ * and a token's line and column come from a cursor over the newlines — so that the first files of a
+ * process, lexed before the engine has optimised anything, cost little.
  */
 export function lex(text: string, file: string): Token[] {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const n0 = text.length;
-  // Physical positions of the characters. With continuations to splice or CRs to translate, every
-  // character's line and column after splicing go in typed arrays (one linear pass). Otherwise the
-  // text is the character stream and a token's position comes from a forward cursor over the
-  // newlines (`advance`): the same numbers without two arrays the size of the text (filling them was
-  // 40% of lexing a large file).
+  let s: string;
+  // With continuations or carriage returns, the character stream is the text spliced, and the
+  // physical position of every character is kept (splice()). Without (the common case), positions
+  // come from the newline cursor below.
   let lines: Int32Array | undefined;
   let cols: Int32Array | undefined;
-  let s: string;
   if (text.indexOf('\\') < 0 && text.indexOf('\r') < 0) {
     s = text;
   } else {
-    lines = new Int32Array(n0);
-    cols = new Int32Array(n0);
-    const buf = new Uint16Array(n0);
-    let m = 0;
-    let line = 1;
-    let col = 1;
-    for (let i = 0; i < n0; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 92 /* \\ */) {
-        let j = i + 1;
-        while (j < n0 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
-        const d = text.charCodeAt(j);
-        if (d === 10 || (d === 13 && text.charCodeAt(j + 1) === 10)) {
-          i = d === 13 ? j + 1 : j;
-          line++;
-          col = 1;
-          continue;
-        }
-      }
-      if (c === 13 /* \r */) {
-        if (text.charCodeAt(i + 1) === 10) continue;
-        buf[m] = 10;
-        lines[m] = line;
-        cols[m++] = col;
-        line++;
-        col = 1;
-        continue;
-      }
-      buf[m] = c;
-      lines[m] = line;
-      cols[m++] = col;
-      if (c === 10) {
-        line++;
-        col = 1;
-      } else col++;
-    }
-    // String.fromCharCode keeps lone surrogates as they are (a UTF-16 decoder would replace them)
-    const parts: string[] = [];
-    for (let k = 0; k < m; k += 8192)
-      parts.push(
-        String.fromCharCode.apply(null, buf.subarray(k, Math.min(m, k + 8192)) as unknown as number[]),
-      );
-    s = parts.join('');
+    const sp = splice(text);
+    s = sp.s;
+    lines = sp.lines;
+    cols = sp.cols;
   }
+  const n = s.length;
+  // the newline cursor (no splicing): `line` is the line of `lineStart`, `nextNl` the first newline
+  // at or after it (n when none); moved forward to each token's start
+  let line = 1;
+  let lineStart = 0;
+  let nextNl = lines ? n : s.indexOf('\n');
+  if (nextNl < 0) nextNl = n;
+  const at = (k: number) => {
+    if (lines)
+      return k < n ? { line: lines[k]!, col: cols![k]! } : { line: (n > 0 ? lines[n - 1]! : 0) + 1, col: 1 };
+    // errors and the end: counted from the start
+    let l = 1;
+    let ls = 0;
+    for (let p = s.indexOf('\n'); p >= 0 && p < Math.min(k, n); p = s.indexOf('\n', p + 1)) {
+      l++;
+      ls = p + 1;
+    }
+    if (k < n) return { line: l, col: k - ls + 1 };
+    // past the end: the line after the last character's
+    return { line: n > 0 && s.charCodeAt(n - 1) === 10 ? l : l + 1, col: 1 };
+  };
   const out: Token[] = [];
   let bol = true;
   let space = false;
   let i = 0;
-  const n = s.length;
-  // the forward cursor (unspliced text; token starts only increase): `curLine` is the line that
-  // starts at index `curBol`; `nextNl` is the first newline at or after `curBol` (-1: none)
-  let curLine = 1;
-  let curBol = 0;
-  let nextNl = lines ? -1 : s.indexOf('\n');
-  const advance = (k: number) => {
-    while (nextNl >= 0 && nextNl < k) {
-      curLine++;
-      curBol = nextNl + 1;
-      nextNl = s.indexOf('\n', curBol);
-    }
-  };
-  /** Line and column of index k < n of the unspliced text (counted from the start). */
-  const scanAt = (k: number) => {
-    let line = 1;
-    let bol = 0;
-    for (let j = s.indexOf('\n'); j >= 0 && j < k; j = s.indexOf('\n', j + 1)) {
-      line++;
-      bol = j + 1;
-    }
-    return { line, col: k - bol + 1 };
-  };
-  /** Line and column of index k (errors, the end of the file); past the end: the next line. */
-  const at = (k: number): { line: number; col: number } => {
-    if (k < n) return lines ? { line: lines[k]!, col: cols![k]! } : scanAt(k);
-    if (n === 0) return { line: 1, col: 1 };
-    return { line: (lines ? lines[n - 1]! : scanAt(n - 1).line) + 1, col: 1 };
-  };
   while (i < n) {
     const c = s.charCodeAt(i);
     if (c === 10) {
@@ -186,14 +163,20 @@ export function lex(text: string, file: string): Token[] {
       i++;
       continue;
     }
-    if (c === 32 || c === 9 || c === 11 || c === 12) {
-      space = true;
+    const cls = c < 128 ? CLASS[c]! : C_ID;
+    if (cls === C_SPACE) {
       i++;
+      while (i < n) {
+        const d = s.charCodeAt(i);
+        if (d < 128 && CLASS[d] === C_SPACE) i++;
+        else break;
+      }
+      space = true;
       continue;
     }
     if (c === 47 && s.charCodeAt(i + 1) === 47) {
-      const nl = s.indexOf('\n', i + 2);
-      i = nl < 0 ? n : nl;
+      const e = s.indexOf('\n', i + 2);
+      i = e < 0 ? n : e;
       space = true;
       continue;
     }
@@ -206,13 +189,14 @@ export function lex(text: string, file: string): Token[] {
     }
     const start = i;
     let kind: TokKind;
-    if (isIdStart(c)) {
-      while (i < n && isIdPart(s.charCodeAt(i))) i++;
+    if (cls === C_ID) {
+      ID_REST.lastIndex = i + 1;
+      ID_REST.test(s);
+      i = ID_REST.lastIndex;
       // string/char literal prefixes: u8"…", L'…', R"(…)"
-      const q = s[i];
-      const word = s.slice(start, i);
-      if ((q === '"' || q === "'") && /^(u8|u|U|L|u8R|uR|UR|LR|R)$/.test(word)) {
-        if (word.endsWith('R') && q === '"') {
+      const q = s.charCodeAt(i);
+      if ((q === 34 || q === 39) && STRING_PREFIX.test(s.slice(start, i))) {
+        if (s.charCodeAt(i - 1) === 82 /* R */ && q === 34) {
           const open = s.indexOf('(', i);
           const delim = s.slice(i + 1, open);
           const close = s.indexOf(`)${delim}"`, open);
@@ -220,55 +204,57 @@ export function lex(text: string, file: string): Token[] {
             throw badInput('unterminated raw string literal', { location: { file, ...at(start) } });
           i = close + delim.length + 2;
         } else i = quoted(s, i, file, at);
-        kind = q === '"' ? 'string' : 'char';
+        kind = q === 34 ? 'string' : 'char';
       } else kind = 'ident';
-    } else if (isDigit(c) || (c === 46 && isDigit(s.charCodeAt(i + 1)))) {
-      // pp-number: digits, letters, _, ., ' (digit separator), and e+ e- p+ p-
-      i++;
-      while (i < n) {
-        const d = s.charCodeAt(i);
-        if ((d === 43 || d === 45) && /[eEpP]/.test(s[i - 1]!)) i++;
-        else if (isIdPart(d) || d === 46) i++;
-        else if (d === 39 && isIdPart(s.charCodeAt(i + 1))) i++;
-        else break;
-      }
+    } else if (cls === C_DIGIT || (c === 46 && isDigit(s.charCodeAt(i + 1)))) {
+      i = ppNumberEnd(s, i + 1);
       kind = 'number';
     } else if (c === 34 || c === 39) {
       i = quoted(s, i, file, at);
       kind = c === 34 ? 'string' : 'char';
     } else {
-      let p: string | undefined;
-      const cands = PUNCTS_BY_FIRST.get(c);
-      if (cands)
-        for (const q of cands)
-          if (s.startsWith(q, i)) {
-            p = q;
-            break;
-          }
-      if (p) i += p.length;
-      else if (SINGLE.has(s[i]!)) i++;
-      else
+      const len = punctLength(s, i, c);
+      if (len === 0)
         throw badInput(`unexpected character '${s[i]}'`, {
           location: { file, ...at(i) },
         });
+      i += len;
       kind = 'punct';
     }
     let txt = s.slice(start, i);
-    if (kind === 'punct') {
+    if (kind === 'punct' && txt.charCodeAt(0) === 37 /* % */) {
       if (txt === '%:') txt = '#';
       else if (txt === '%:%:') txt = '##';
     }
-    let line: number;
-    let col: number;
+    let tl: number;
+    let tc: number;
     if (lines) {
-      line = lines[start]!;
-      col = cols![start]!;
+      tl = lines[start]!;
+      tc = cols![start]!;
     } else {
-      advance(start);
-      line = curLine;
-      col = start - curBol + 1;
+      while (nextNl < start) {
+        line++;
+        lineStart = nextNl + 1;
+        nextNl = s.indexOf('\n', lineStart);
+        if (nextNl < 0) nextNl = n;
+      }
+      tl = line;
+      tc = start - lineStart + 1;
     }
-    out.push({ kind, text: txt, file, line, col, bol, space });
+    // every token has all of Token's fields (one object shape for the preprocessor's and the
+    // parser's property reads)
+    out.push({
+      kind,
+      text: txt,
+      file,
+      line: tl,
+      col: tc,
+      bol,
+      space,
+      use: undefined,
+      via: undefined,
+      hide: undefined,
+    });
     bol = false;
     space = false;
   }
@@ -281,8 +267,79 @@ export function lex(text: string, file: string): Token[] {
     col: n === 0 ? 1 : last.col,
     bol: true,
     space: false,
+    use: undefined,
+    via: undefined,
+    hide: undefined,
   });
   return out;
+}
+
+/**
+ * Phase 2 of translation: backslash-newline continuations removed and lone carriage returns made
+ * newlines, with the physical line and column of every character kept (typed arrays: one pass,
+ * linear, no per-character allocation).
+ */
+function splice(text: string): { s: string; lines: Int32Array; cols: Int32Array } {
+  const n0 = text.length;
+  const lines = new Int32Array(n0);
+  const cols = new Int32Array(n0);
+  const buf = new Uint16Array(n0);
+  let m = 0;
+  let line = 1;
+  let col = 1;
+  for (let i = 0; i < n0; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \\ */) {
+      let j = i + 1;
+      while (j < n0 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
+      const d = text.charCodeAt(j);
+      if (d === 10 || (d === 13 && text.charCodeAt(j + 1) === 10)) {
+        i = d === 13 ? j + 1 : j;
+        line++;
+        col = 1;
+        continue;
+      }
+    }
+    if (c === 13 /* \r */) {
+      if (text.charCodeAt(i + 1) === 10) continue;
+      buf[m] = 10;
+      lines[m] = line;
+      cols[m++] = col;
+      line++;
+      col = 1;
+      continue;
+    }
+    buf[m] = c;
+    lines[m] = line;
+    cols[m++] = col;
+    if (c === 10) {
+      line++;
+      col = 1;
+    } else col++;
+  }
+  // String.fromCharCode keeps lone surrogates as they are (a UTF-16 decoder would replace them)
+  const parts: string[] = [];
+  for (let k = 0; k < m; k += 8192)
+    parts.push(
+      String.fromCharCode.apply(null, buf.subarray(k, Math.min(m, k + 8192)) as unknown as number[]),
+    );
+  return { s: parts.join(''), lines, cols };
+}
+
+/** The end of a pp-number whose first character is before `i`: digits, letters, _, ., ' (digit separator), and e+ e- p+ p-. */
+function ppNumberEnd(s: string, i: number): number {
+  const n = s.length;
+  while (i < n) {
+    const d = s.charCodeAt(i);
+    if (d === 43 || d === 45) {
+      const e = s.charCodeAt(i - 1) | 32; // e/E, p/P
+      if (e === 101 || e === 112) i++;
+      else break;
+    } else if (isIdPart(d) || d === 46) i++;
+    else if (d === 39 && isIdPart(s.charCodeAt(i + 1))) i++;
+    else break;
+  }
+  return i;
 }
 
 function quoted(
