@@ -16,12 +16,14 @@
  * wall time; CPU includes the engine's background compiler threads) and the load average: the first
  * compile of a process is what a CLI command pays.
  *
- * Run: node --import tsx bench/sfpi-compile.bench.ts [--quick] [--fresh N]    Target: < 200 ms.
+ * `--dist` (with --fresh): the children load the built dist/ (npm run build) as the CLI does.
+ *
+ * Run: node --import tsx bench/sfpi-compile.bench.ts [--quick] [--fresh N [--dist]]    Target: < 200 ms.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { TensixMachine as TensixMachineT } from '../src/tensix/index.ts';
@@ -236,13 +238,50 @@ export interface FreshBench {
   sameWords: boolean;
 }
 
+/** child() for dist/ as plain JavaScript (the same measurements). */
+const DIST_CHILD = `
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+const c = JSON.parse(readFileSync(0, 'utf8'));
+const ms = (u) => (u.user + u.system) / 1000;
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+const { TensixMachine } = await import('./dist/tensix/index.js');
+const { compileLlk, loadKernelCompiler } = await import('./dist/tensix/llk/run.js');
+const compile = await loadKernelCompiler();
+const cpu1 = process.cpuUsage(cpu0);
+const t1 = performance.now();
+const once = () => {
+  const m = new TensixMachine('wormhole');
+  const { source, file, entry, init, includeDirs } = c;
+  return Uint32Array.from(compileLlk(compile, m, { source, file, entry, init, includeDirs }).compiled.words);
+};
+const c1 = process.cpuUsage();
+const a = once();
+const firstCpuMs = ms(process.cpuUsage(c1));
+const firstWallMs = performance.now() - t1;
+const c2 = process.cpuUsage();
+const b = once();
+const secondCpuMs = ms(process.cpuUsage(c2));
+console.log(JSON.stringify({ importCpuMs: ms(cpu1), importWallMs: t1 - t0, firstCpuMs, firstWallMs, secondCpuMs,
+  words: a.length, sameWords: a.length === b.length && a.every((x, i) => x === b[i]) }));
+`;
+
 /** `runs` fresh `node` processes, one after the other, each importing and compiling twice. */
-export function sfpiFreshBench(runs: number): FreshBench {
+export function sfpiFreshBench(runs: number, dist = false): FreshBench {
   const here = fileURLToPath(import.meta.url);
   const all: FreshFigures[] = [];
   const load0 = loadavg();
   for (let i = 0; i < runs; i++) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', here, '--child'], { encoding: 'utf8' });
+    // dist/: a plain `node` (no tsx loader, which would transform dist's files too), given the case
+    // on stdin and the child's code as text (the same steps as child())
+    const r = dist
+      ? spawnSync(process.execPath, ['--input-type=module', '-e', DIST_CHILD], {
+          encoding: 'utf8',
+          input: JSON.stringify(benchCase()),
+          cwd: join(dirname(here), '..'),
+        })
+      : spawnSync(process.execPath, ['--import', 'tsx', here, '--child'], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`bench child failed: ${r.stderr}`);
     all.push(JSON.parse(r.stdout) as FreshFigures);
   }
@@ -273,10 +312,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(JSON.stringify(await child()));
   } else if (freshAt >= 0) {
     const n = Number(process.argv[freshAt + 1] ?? 10);
-    const r = sfpiFreshBench(n);
+    const dist = process.argv.includes('--dist');
+    const r = sfpiFreshBench(n, dist);
     const f = (x: number) => x.toFixed(0);
     console.log(
-      `${r.what}: ${r.words} words; ${r.runs} fresh processes (load average ${r.load.map((x) => x.toFixed(1)).join(' -> ')}), ` +
+      `${r.what}: ${r.words} words; ${r.runs} fresh processes${dist ? ' on dist/' : ''} (load average ${r.load.map((x) => x.toFixed(1)).join(' -> ')}), ` +
         `median [min-max]:\n` +
         `  import          ${f(r.median.importCpuMs)} ms CPU [${f(r.min.importCpuMs)}-${f(r.max.importCpuMs)}], ${f(r.median.importWallMs)} ms wall\n` +
         `  first compile   ${f(r.median.firstCpuMs)} ms CPU [${f(r.min.firstCpuMs)}-${f(r.max.firstCpuMs)}], ${f(r.median.firstWallMs)} ms wall [${f(r.min.firstWallMs)}-${f(r.max.firstWallMs)}] (target < ${TARGET_MS} ms: ${r.median.firstCpuMs < TARGET_MS ? 'met' : 'NOT met'})\n` +

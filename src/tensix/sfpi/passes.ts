@@ -66,8 +66,13 @@ function usesOf(op: TraceOp): number[] {
     case 'store':
     case 'lwrite':
       return [op.src];
-    case 'op':
-      return [op.a, ...(op.b >= 0 ? [op.b] : []), ...(op.c !== undefined ? [op.c] : [])];
+    case 'op': {
+      // (no spreads: this runs for every node in several passes, before the engine optimises it)
+      const r = [op.a];
+      if (op.b >= 0) r.push(op.b);
+      if (op.c !== undefined) r.push(op.c);
+      return r;
+    }
     case 'opi':
       return [op.a];
     case 'swap':
@@ -75,8 +80,11 @@ function usesOf(op: TraceOp): number[] {
     case 'transp':
       return op.srcs;
     case 'lut':
-    case 'lut2':
-      return [op.v, ...op.l];
+    case 'lut2': {
+      const r = [op.v];
+      for (const x of op.l) r.push(x);
+      return r;
+    }
     case 'cmov':
       return op.old >= 0 ? [op.old, op.src] : [op.src];
     case 'cond':
@@ -302,7 +310,8 @@ export function immediates(input: readonly TraceOp[]): TraceOp[] {
     }
   }
   // constants no longer read
-  const used = new Set(ops.flatMap(usesOf));
+  const used = new Set<number>();
+  for (const o of ops) for (const u of usesOf(o)) used.add(u);
   return ops.filter((o) => (o.k !== 'fimm' && o.k !== 'loadi') || used.has(o.id));
 }
 
