@@ -3473,7 +3473,9 @@ export class Evaluator {
         ok =
           !f.variadic &&
           f.params.every((p) => !p.pack && plainTypeSyntax(p.type)) &&
-          (f.tparams ?? []).every((p) => !p.pack && !p.default && (p.isType || !p.type || plainTypeSyntax(p.type)));
+          (f.tparams ?? []).every(
+            (p) => !p.pack && !p.default && (p.isType || !p.type || plainTypeSyntax(p.type)),
+          );
         this.memoable.set(f, ok);
       }
       if (!ok) return undefined;
