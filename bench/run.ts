@@ -28,7 +28,11 @@ import { type Arch, compile, runProgram, TensixState } from '../src/tensix/index
 import { amxCRows } from './amx-c.bench.ts';
 import { AMX_WORKLOADS, setUp } from './amx-workloads.ts';
 import { PTO_WORKLOADS, taddCase, vecTile } from './pto-workloads.ts';
-import { TARGET_MS as SFPI_COMPILE_TARGET_MS, sfpiCompileBench } from './sfpi-compile.bench.ts';
+import {
+  TARGET_MS as SFPI_COMPILE_TARGET_MS,
+  sfpiCompileBench,
+  sfpiFreshBench,
+} from './sfpi-compile.bench.ts';
 import { digest, SFPU_WORKLOADS } from './sfpu-workloads.ts';
 
 export interface BenchRow {
@@ -259,6 +263,27 @@ async function sfpiCompileRowsForTable(): Promise<BenchRow[]> {
   ];
 }
 
+/**
+ * Issue 12's first-compile row: the same compile as the first one of a fresh `node` process (the
+ * library imported, nothing compiled yet: what one CLI command pays), median over fresh processes
+ * (3 with --quick, else 10), in compiles per second of CPU time; reference = 1 / 200 ms.
+ */
+async function sfpiFirstCompileRowsForTable(): Promise<BenchRow[]> {
+  const name = 'SFPI first compile in a fresh process';
+  if (!wanted(name)) return [];
+  const r = sfpiFreshBench(quick ? 3 : 10);
+  return [
+    row(
+      `${name} (${process.env.AXSIM_TT_LLK ? 'tt-llk exp.h' : 'generated'})`,
+      'wormhole',
+      'compiles/s',
+      1000 / r.median.firstCpuMs,
+      1000 / SFPI_COMPILE_TARGET_MS,
+      r.sameWords,
+    ),
+  ];
+}
+
 function fmt(v: number): string {
   return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toPrecision(3);
 }
@@ -271,7 +296,15 @@ log(
       .join(' ')}${quick ? ', --quick (1 repetition, reduced N: rough figures)' : ', median of 3'}`,
 );
 const rows: BenchRow[] = [];
-for (const part of [sfpuRows, amxRows, amxCRowsForTable, ptoRows, coldRows, sfpiCompileRowsForTable]) {
+for (const part of [
+  sfpuRows,
+  amxRows,
+  amxCRowsForTable,
+  ptoRows,
+  coldRows,
+  sfpiCompileRowsForTable,
+  sfpiFirstCompileRowsForTable,
+]) {
   for (const r of await part()) {
     rows.push(r);
     log(`  ${r.workload} [${r.arch}]: ${fmt(r.axsim)} ${r.unit} (${r.ratio.toFixed(2)}x)`);

@@ -58,9 +58,13 @@ test('npm run bench --quick --json: every workload, the documented shape, checks
     names.some((n) => n.startsWith('SFPI compile ~900-line kernel file')),
     'SFPI compile',
   );
+  assert.ok(
+    names.some((n) => n.startsWith('SFPI first compile in a fresh process')),
+    'SFPI first compile',
+  );
   // + TADD 64x64 through a prepared instruction, + the three AMX C rows, + the two PTO cliff rows,
-  // + the two cold-start rows, + the SFPI compile row
-  assert.equal(rows.length, 25);
+  // + the two cold-start rows, + the two SFPI compile rows
+  assert.equal(rows.length, 26);
   for (const x of rows) {
     assert.deepEqual(Object.keys(x).sort(), [
       'arch',
