@@ -3358,7 +3358,7 @@ export class Evaluator {
   ): Value {
     this.budget.step(1, this.loc(at));
     const explicit = targs ? this.evalTArgs(targs, tscope ?? this.frame.scope) : [];
-    if (fns.some((f) => !f.variadic && f.params.some((p) => p.pack)))
+    if (fns.some((f) => !f.variadic && this.paramShape(f).pack))
       fns = fns.flatMap((f) => {
         if (f.variadic || !f.params.some((p) => p.pack)) return [f];
         const inst = this.expandPack(f, args.length, at);
@@ -3367,9 +3367,9 @@ export class Evaluator {
     const cands = fns.filter((f) => {
       if (f.specArgs && !f.tparams?.length) return false; // explicit specialisations: chosen below
       const n = args.length;
-      if (n > f.params.length && !f.variadic && !f.params.some((p) => p.pack)) return false;
-      const need = f.params.filter((p) => !p.default && !p.pack).length;
-      if (n < need) return false;
+      const shape = this.paramShape(f);
+      if (n > f.params.length && !f.variadic && !shape.pack) return false;
+      if (n < shape.need) return false;
       if (explicit.length > (f.tparams?.length ?? 0) && !f.tparams?.some((p) => p.pack)) return false;
       return true;
     });
@@ -3459,6 +3459,16 @@ export class Evaluator {
     return id;
   }
   private readonly memoable = new WeakMap<FuncDecl, boolean>();
+  /** Per function: has a parameter pack; how many parameters have no default (and are no pack). */
+  private readonly paramShapes = new WeakMap<FuncDecl, { pack: boolean; need: number }>();
+  private paramShape(f: FuncDecl): { pack: boolean; need: number } {
+    let r = this.paramShapes.get(f);
+    if (!r) {
+      r = { pack: f.params.some((p) => p.pack), need: f.params.filter((p) => !p.default && !p.pack).length };
+      this.paramShapes.set(f, r);
+    }
+    return r;
+  }
 
   private overloadKey(
     cands: FuncDecl[],

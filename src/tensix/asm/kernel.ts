@@ -187,7 +187,9 @@ export class TensixEmitter {
   }
 
   macroName(text: string): { def: MacroDef; form: string } | undefined {
-    const name = text.replace(/^(::)?ckernel::/, '');
+    // (no regular expression for the common unqualified name: this runs for every SFPI instruction)
+    const name =
+      text.startsWith('ckernel::') || text.startsWith('::') ? text.replace(/^(::)?ckernel::/, '') : text;
     for (const prefix of MACRO_PREFIXES) {
       if (!name.startsWith(prefix)) continue;
       const base = name.slice(prefix.length);
