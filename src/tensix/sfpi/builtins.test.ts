@@ -251,3 +251,38 @@ describe('sfpi raw builtins: the CC pseudo-builtins sfpi.h builds v_if from', ()
     );
   });
 });
+
+describe('sfpi raw builtins: SFPSHFT2 SHFLSHR1 and the three-register SFPLUTFP32', () => {
+  for (const arch of ['wormhole', 'blackhole'] as const) {
+    it(`sfpshft2_e(v, 4) is preceded by SHFLROR1 of L9 into L9, the Wormhole lane-8k workaround (${arch})`, () => {
+      // gold coverage.S subvec_shfl on both arches: SFPSHFT2 L9, L9, 0, 3 then the SHFLSHR1
+      same(
+        `v64sf a = __W_sfpload(nullptr, 0, 1, 0, 0, 0);
+         v64sf b = __W_sfpshft2_e(a, 4);
+         __W_sfpstore(nullptr, b, 0, 2, 4, 0, 0);`,
+        `SFPLOAD L0, 0, 0, 1
+         SFPSHFT2 L9, L9, 0, 3
+         SFPSHFT2 L1, L0, 0, 4
+         SFPSTORE 4, L1, 0, 2`,
+        arch,
+      );
+    });
+  }
+  it('sfplutfp32_3r(l0, l1, l2, v, 14): table in L0..L2, input in L3, LReg 7 = the result register first', () => {
+    same(
+      `v64sf l0 = __W_sfpxloadi(nullptr, 2, 1, 0, 0);
+       v64sf l1 = __W_sfpxloadi(nullptr, 2, 2, 0, 0);
+       v64sf l2 = __W_sfpxloadi(nullptr, 2, 3, 0, 0);
+       v64sf v = __W_sfpload(nullptr, 0, 1, 0, 0, 0);
+       v64sf r = __W_sfplutfp32_3r(l0, l1, l2, v, 14);
+       __W_sfpstore(nullptr, r, 0, 2, 4, 0, 0);`,
+      `SFPLOADI L0, 1, 2
+       SFPLOADI L1, 2, 2
+       SFPLOADI L2, 3, 2
+       SFPLOAD L3, 0, 0, 1
+       SFPLOADI L7, 0, 2
+       SFPLUTFP32 L0, 14
+       SFPSTORE 4, L0, 0, 2`,
+    );
+  });
+});

@@ -349,6 +349,11 @@ export function installRawBuiltins(
         else trace.push({ k: 'iimm', id, value: value | 0, signed: mod === 16, at });
         return int(HANDLE + id);
       }
+      // SUBVEC_SHFLSHR1 (4): sfpi-gcc first emits a SHFLROR1 with VD = VC = L9 (0.0; VD not written), the
+      // workaround for Wormhole's lane-8k bug (SFPSHFT2.md HardwareBug()), on both arches (gold coverage.S
+      // subvec_shfl, which calls this builtin through subvec_shflshr1)
+      if (spec.insn === 'SFPSHFT2' && fields.instr_mod1 === 4)
+        push(c, 'SFPSHFT2', { lreg_src_c: 9, lreg_dest: 9, instr_mod1: 3 });
       const id = spec.dst ? trace.newId() : undefined;
       trace.push({
         k: 'insn',
@@ -446,6 +451,20 @@ export function installRawBuiltins(
     const v = vec(c, 3);
     const id = trace.newId();
     trace.push({ k: 'lut', id, mod: num(c, 4), v, l, at: loc(c) });
+    return int(HANDLE + id);
+  });
+  // the three-register FP16 form (FP16_3ENTRY_TABLE): table in L0..L2, input in L3; LReg 7 is loaded with
+  // the result's register number first (SFPLUTFP32.md hardware bug; gold coverage.S test_lut2a)
+  builtins.set(`${prefix}sfplutfp32_3r`, (c) => {
+    const l = [0, 1, 2].map((k) => vec(c, k));
+    const v = vec(c, 3);
+    const mod = num(c, 4);
+    if ((mod & 10) !== 10)
+      throw badInput(`${c.name}: mode ${mod} is not a three-register (FP16_3ENTRY_TABLE, 10) form`, {
+        location: loc(c),
+      });
+    const id = trace.newId();
+    trace.push({ k: 'lut2', id, mod, v, l, at: loc(c) });
     return int(HANDLE + id);
   });
   builtins.set(`${prefix}sfplutfp32_6r`, (c) => {
@@ -582,7 +601,6 @@ export function installRawBuiltins(
     return undefined;
   });
   for (const n of [
-    `${prefix.slice('__builtin_rvtt_'.length)}sfplutfp32_3r`,
     `${prefix.slice('__builtin_rvtt_'.length)}sfpswap`,
     `${prefix.slice('__builtin_rvtt_'.length)}sfptransp`,
   ])
