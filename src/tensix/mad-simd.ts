@@ -340,26 +340,50 @@ export function madLanesSimd(
   const k = kernel ?? getKernel();
   let slow = mask;
   if (k && addr >= 0 && flip === 0) {
-    // in place: the kernel reads the rows from L and writes the normal lanes of d
+    // in place (the compiled SFPU programs' case): the kernel reads the rows from L and writes the
+    // normal lanes of d
     const bcast = (sa ^ 1) | ((sb ^ 1) << 1) | ((sc ^ 1) << 2);
     slow = k(addr + 4 * a, addr + 4 * b, addr + 4 * c, addr + 4 * d, wh, mask, bcast) & mask;
   } else if (k) {
-    // through the scratch rows (negations applied on the way in)
-    const m = scratch;
-    const negA = (flip & 1) << 31;
-    const negC = (flip & 2) << 30;
-    for (let l = 0, ia = a, ib = b, ic = c; l < 32; l++, ia += sa, ib += sb, ic += sc) {
-      m[l] = L[ia]! ^ negA;
-      m[32 + l] = L[ib]!;
-      m[64 + l] = L[ic]! ^ negC;
-    }
-    const special = k(0, 128, 256, 384, wh, -1, 0);
-    slow = special & mask;
-    const fast = mask & ~special;
-    if (fast === -1) for (let l = 0; l < 32; l++) L[d + l] = m[96 + l]!;
-    else for (let l = 0; l < 32; l++) if ((fast >>> l) & 1) L[d + l] = m[96 + l]!;
+    const r = ROWS;
+    r[0] = a;
+    r[1] = sa;
+    r[2] = b;
+    r[3] = sb;
+    r[4] = c;
+    r[5] = sc;
+    slow = throughScratch(k, L, mask, d, flip, wh);
   }
   if (slow === 0) return;
   if (wh) madLanesWh(L, slow, a, sa, b, sb, c, sc, d);
   else madLanesAny(L, slow, a, sa, b, sb, c, sc, d, flip, true);
+}
+
+/** The operand rows of a {@link throughScratch} call: a, sa, b, sb, c, sc. */
+const ROWS = new Int32Array(6);
+
+/**
+ * {@link madLanesSimd} on rows ({@link ROWS}) copied to the scratch rows, negations applied on the
+ * way in: the normal lanes are written back to d; returns the lanes left to the scalar model. A
+ * function of its own so that the in-place path stays small enough to be inlined into the compiled
+ * programs.
+ */
+function throughScratch(k: Kernel, L: Uint32Array, mask: number, d: number, flip: number, wh: 0 | 1): number {
+  const r = ROWS;
+  const sa = r[1]!;
+  const sb = r[3]!;
+  const sc = r[5]!;
+  const m = scratch;
+  const negA = (flip & 1) << 31;
+  const negC = (flip & 2) << 30;
+  for (let l = 0, ia = r[0]!, ib = r[2]!, ic = r[4]!; l < 32; l++, ia += sa, ib += sb, ic += sc) {
+    m[l] = L[ia]! ^ negA;
+    m[32 + l] = L[ib]!;
+    m[64 + l] = L[ic]! ^ negC;
+  }
+  const special = k(0, 128, 256, 384, wh, -1, 0);
+  const fast = mask & ~special;
+  if (fast === -1) for (let l = 0; l < 32; l++) L[d + l] = m[96 + l]!;
+  else for (let l = 0; l < 32; l++) if ((fast >>> l) & 1) L[d + l] = m[96 + l]!;
+  return special & mask;
 }
