@@ -148,3 +148,27 @@ test('escapes: well-formed universal character names and hex escapes keep their 
   assert.equal(stringValue('"\\u00e9\\U0001F600\\x41\\101"'), '\u00e9\u{1F600}AA');
   assert.equal(stringValue('"\\U0010FFFF"'), String.fromCharCode(0xdbff, 0xdfff));
 });
+
+// Fuzz campaign (tensix-asm, seed 2, input 344662): `UR'…'` was lexed as one character literal with
+// a raw prefix, which the parser's literal pattern does not accept (TypeError on a null match,
+// Internal). R prefixes string literals only.
+test("lex: R, UR, LR, uR, u8R before a quote ' are identifiers; the character literal follows", () => {
+  for (const p of ['R', 'UR', 'LR', 'uR', 'u8R']) {
+    const toks = lex(`${p}'x' L'y' u8'z'`, 'f.c');
+    assert.deepEqual(
+      toks.map((t) => [t.kind, t.text, t.col]),
+      [
+        ['ident', p, 1],
+        ['char', "'x'", p.length + 1],
+        ['char', "L'y'", p.length + 5],
+        ['char', "u8'z'", p.length + 10],
+        ['eof', '', 1],
+      ],
+    );
+  }
+  // through the parser: BadInput at the character literal that follows the identifier, not Internal
+  assert.match(
+    badAt(() => loadProgram("int c = UR'x';\n", { file: 'k.c' })),
+    /^1:11 expected ';'/,
+  );
+});

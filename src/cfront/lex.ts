@@ -92,6 +92,7 @@ for (const p of PUNCTS) {
 /** Identifier characters after the first (letters, digits, _, every code unit >= 128). */
 const ID_REST = /[\w\x80-\uffff]*/y;
 const STRING_PREFIX = /^(u8|u|U|L|u8R|uR|UR|LR|R)$/;
+const CHAR_PREFIX = /^(u8|u|U|L)$/;
 
 const isIdPart = (c: number) => (c < 128 ? CLASS[c] === C_ID || CLASS[c] === C_DIGIT : c >= 128); // NaN (past the end): no
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -193,10 +194,14 @@ export function lex(text: string, file: string): Token[] {
       ID_REST.lastIndex = i + 1;
       ID_REST.test(s);
       i = ID_REST.lastIndex;
-      // string/char literal prefixes: u8"…", L'…', R"(…)"
+      // string/char literal prefixes: u8"…", L'…', R"(…)" — R (raw) prefixes strings only: `UR'x'`
+      // is the identifier UR and then the character literal 'x', as in C++
       const q = s.charCodeAt(i);
-      if ((q === 34 || q === 39) && STRING_PREFIX.test(s.slice(start, i))) {
-        if (s.charCodeAt(i - 1) === 82 /* R */ && q === 34) {
+      if (
+        (q === 34 && STRING_PREFIX.test(s.slice(start, i))) ||
+        (q === 39 && CHAR_PREFIX.test(s.slice(start, i)))
+      ) {
+        if (s.charCodeAt(i - 1) === 82 /* R */) {
           const open = s.indexOf('(', i);
           const delim = s.slice(i + 1, open);
           const close = s.indexOf(`)${delim}"`, open);
