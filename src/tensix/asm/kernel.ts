@@ -236,8 +236,12 @@ export class TensixEmitter {
 
   // ---- words ----
   emit(word: number, at: SrcLoc, checkDecodable: boolean, resolved = false): void {
-    // traced SFPI operations come first (they were written before this word)
-    if (!resolved) this.sfpi.flush();
+    // traced SFPI operations come first (they were written before this word); an SFPU word whose
+    // register effects are known joins the trace instead, so SFPI values may live across it
+    if (!resolved) {
+      if (checkDecodable && this.sfpi.defer(word, at)) return;
+      this.sfpi.flush();
+    }
     const max = this.opts.maxWords ?? MAX_WORDS;
     const user = resolved || !this.ev ? at : this.ev.userLoc(at);
     const location = { file: user.file, line: user.line, col: user.col };

@@ -190,6 +190,16 @@ describe('sfpi gold listings', () => {
     const call = parseGold('_Z1gv:\n\tcall\trand\n\tret\n\t.size\t_Z1gv, .-_Z1gv\n')[0]!;
     assert.throws(() => runGoldRiscv(call.lines, [], 'wormhole'), /calls another function \(rand\)/);
   });
+  it("decodes a TTI_ macro's inline-asm .word (TRISC_OP_SWIZZLE undone) when given the arch", () => {
+    // TTI_SFPMUL(0, 0, 0, 0, 0): TT_OP(0x86, 0) = 0x86000000, rotated left by 2 = 0x18000002 = 402653186
+    const text = `_Z1fv:\n #APP\n\t.word (402653186)\n #NO_APP\n\tret\n\t.size\t_Z1fv, .-_Z1fv\n`;
+    const fn = parseGold(text, 'wormhole')[0]!;
+    assert.deepEqual(
+      fn.insns.map((i) => `${i.name} ${i.ops.join(', ')}`),
+      ['SFPMUL L0, L0, L0, L0, 0'],
+    );
+    assert.equal(parseGold(text)[0]!.insns.length, 0); // without the arch: skipped, as before
+  });
   it("prints axsim's words in the listing's operand order", () => {
     const w = [
       encode('SFPLOAD', { lreg_ind: 2, instr_mod0: 0, sfpu_addr_mode: 3, dest_reg_addr: 4 }, 'wormhole'),

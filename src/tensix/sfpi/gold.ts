@@ -158,8 +158,11 @@ export function parseTensixLine(name: string, args: string | undefined): GoldIns
   return { name, ops: normaliseImm(name, ops) };
 }
 
-/** The functions of a gold listing (sfpi-gcc `-S` output). */
-export function parseGold(text: string): GoldFunction[] {
+/**
+ * The functions of a gold listing (sfpi-gcc `-S` output). With `arch`, a raw `.word (N)` (a TTI_ macro
+ * in the source, emitted as inline asm after TRISC_OP_SWIZZLE) is decoded as the instruction it is; without, it is skipped.
+ */
+export function parseGold(text: string, arch?: Arch): GoldFunction[] {
   const out: GoldFunction[] = [];
   let cur: { symbol: string; raw: GoldInsn[]; riscv: number; lines: GoldLine[] } | undefined;
   const finish = () => {
@@ -186,6 +189,13 @@ export function parseGold(text: string): GoldFunction[] {
     }
     if (!cur) continue;
     const t = line.replace(/#.*$/, '').trim();
+    const word = arch ? /^\.word\s+\(?\s*(-?\d+)\s*\)?$/.exec(t) : null;
+    if (word) {
+      // the macro's word went through TRISC_OP_SWIZZLE (ckernel_ops.h): rotated left by 2
+      const n = Number(word[1]) >>> 0;
+      cur.raw.push(decodeWord(((n >>> 2) | ((n & 3) << 30)) >>> 0, arch!));
+      continue;
+    }
     if (!t || t.startsWith('.')) {
       if (t.startsWith('.size')) finish();
       continue;
@@ -510,7 +520,7 @@ export function runGoldCorpus(
       if (only && !only.some((o) => file.includes(o))) continue;
       const source = readFileSync(cc, 'utf8');
       const includeDirs = [dirname(cc), join(root, 'tests', 'common', 'include')];
-      for (const fn of parseGold(readFileSync(gold, 'utf8'))) {
+      for (const fn of parseGold(readFileSync(gold, 'utf8'), arch)) {
         const row: GoldRow = { arch, file, fn: fn.name, verdict: 'error', gold: fn.insns.length };
         rows.push(row);
         if (fn.params < 0) {

@@ -5,9 +5,13 @@
  */
 import type { SrcLoc } from '../../cfront/lex.ts';
 import type { AssembleResult, TensixEmitter } from '../asm/kernel.ts';
+import type { Arch } from '../encoding.ts';
+import { Op, STRIDE } from '../ops.ts';
+import { compileWord } from '../program.ts';
+import { depsOf } from '../timing/deps.ts';
 import { installRawBuiltins } from './builtins.ts';
-import { compileTrace } from './passes.ts';
-import { installTracer, Trace } from './trace.ts';
+import { compileTrace, ttiPieces } from './passes.ts';
+import { installTracer, Trace, type Tti } from './trace.ts';
 
 export { SFPI_VECTOR_H } from './header.ts';
 export { combine, compileTrace, copies, immediates, lower, nops, regalloc, resolve } from './passes.ts';
@@ -46,11 +50,31 @@ export class SfpiCompiler {
     this.trace.push({ k: 'raw', word, at: { file: u.file, line: u.line, col: u.col } });
   }
 
+  /**
+   * A TTI_ word written while SFPI operations are traced: kept in the trace, in order, with the LRegs
+   * it reads and writes, so SFPI values may live across it (returns false when the trace is empty or
+   * the word's register effects are not known statically: then the trace is compiled before it).
+   */
+  defer(word: number, at: SrcLoc): boolean {
+    if (this.emitting || this.trace.ops.length === 0) return false;
+    const tti = ttiEffects(word, this.em.arch);
+    if (!tti) return false;
+    const u = this.em.ev ? this.em.ev.userLoc(at) : at;
+    this.trace.push({ k: 'raw', word: word >>> 0, at: { file: u.file, line: u.line, col: u.col }, tti });
+    return true;
+  }
+
   /** Compiles what the trace holds and emits it; later uses of its values are reported. */
   flush(): void {
     if (this.emitting || this.trace.ops.length === 0) return;
     const ops = this.trace.take();
-    const insns = compileTrace(ops, this.em.arch);
+    const insns = ops.some((o) => o.k === 'raw' && o.tti)
+      ? ttiPieces(ops).flatMap((p) =>
+          p.length === 1 && p[0]!.k === 'raw' && p[0]!.tti
+            ? [{ name: '.word', args: [p[0]!.word], at: p[0]!.at }]
+            : compileTrace(p, this.em.arch),
+        )
+      : compileTrace(ops, this.em.arch);
     this.emitting = true;
     try {
       for (const i of insns) {
@@ -75,6 +99,23 @@ export class SfpiCompiler {
       this.emitting = false;
     }
   }
+}
+
+/**
+ * The LRegs 0..7 a word reads and writes, from its decoded form (timing/deps.ts), or undefined when
+ * they are not known statically: SFPLOADMACRO and template loads (macro-scheduled instructions), REPLAY.
+ */
+export function ttiEffects(word: number, arch: Arch): Tti | undefined {
+  const rec = new Int32Array(STRIDE);
+  try {
+    compileWord(word >>> 0, arch, rec, 0);
+  } catch {
+    return undefined;
+  }
+  const op = rec[0]!;
+  if (op === Op.TEMPLATE || op === Op.LOADMACRO || op === Op.REPLAY) return undefined;
+  const d = depsOf(rec, 0);
+  return { reads: d.reads & 0xff, writes: d.writes & 0xff, stallReads: d.stallReads & 0xff };
 }
 
 export type { AssembleResult };

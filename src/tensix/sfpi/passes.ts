@@ -15,7 +15,7 @@
 import { AxsimError, badInput } from '../../errors.ts';
 import { archTables } from '../asm/tables.ts';
 import type { Arch } from '../encoding.ts';
-import { type Cond, condUses, type Loc, notYet, type TraceOp } from './trace.ts';
+import { type Cond, condUses, type Loc, notYet, type TraceOp, type Tti } from './trace.ts';
 
 /** A machine instruction on virtual registers; `args` builds the macro arguments (tt-llk order). */
 export interface MInsn {
@@ -47,6 +47,8 @@ export interface MInsn {
   inPlace?: [number, number][];
   /** A value read only to steer the instruction (SFPLUTFP32's LReg 7): the result does not take its register. */
   scratch?: number;
+  /** A raw TTI_ word: the LRegs it reads and writes (values live across it are kept out of them). */
+  tti?: Tti;
   /** An SFPNOP always follows, on both arches (sfpi-gcc's gold listings after SFPSHFT2, SFPLUT; SFPSWAP). */
   nopAfter?: boolean;
   args: (reg: (v: number) => number) => number[];
@@ -147,6 +149,7 @@ export function combine(input: readonly TraceOp[]): TraceOp[] {
             isCc(x) ||
             x.k === 'store' ||
             x.k === 'cmov' ||
+            (x.k === 'raw' && x.tti !== undefined) ||
             ((x.k === 'op' || x.k === 'opi') && x.id !== other),
         )
       )
@@ -858,7 +861,7 @@ export function lower(ops: readonly TraceOp[], arch: Arch): { insns: MInsn[]; fi
         break;
       }
       case 'raw':
-        ins('.word', { args: () => [o.word], at });
+        ins('.word', { args: () => [o.word], at, ...(o.tti ? { tti: o.tti } : {}) });
         break;
     }
   }
@@ -893,7 +896,7 @@ function toFp16a(bits: number): number | undefined {
 
 const CC_INSNS = new Set(['SFPSETCC', 'SFPPUSHC', 'SFPPOPC', 'SFPCOMPC', 'SFPENCC']);
 const changesCc = (m: MInsn) =>
-  CC_INSNS.has(m.name) || (m.name === 'SFPIADD' && (m.args((v) => v)[3]! & 0xc) !== 4);
+  CC_INSNS.has(m.name) || m.tti !== undefined || (m.name === 'SFPIADD' && (m.args((v) => v)[3]! & 0xc) !== 4);
 
 /**
  * fuseCmov: a conditional assignment whose value is computed just for it, under the same CC, is
@@ -1102,6 +1105,16 @@ export function regalloc(
   }
   const endOf = (v: number, i: number) => chainEnd.get(v) ?? last.get(v) ?? i;
   const spansTransp = (from: number, to: number) => transps.some((t) => t > from && t < to);
+  // a raw TTI_ word among the SFPI code: a value live across it is kept out of the LRegs it reads or
+  // writes (checked after allocation, below)
+  const ttis: [number, number][] = [];
+  input.forEach((m, i) => {
+    if (m.tti) ttis.push([i, (m.tti.reads | m.tti.writes) & 0xff]);
+  });
+  const ttiRegs = (from: number, to: number, into: Set<number>) => {
+    for (const [k, mask] of ttis)
+      if (k > from && k < to) for (let r = 0; r < 8; r++) if (mask & (1 << r)) into.add(r);
+  };
   /** Registers that values defined within (from, to] must get: kept free over that stretch. */
   const wantedBetween = (from: number, to: number) => {
     const regs = new Set<number>();
@@ -1302,6 +1315,7 @@ export function regalloc(
     if (m.def === undefined || m.rw) return;
     const avoid = wantedBetween(i, endOf(m.def, i));
     if (spansTransp(i, endOf(m.def, i))) for (const h of HIGH) avoid.add(h);
+    if (ttis.length) ttiRegs(i, endOf(m.def, i), avoid);
     const r =
       reuse !== undefined && m.def !== undefined && !avoid.has(phys.get(reuse)!)
         ? phys.get(reuse)!
@@ -1310,6 +1324,23 @@ export function regalloc(
     phys.set(m.def, r);
     if (last.get(m.def) === i) busy.delete(r);
   });
+  // no SFPI value may be live across a TTI_ word in an LReg that word reads or writes: the word would
+  // change it, or its result would depend on where the allocator put the value
+  for (const [k, mask] of ttis)
+    for (const [v, p] of phys) {
+      if (fixed.has(v) || p > 7 || !(mask & (1 << p))) continue;
+      const d = defIndex.get(v);
+      if (d === undefined || d >= k || (last.get(v) ?? -1) <= k) continue;
+      const m = input[k]!;
+      const rw = m.tti!.writes & (1 << p) ? 'writes' : 'reads';
+      throw badInput(
+        `this TTI_ word ${rw} LReg ${p}, which holds an SFPI value still needed after it (made at line ${input[d]!.at.line}): no free LReg the word does not touch is left for it`,
+        {
+          location: m.at,
+          hint: 'fewer SFPI values may live across a TTI_ word that uses many LRegs; reload or recompute the value after it',
+        },
+      );
+    }
   return { phys, insns: out };
 }
 
@@ -1323,6 +1354,14 @@ export function nops(insns: readonly MInsn[], phys: ReadonlyMap<number, number>,
       return;
     }
     const n = insns[i + 1];
+    if (n?.tti && MAD_CLASS.has(m.name) && m.def !== undefined) {
+      // a TTI_ word reading the MAD result: Wormhole always needs the NOP, Blackhole where its stall
+      // logic does not see the read (timing/deps.ts stallReads); sfpi-gcc puts one before every asm
+      const bit = 1 << phys.get(m.def)!;
+      if (n.tti.reads & bit && (arch === 'wormhole' || !(n.tti.stallReads & bit)))
+        out.push({ name: 'SFPNOP', uses: [], args: () => [], at: m.at });
+      return;
+    }
     if (arch !== 'wormhole') {
       // Blackhole stalls the next reader of a MAD-family result, except where its stall logic misses
       // the read (BH SFPMAD.md, docs/tensix-timing.md): the in-place operand (VD) of SFPIADD / SFPSHFT /
@@ -1359,6 +1398,38 @@ export function resolve(
     return p;
   };
   return insns.map((m) => ({ name: m.name, args: m.args(reg), at: m.at }));
+}
+
+/**
+ * ttiPieces: splits a trace at its TTI_ words where no SFPI value is live across the word, so such a
+ * kernel compiles as before (each stretch on its own); stretches a value crosses stay together and the
+ * allocator keeps that value out of the word's LRegs. Each piece is a trace or a lone TTI_ word.
+ */
+export function ttiPieces(ops: readonly TraceOp[]): TraceOp[][] {
+  const lastUse = new Map<number, number>();
+  ops.forEach((o, i) => {
+    for (const u of usesOf(o)) lastUse.set(u, i);
+    if (o.k === 'cond' || o.k === 'condval') for (const u of condUses(o.cond)) lastUse.set(u, i);
+  });
+  // the furthest use so far of any value defined before each position
+  const out: TraceOp[][] = [];
+  let cur: TraceOp[] = [];
+  let reach = -1;
+  ops.forEach((o, i) => {
+    if (o.k === 'raw' && o.tti && reach <= i) {
+      if (cur.length) out.push(cur);
+      out.push([o]);
+      cur = [];
+      return;
+    }
+    cur.push(o);
+    const d = defOf(o);
+    if (d !== undefined) reach = Math.max(reach, lastUse.get(d) ?? i);
+    if (o.k === 'swap') reach = Math.max(reach, lastUse.get(o.idb) ?? i);
+    if (o.k === 'transp') for (const x of o.ids) reach = Math.max(reach, lastUse.get(x) ?? i);
+  });
+  if (cur.length) out.push(cur);
+  return out;
 }
 
 /** All passes: trace -> resolved instructions. */

@@ -43,6 +43,7 @@ const cases: [string, (x: number) => number][] = [
   ['axsim_sfpi::calculate_and_block<8>', (x) => (x < 0 && x >= -1 ? 0 : x)],
   ['axsim_sfpi::calculate_scalar_left<8>', (x) => (x > 1 ? 2 + x : 0.5 * x + (3 - x))],
   ['axsim_sfpi::calculate_lreg_scale<8>', (x) => x * 2],
+  ['axsim_sfpi::calculate_tti_across<8>', (x) => x * 5 * 2],
   ['axsim_sfpi::calculate_bool_tree<8>', (x) => ((x > 1 && x !== 4) || x === -5 ? x + 3 : x)],
   ['axsim_sfpi::calculate_many_leaves<8>', (x) => ([-7, -5, -3].includes(x) ? 64 : x)],
   [
@@ -155,6 +156,34 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
       for (const x of l.slice(1, lastRead)) assert.doesNotMatch(x, /^SFP(LOAD|LOADI|MUL|MAD|MOV|ADD)\w* L0,/);
       // -v left in L3, after the loop, by sfpi-gcc's register move (all lanes: rvtt-wh.md sfpgccmov_cc, mod 2)
       assert.match(l.at(-1)!, /^SFPMOV L3, L\d, 2$/);
+    });
+    it('a value live across TTI_ words stays in an LReg neither word reads or writes', () => {
+      const r = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::calculate_tti_across<1>' });
+      const l = wordsAsListing(Array.from(r.words), arch).map((i) => `${i.name} ${i.ops.join(', ')}`);
+      const am = arch === 'wormhole' ? 3 : 7;
+      // SFPMUL(0,0,0,0,0) reads and writes L0, SFPLOADI(1, ...) writes L1: x goes to L2, the first
+      // LReg neither touches; two is l_reg[1], read where the word left it
+      assert.deepEqual(l, [
+        `SFPLOAD L2, 0, 0, ${am}`,
+        'SFPMULI L2, 16544, 0', // 5.0f = 0x40a0 as fp16b
+        'SFPMUL L0, L0, L0, L0, 0',
+        'SFPLOADI L1, 16384, 0',
+        'SFPMUL L2, L2, L1, L9, 0', // (SFPSTORE needs no NOP after a MAD: listing.test.ts)
+        `SFPSTORE 0, L2, 0, ${am}`,
+        'TTINCRWC 0, 2, 0, 0',
+      ]);
+    });
+    it('nine values across a TTI_ word that writes an LReg: a located error at the word', () => {
+      assert.throws(
+        () => compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::tti_across_too_many' }),
+        (e: unknown) => {
+          assert.ok(e instanceof AxsimError, String(e));
+          assert.match(e.message, /TTI_ word writes LReg 0, which holds an SFPI value still needed after it/);
+          const line = SOURCE.split('\n').findIndex((x) => x.includes('TTI_SFPLOADI(0, 0, 0);')) + 1;
+          assert.equal(e.location?.line, line);
+          return true;
+        },
+      );
     });
     it('vBool holds a condition for a later v_if; as<T> is reinterpret<T> (no instruction)', () => {
       const r = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::uses_vbool_as' });

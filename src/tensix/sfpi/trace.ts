@@ -56,8 +56,12 @@ export type TraceOp =
   | { k: 'elseif'; depth: number; at: Loc }
   /** `pops`: the v_elseif levels of this chain, popped before the chain's own level. */
   | { k: 'endif'; depth: number; pops: number; at: Loc }
-  /** A word that is not SFPI (the Dst counter step dst_reg++), kept in order. */
-  | { k: 'raw'; word: number; at: Loc }
+  /**
+   * A word that is not SFPI, kept in order: the Dst counter step dst_reg++, or a `TTI_*` word written
+   * among SFPI code (`tti`: the LRegs 0..7 it reads and writes as bit masks, and those Blackhole's stall
+   * logic sees it read; timing/deps.ts). SFPI values live across a TTI_ word are kept out of its LRegs.
+   */
+  | { k: 'raw'; word: number; at: Loc; tti?: Tti }
   /** SFPLOADI with an explicit mode (FLOATA 1 / FLOATB 0 for s2vFloat16a/b) and 16-bit immediate. */
   | { k: 'loadi'; id: number; mod: number; imm: number; at: Loc }
   /** SFPLUT: table l0..l2 in LRegs 0..2, input in LReg 3. */
@@ -89,6 +93,13 @@ export type TraceOp =
   | { k: 'swap'; ida: number; idb: number; a: number; b: number; mod: number; at: Loc }
   /** SFPTRANSP: `ids[i]` is the new value of the variable that held `srcs[i]` (LReg i, written in place). */
   | { k: 'transp'; ids: number[]; srcs: number[]; at: Loc };
+
+/** The LRegs 0..7 a raw TTI_ word reads and writes (bit r = LReg r). */
+export interface Tti {
+  reads: number;
+  writes: number;
+  stallReads: number;
+}
 
 /** The values a condition reads. */
 export function condUses(c: Cond, out: number[] = []): number[] {
