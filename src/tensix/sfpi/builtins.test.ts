@@ -285,4 +285,47 @@ describe('sfpi raw builtins: SFPSHFT2 SHFLSHR1 and the three-register SFPLUTFP32
        SFPSTORE 4, L0, 0, 2`,
     );
   });
+  it('Blackhole sfpmul24(_lv), sfparecip(_lv), sfpgt, sfple: one instruction each (rvtt-bh.md templates)', () => {
+    // SFPMUL24 %0, a, b, mod with VC written as L0; SFPARECIP %0, src, 0, mod; SFPGT / SFPLE read and
+    // write their one operand's register; the _lv forms write over the live value's register. The
+    // outermost raw PUSHC is not pushed and its POPC is the SFPENCC 3, 10 (as for the other CC builtins)
+    same(
+      `v64sf a = __builtin_rvtt_sfpassignlreg(1);
+       v64sf b = __builtin_rvtt_sfpassignlreg(2);
+       v64sf d = __builtin_rvtt_sfpassignlreg(3);
+       d = __W_sfpmul24(a, b, 0);
+       d = __W_sfpmul24_lv(d, a, b, 1);
+       a = __W_sfparecip(d, 1);
+       d = __W_sfparecip_lv(d, a, 2);
+       __W_sfpstore(nullptr, d, 0, 2, 20, 0, 0);
+       __W_sfppushc(0);
+       a = __W_sfpgt(d, 1);
+       d = __W_sfple(a, 8);
+       __W_sfpstore(nullptr, d, 0, 2, 20, 0, 0);
+       __W_sfppopc(0);`,
+      `SFPMUL24 L0, L1, L2, L0, 0
+       SFPMUL24 L0, L1, L2, L0, 1
+       SFPARECIP L1, L0, 0, 1
+       SFPARECIP L0, L1, 0, 2
+       SFPSTORE 20, L0, 0, 2
+       SFPGT L0, L0, 0, 1
+       SFPLE L0, L0, 0, 8
+       SFPSTORE 20, L0, 0, 2
+       SFPENCC 3, 10`,
+      'blackhole',
+    );
+  });
+  it('the Blackhole-only builtins are refused on Wormhole with a located error', () => {
+    for (const b of ['sfpmul24(x, x, 0)', 'sfparecip(x, 0)', 'sfpgt(x, 1)', 'sfple(x, 1)']) {
+      assert.throws(
+        () => listing(`v64sf x = __W_sfpload(nullptr, 0, 2, 0, 0, 0);\n v64sf y = __W_${b};`, 'wormhole'),
+        (e: unknown) => {
+          assert.ok(e instanceof AxsimError, String(e));
+          assert.match(e.message, /is a Blackhole instruction; sfpi-gcc has no such builtin for wormhole/);
+          assert.equal(e.location?.line, 4, e.message);
+          return true;
+        },
+      );
+    }
+  });
 });

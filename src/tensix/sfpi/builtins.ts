@@ -13,6 +13,7 @@
  *   L            the `_lv` live value: the result is written over its register (lanes the CC
  *                disables keep it), so it is the result's tied operand
  *   T:field      a vector operand overwritten by the result (constraint "0"): tied, and in `field`
+ *                (a field other than the result's: the instruction also reads it there, SFPGT / SFPLE)
  *   V:field      a vector operand read from `field`
  *   U:field:bits an unsigned immediate (0 .. 2^bits-1) / S:field:bits a signed one / I:field:16 either
  *   M:field      a mode field (masked to the field's width)
@@ -45,6 +46,8 @@ export interface RawSpec {
   fixed?: Record<string, number>;
   /** Removed when its result is not read (sfpi-gcc drops an unused sfpxloadi; gold smoke.S). */
   dce?: boolean;
+  /** A Blackhole instruction: sfpi-gcc has the builtin for Blackhole only. */
+  bhOnly?: boolean;
 }
 
 const simple = (insn: string): RawSpec => ({
@@ -163,6 +166,27 @@ export const RAW_BUILTINS: Record<string, RawSpec> = {
   sfplz_lv: simpleLv('SFPLZ'),
   sfpcast: { insn: 'SFPCAST', params: ['V:lreg_src_c', 'M:instr_mod1'], dst: 'lreg_dest' },
   sfpcast_lv: { insn: 'SFPCAST', params: ['L', 'V:lreg_src_c', 'M:instr_mod1'], dst: 'lreg_dest' },
+  // Blackhole only (sfpi-gcc rvtt-bh.md; gold blackhole/gcc/smoke.S bh_specific):
+  // SFPMUL24 %0, a, b, mod (VC written as L0); SFPARECIP %0, src, 0, mod; SFPGT / SFPLE %0, %0, 0, mod
+  // (the compare reads its destination: the one vector operand is tied and read in VC too)
+  sfpmul24: {
+    insn: 'SFPMUL24',
+    params: ['V:lreg_src_a', 'V:lreg_src_b', 'M:instr_mod1'],
+    dst: 'lreg_dest',
+    fixed: { lreg_src_c: 0 },
+    bhOnly: true,
+  },
+  sfpmul24_lv: {
+    insn: 'SFPMUL24',
+    params: ['L', 'V:lreg_src_a', 'V:lreg_src_b', 'M:instr_mod1'],
+    dst: 'lreg_dest',
+    fixed: { lreg_src_c: 0 },
+    bhOnly: true,
+  },
+  sfparecip: { ...simple('SFPARECIP'), bhOnly: true },
+  sfparecip_lv: { ...simpleLv('SFPARECIP'), bhOnly: true },
+  sfpgt: { insn: 'SFPGT', params: ['T:lreg_c', 'M:instr_mod1'], dst: 'lreg_dest', bhOnly: true },
+  sfple: { insn: 'SFPLE', params: ['T:lreg_c', 'M:instr_mod1'], dst: 'lreg_dest', bhOnly: true },
   sfpshft2_e: { insn: 'SFPSHFT2', params: ['V:lreg_src_c', 'M:instr_mod1'], dst: 'lreg_dest' },
   sfpshft2_e_lv: { insn: 'SFPSHFT2', params: ['L', 'V:lreg_src_c', 'M:instr_mod1'], dst: 'lreg_dest' },
   // SFPNOT %0, src
@@ -303,6 +327,14 @@ export function installRawBuiltins(
   for (const [name, spec] of Object.entries(RAW_BUILTINS)) {
     builtins.set(prefix + name, (c) => {
       const at = loc(c);
+      if (spec.bhOnly && arch !== 'blackhole')
+        throw badInput(
+          `${c.name}: ${spec.insn} is a Blackhole instruction; sfpi-gcc has no such builtin for ${arch}`,
+          {
+            location: at,
+            hint: `compile for Blackhole (__builtin_rvtt_bh_${name})`,
+          },
+        );
       if (c.args.length !== spec.params.length)
         throw badInput(`${c.name} takes ${spec.params.length} arguments, not ${c.args.length}`, {
           location: at,
@@ -323,7 +355,7 @@ export function installRawBuiltins(
         }
         if (r === 'T' || r === 'V') {
           const v = vec(c, k);
-          vregs.push([r === 'T' ? '' : field!, v]);
+          vregs.push([r === 'T' && field === spec.dst ? '' : field!, v]);
           if (r === 'T') tied = v;
           return;
         }
