@@ -201,4 +201,23 @@ describe('preprocess: budgets', () => {
         e.location?.line === 26,
     );
   });
+
+  it('stops a long macro body used many times at the use that passes the output limit', () => {
+    // B is 1000 tokens (500 times `x ,`); each `B;` line adds 1001 tokens to the output, so with a
+    // limit of 10 000 tokens the 10th use (line 11) is the first to pass it: 10 * 1001 > 10 000.
+    const src = `#define B ${'x , '.repeat(500)}\n${'B;\n'.repeat(20)}`;
+    throwsAt(
+      () => preprocess(src, 'k.c', { maxTokens: 10_000 }),
+      11,
+      1,
+      'exceeds 10000 tokens',
+      'ResourceLimit',
+    );
+    // under the limit: 9 uses are 9009 tokens plus the end-of-input token
+    assert.equal(
+      preprocess(`#define B ${'x , '.repeat(500)}\n${'B;\n'.repeat(9)}`, 'k.c', { maxTokens: 10_000 }).tokens
+        .length,
+      9010,
+    );
+  });
 });

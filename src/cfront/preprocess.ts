@@ -10,7 +10,7 @@
  * emitted instructions point at the line the user wrote.
  */
 import type { Budget } from '../budget.ts';
-import { type AxsimError, badInput, type ErrorLocation, unsupported } from '../errors.ts';
+import { type AxsimError, badInput, type ErrorLocation, resourceLimit, unsupported } from '../errors.ts';
 import { readTextFile } from '../host.ts';
 import type { IncludeCache } from './include-cache.ts';
 import { lex, type SrcLoc, stringValue, type Token, tokLoc } from './lex.ts';
@@ -32,6 +32,12 @@ export interface PreprocessOptions {
   maxIncludeDepth?: number;
   /** Most macro expansions in all (default 2e6), a guard against exponential macros. */
   maxExpansions?: number;
+  /**
+   * Most tokens in the preprocessed output (default 1e6; the largest tt-llk kernel and AMX C corpus
+   * file preprocess to under 20 000): a guard against a macro with a long body used many times,
+   * which stays under the expansion count while its output fills the memory.
+   */
+  maxTokens?: number;
   /** Predefine `__cplusplus` (default true: tt-llk headers are C++). */
   cplusplus?: boolean;
   /** Limits: nesting depth of includes, tokens one macro use may expand to (exprSize). */
@@ -115,6 +121,7 @@ export class Preprocessor {
   counter = 0;
   includeDepth = 0;
   readonly maxExpansions: number;
+  readonly maxTokens: number;
   /** Told of every include resolution (the include cache records what a file depended on). */
   onResolve?: (
     name: string,
@@ -125,6 +132,7 @@ export class Preprocessor {
 
   constructor(readonly opts: PreprocessOptions = {}) {
     this.maxExpansions = opts.maxExpansions ?? 2_000_000;
+    this.maxTokens = opts.maxTokens ?? 1_000_000;
     const builtin = (name: string, f: (at: Token) => Token[]) =>
       this.macros.set(name, {
         name,
@@ -200,6 +208,12 @@ export class Preprocessor {
       // tokens produced by one macro use in the file count against the expression-size limit
       if (s.fromFile()) this.fromUse = 0;
       this.expandNext(s, this.out);
+      if (this.out.length > this.maxTokens) {
+        throw resourceLimit(`preprocessed output exceeds ${this.maxTokens} tokens`, {
+          location: loc(t),
+          hint: 'a macro with a long body used many times; the limit is PreprocessOptions.maxTokens',
+        });
+      }
     }
     const open = conds[conds.length - 1];
     if (open)
