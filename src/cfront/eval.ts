@@ -136,6 +136,99 @@ export interface Host {
   typeFor?: (name: string) => CType | undefined;
   /** An error for an unknown name (e.g. "SFPI (issue 12)"), or undefined for the default. */
   unknownName?: (name: string, at: SrcLoc) => AxsimError | undefined;
+  /**
+   * A JavaScript body for a function of the host's own C++ text (asked once per function; undefined:
+   * none). The evaluator binds the parameters as for any call and runs the native instead of the
+   * C++ body, which it must mirror exactly: the same builtin calls with the same arguments in the
+   * same order, the same stores, the same result (the SFPI vector classes, src/tensix/sfpi/native.ts).
+   */
+  native?: (f: FuncDecl, ev: Evaluator) => NativeFn | undefined;
+}
+
+/** A host's body for a function (Host.native): the result, or undefined for a void function. */
+export type NativeFn = (c: NativeCall) => Value | undefined;
+
+/**
+ * One call of a native body: `this`'s fields and the bound parameters by position, builtin calls
+ * and the result. Every object the natives see is a record of two 32-bit ints at offsets 0 and 4
+ * (`k`, `v`; checked when the native is chosen).
+ */
+export class NativeCall {
+  constructor(
+    readonly ev: Evaluator,
+    readonly f: FuncDecl,
+    private readonly ret: CType,
+    private readonly self: LV | undefined,
+    /** The parameters' addresses and types as bound. */
+    private readonly addrs: number[],
+    private readonly types: CType[],
+  ) {}
+  private i32(addr: number): number {
+    const r = this.ev.mem.readRegion(addr, 4);
+    return r.view.getInt32(addr - r.base, true);
+  }
+  private w32(addr: number, v: number): void {
+    const r = this.ev.mem.find(addr, 4);
+    r.view.setInt32(addr - r.base, v, true);
+    this.ev.mem.wrote(r, addr, 4);
+  }
+  /** this->k / this->v */
+  k(): number {
+    return this.i32(this.self!.addr);
+  }
+  v(): number {
+    return this.i32(this.self!.addr + 4);
+  }
+  setK(x: number): void {
+    this.w32(this.self!.addr, x);
+  }
+  setV(x: number): void {
+    this.w32(this.self!.addr + 4, x);
+  }
+  /** Parameter i's fields (a record parameter). */
+  pk(i: number): number {
+    return this.i32(this.addrs[i]!);
+  }
+  pv(i: number): number {
+    return this.i32(this.addrs[i]! + 4);
+  }
+  /** Parameter i's value (a scalar parameter), as the body would read it. */
+  p(i: number): Value {
+    return this.ev.load({ t: this.types[i]!, addr: this.addrs[i]! }, this.f.at);
+  }
+  /** Calls the host's builtin `name` as the body's call would (its location: in the host's text). */
+  call(name: string, args: Value[]): Value | undefined {
+    const ev = this.ev;
+    const fn = ev.host.builtins?.get(name) ?? ev.host.builtinFor?.(name);
+    if (!fn) return ev.fail(`unknown builtin ${name}`, this.f.at);
+    const r = fn({
+      ev,
+      name,
+      args,
+      argExprs: [],
+      targs: [],
+      at: this.f.at,
+      scope: ev.frames[ev.frames.length - 1]!.scope,
+    });
+    if (r === undefined) return undefined;
+    if (typeof r === 'bigint') return { k: 'int', t: r >= 0n && r <= 0xffffffffn ? U32 : I64, v: r };
+    if (typeof r === 'number') return { k: 'int', t: U32, v: BigInt(r) };
+    return r;
+  }
+  /** A builtin's integer result as a number. */
+  int(name: string, args: Value[]): number {
+    const r = this.call(name, args);
+    if (r?.k !== 'int') return this.ev.fail(`${name} did not return an integer`, this.f.at);
+    return Number(BigInt.asIntN(32, r.v));
+  }
+  /** The function's result: a fresh object of its return type with fields (k, v). */
+  obj(k: number, v: number): Value {
+    const t = this.ret;
+    const addr = this.ev.mem.alloca(8, 4);
+    this.w32(addr, k);
+    this.w32(addr + 4, v);
+    return { k: 'obj', t, addr };
+  }
 }
 
 export interface EvalOptions {
@@ -2530,14 +2623,8 @@ export class Evaluator {
       case '+':
         if (v.k === 'ptr') return v;
         return this.arith(v, e.at);
-      case '-': {
-        const a = this.arith(v, e.at);
-        if (a.k === 'float')
-          return a.nan !== undefined
-            ? { ...a, nan: a.nan ^ (a.t.bits === 32 ? 0x80000000n : a.t.bits === 16 ? 0x8000n : 1n << 63n) }
-            : this.mkFloat(a.t, -a.v);
-        return this.mkInt((a as { t: IntType }).t, -(a as { v: bigint }).v);
-      }
+      case '-':
+        return this.negate(v, e.at);
       case '~': {
         const a = this.arith(v, e.at);
         if (a.k !== 'int') this.fail(`~ on ${this.describeValue(a)}`, e.at);
@@ -2545,6 +2632,16 @@ export class Evaluator {
       }
     }
     return this.fail(`unknown unary operator ${e.op}`, e.at);
+  }
+
+  /** `-v` of an arithmetic value (promoted; a NaN keeps its payload with the sign flipped). */
+  negate(v: Value, at: SrcLoc): Value {
+    const a = this.arith(v, at);
+    if (a.k === 'float')
+      return a.nan !== undefined
+        ? { ...a, nan: a.nan ^ (a.t.bits === 32 ? 0x80000000n : a.t.bits === 16 ? 0x8000n : 1n << 63n) }
+        : this.mkFloat(a.t, -a.v);
+    return this.mkInt((a as { t: IntType }).t, -(a as { v: bigint }).v);
   }
 
   /** Promoted arithmetic value. */
@@ -3259,13 +3356,19 @@ export class Evaluator {
       if (name) scope.vars.set(name, { k: 'value', v: a.v });
       return;
     }
+    const addr = this.bindValue(vt, a, at);
+    if (name) scope.vars.set(name, { k: 'var', t: vt, addr });
+  }
+
+  /** A by-value parameter of type `vt` initialised from `a`: its address. */
+  private bindValue(vt: CType, a: ArgVal, at: SrcLoc): number {
     const addr = this.mem.alloca(this.sizeOf(vt), this.alignOf(vt));
     if (vt.k === 'record') {
       this.mem.zero(addr, this.sizeOf(vt));
       if (a.v.k === 'obj' && sameType(a.v.t, vt)) this.copyRecord({ t: vt, addr }, a.v);
       else this.construct({ t: vt, addr }, [a], at);
     } else this.store({ t: vt, addr }, a.v, at);
-    if (name) scope.vars.set(name, { k: 'var', t: vt, addr });
+    return addr;
   }
 
   /** Call arguments; a pack expansion `pattern...` gives one argument per element of its pack(s). */
@@ -3627,6 +3730,16 @@ export class Evaluator {
     if (!f.body && !f.bodyToks) {
       this.fail(`${f.name} is declared but not defined`, at, `declared at ${f.at.file}:${f.at.line}`);
     }
+    if (this.host.native && tb.size === 0) {
+      const nt = this.nativeOf(f);
+      if (nt) {
+        const r = this.callNative(nt, f, args, self, at, rec);
+        if (r) {
+          this.lastCallRef = false;
+          return r;
+        }
+      }
+    }
     const body = this.parser.parseBody(f);
     if (this.jit && tb.size === 0 && !self && !rec && !f.owner && args.length === f.params.length) {
       const cf = this.jit.get(f);
@@ -3680,6 +3793,109 @@ export class Evaluator {
     } finally {
       if (pushed) this.frames.pop();
       void sp;
+    }
+  }
+
+  /** Per function: the host's native body with the resolved parameter and return types, or null. */
+  private readonly natives = new WeakMap<FuncDecl, { fn: NativeFn; params: CType[]; ret: CType } | null>();
+
+  /**
+   * The host's native for `f` (Host.native), asked once: only for a non-template function of a
+   * non-template class in a file other than the main one, with by-value parameters, whose record
+   * parameters, `this` and result are records of two 32-bit ints (NativeCall reads them so).
+   */
+  private nativeOf(f: FuncDecl): { fn: NativeFn; params: CType[]; ret: CType } | null {
+    let nt = this.natives.get(f);
+    if (nt !== undefined) return nt;
+    nt = null;
+    const pair = (t: CType) =>
+      t.k === 'record' &&
+      this.sizeOf(t) === 8 &&
+      t.fields.length === 2 &&
+      t.fields.every((x, k) => x.t.k === 'int' && x.t.bits === 32 && x.t.signed && x.offset === 4 * k);
+    if (
+      f.at.file !== this.mainFile &&
+      !f.tparams?.length &&
+      !f.specArgs &&
+      !f.owner?.tparams?.length &&
+      !f.variadic &&
+      !f.params.some((p) => p.pack)
+    ) {
+      const fn = this.host.native!(f, this);
+      if (fn) {
+        const owner = f.owner ? this.instantiate(f.owner, [], new Scope()) : undefined;
+        const scope = this.templateScope(f, new Map(), owner);
+        const types = this.withFrame(f, owner, scope, () => ({
+          params: f.params.map((p) => this.resolveType(p.type, scope)),
+          ret: f.isCtor ? VOID : this.resolveType(f.ret, scope),
+        }));
+        if (
+          (!owner || pair(owner)) &&
+          (types.ret.k === 'void' || pair(types.ret)) &&
+          types.params.every((t) => t.k === 'int' || t.k === 'float' || pair(t))
+        )
+          nt = { fn, ...types };
+      }
+    }
+    this.natives.set(f, nt);
+    return nt;
+  }
+
+  /**
+   * A call of a native body: the parameters are bound as `invoke` binds them (conversions and
+   * constructors included), then the native runs where the body would, with the call site on the
+   * call stack (so builtins report the same user location). Undefined (nothing done): the call
+   * site is not under the main file, or the depth limit is reached — the C++ body runs instead.
+   */
+  private callNative(
+    nt: { fn: NativeFn; params: CType[]; ret: CType },
+    f: FuncDecl,
+    args: ArgVal[],
+    self: LV | undefined,
+    at: SrcLoc,
+    rec: RecordType | undefined,
+  ): Value | undefined {
+    const entry = this.cur.file ? this.cur : at;
+    if (this.mainFile === undefined || this.frames.length >= this.budget.limits.depth) return undefined;
+    if (entry.file !== this.mainFile) {
+      let k = this.callStack.length - 1;
+      while (k >= 0 && this.callStack[k]!.file !== this.mainFile) k--;
+      if (k < 0) return undefined;
+    }
+    if (!!self !== !!f.owner || f.isStatic) return undefined;
+    for (const a of args) if (a.v.k !== 'int' && a.v.k !== 'float' && a.v.k !== 'obj') return undefined;
+    const owner = rec ?? (f.owner ? this.ownerType(f, self) : undefined);
+    const scope = new Scope();
+    const frame: Frame = {
+      fn: f,
+      ns: f.ns,
+      record: owner,
+      thisAddr: self?.addr,
+      retType: nt.ret,
+      scope,
+      callAt: at,
+    };
+    this.budget.step(1);
+    this.frames.push(frame);
+    try {
+      const addrs: number[] = [];
+      for (let k = 0; k < f.params.length; k++) {
+        const p = f.params[k]!;
+        let a = args[k];
+        if (!a) {
+          if (!p.default) this.fail(`${f.name}: no value for parameter ${p.name ?? k + 1}`, at);
+          a = this.evalArg(p.default, scope);
+        }
+        addrs.push(this.bindValue(nt.params[k]!, a, at));
+      }
+      this.callStack.push(entry);
+      try {
+        return nt.fn(new NativeCall(this, f, nt.ret, self, addrs, nt.params)) ?? { k: 'void' };
+      } finally {
+        this.callStack.pop();
+      }
+    } finally {
+      this.frames.pop();
     }
   }
 

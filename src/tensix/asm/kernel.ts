@@ -33,7 +33,9 @@ import {
   parseArch,
   templateLoadSlot,
 } from '../encoding.ts';
+import { SFPI_VECTOR_H } from '../sfpi/header.ts';
 import { SfpiCompiler } from '../sfpi/index.ts';
+import { SFPI_HEADER_FILE, sfpiNative } from '../sfpi/native.ts';
 import { normName, placeValue, type SyntaxField, syntaxOf, UNUSED_BITS } from './syntax.ts';
 import { archTables, type MacroDef, stripNamespaces } from './tables.ts';
 
@@ -151,8 +153,13 @@ export class TensixEmitter {
   }
 
   // ---- the host interface ----
-  host(): Host {
+  /**
+   * `sfpiNatives`: the program's `axsim_sfpi_vector.h` is header.ts's text, so its hot members may
+   * run as natives (src/tensix/sfpi/native.ts).
+   */
+  host(sfpiNatives = false): Host {
     return {
+      ...(sfpiNatives ? { native: sfpiNative } : {}),
       builtins: this.builtins,
       builtinFor: (name) => this.macroBuiltin(name),
       lookupName: (name) => this.constant(name),
@@ -945,7 +952,7 @@ export function compileKernel(source: string, opts: KernelOptions): AssembleResu
       includeCache: opts.includeCache,
       budget: opts.budget ?? defaultBudget(),
       model: 'ilp32',
-      host: em.host(),
+      host: em.host(opts.virtualFiles?.[SFPI_HEADER_FILE] === SFPI_VECTOR_H),
       script: true,
       statementHook: (p) => em.statementHook(p),
       // GCC vector typedefs (v64sf) carry SFPI value handles for sfpi-gcc's raw builtins (sfpi/builtins.ts)
