@@ -96,6 +96,13 @@ export interface OpDef {
   specialise?(ctx: ExecCtx): (() => void) | undefined;
 }
 
+/**
+ * Specialised runs (OpDef.specialise) that read nothing of their ExecCtx when they run, only
+ * values fixed when they were made (addresses, lengths); registry `execute` then does not put the
+ * operands into the context for them.
+ */
+export const CTX_FREE: WeakSet<() => void> = new WeakSet();
+
 // ------------------------------------------------------------------ dtype sets
 
 /** Every element type (dtype.ts `DTYPES`, in the same order). */

@@ -42,7 +42,7 @@ import { TRANDOM_OPS } from './insns/trandom.ts';
 import { TRANS_OPS } from './insns/trans.ts';
 import { TRI_OPS } from './insns/tri.ts';
 import { UNARY_OPS } from './insns/unary.ts';
-import { type ExecCtx, type OpDef, reject, type ScalarValue } from './op.ts';
+import { CTX_FREE, type ExecCtx, type OpDef, reject, type ScalarValue } from './op.ts';
 import { PROFILE_SUPPORT } from './support.ts';
 import { GlobalTensor, Tile } from './tile.ts';
 
@@ -136,10 +136,158 @@ export interface ExecOptions {
 export function execute(
   name: string,
   operands: Readonly<Record<string, Operand>>,
-  attrs: Readonly<Record<string, unknown>> = {},
-  opts: ExecOptions = {},
+  attrs: Readonly<Record<string, unknown>> = NONE,
+  opts: ExecOptions = NONE,
 ): void {
-  runBound(bind(name, operands, attrs, opts));
+  const last = LAST.get(name);
+  if (
+    last !== undefined &&
+    !last.busy &&
+    isEmpty(attrs) &&
+    plainOptions(opts) &&
+    sameOperands(last, operands)
+  ) {
+    runLast(last, operands);
+    return;
+  }
+  const b = bind(name, operands, attrs, opts);
+  runBound(b);
+  remember(name, b, operands, attrs, opts);
+}
+
+const NONE: Readonly<Record<string, never>> = Object.freeze({});
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+/** Options that bind like none at all: the cpu profile, out-of-bounds reads an error. */
+function plainOptions(opts: ExecOptions): boolean {
+  return (
+    opts === NONE ||
+    ((opts.profile === undefined || opts.profile === 'cpu') && opts.outOfBoundsReads !== 'zero')
+  );
+}
+
+/**
+ * `execute`'s memory of its last call per instruction name, for the common case of the same
+ * instruction on the same tiles again (cpu profile, no attributes, tile operands only): the binding of `prepare`, recognised by the tiles' uids and valid regions, on which it
+ * depends alone (attributes and options apart). It holds no reference to the tiles: they are put
+ * into the bound context for the run and taken out after, so a tile that is dropped is collected
+ * as before (its uid is never seen again).
+ */
+interface LastCall {
+  op: OpDef;
+  bound: Bound;
+  fast: (() => void) | undefined;
+  /** Whether `fast` reads nothing of the context (CTX_FREE): then the tiles are not put in. */
+  ctxFree: boolean;
+  /** The names of op.operands. */
+  names: string[];
+  /** Per op.operands entry: the tile's uid, or 0 when the operand was not given. */
+  uids: number[];
+  /** validRow, validCol per op.operands entry. */
+  valid: number[];
+  /** Operands given. */
+  given: number;
+  busy: boolean;
+}
+const LAST = new Map<string, LastCall>();
+
+/**
+ * Whether `operands` are the tiles of the last call, with the same valid regions, and nothing
+ * else (an operand name the op does not have must fail as before).
+ */
+function sameOperands(last: LastCall, operands: Readonly<Record<string, Operand>>): boolean {
+  const names = last.names;
+  let n = 0;
+  for (const k in operands) {
+    const v = operands[k];
+    if (v === undefined) continue;
+    let i = 0;
+    while (i < names.length && names[i] !== k) i++;
+    if (
+      i === names.length ||
+      !(v instanceof Tile) ||
+      v.uid !== last.uids[i] ||
+      v.validRow !== last.valid[2 * i] ||
+      v.validCol !== last.valid[2 * i + 1]
+    ) {
+      return false;
+    }
+    n++;
+  }
+  return n === last.given;
+}
+
+function runLast(last: LastCall, operands: Readonly<Record<string, Operand>>): void {
+  const f = last.fast;
+  if (f !== undefined && last.ctxFree) {
+    f();
+    return;
+  }
+  const names = last.names;
+  const tiles = last.bound.ctx.tiles;
+  for (let i = 0; i < names.length; i++)
+    if (last.uids[i] !== 0) tiles[names[i]!] = operands[names[i]!] as Tile;
+  last.busy = true;
+  try {
+    if (f !== undefined) f();
+    else runBound(last.bound);
+  } finally {
+    last.busy = false;
+    forget(last);
+  }
+}
+
+/** Takes the tiles out of the bound context (see LastCall). */
+function forget(last: LastCall): void {
+  const names = last.names;
+  const tiles = last.bound.ctx.tiles as Record<string, Tile | undefined>;
+  for (let i = 0; i < names.length; i++) if (last.uids[i] !== 0) tiles[names[i]!] = undefined;
+}
+
+function remember(
+  name: string,
+  b: Bound,
+  operands: Readonly<Record<string, Operand>>,
+  attrs: Readonly<Record<string, unknown>>,
+  opts: ExecOptions,
+): void {
+  if (b.ones !== null || !isEmpty(attrs) || !plainOptions(opts)) return;
+  const specs = b.op.operands;
+  if (specs.length === 0 || specs.some((s) => s.kind !== 'tile')) return;
+  let last = LAST.get(name);
+  if (last?.busy) return;
+  if (last === undefined || last.op !== b.op) {
+    const names = specs.map((o) => o.name);
+    last = {
+      op: b.op,
+      bound: b,
+      fast: undefined,
+      ctxFree: false,
+      names,
+      uids: [],
+      valid: [],
+      given: 0,
+      busy: false,
+    };
+    LAST.set(name, last);
+  }
+  last.bound = b;
+  last.fast = specialised(b);
+  last.ctxFree = last.fast !== undefined && CTX_FREE.has(last.fast);
+  let given = 0;
+  for (let i = 0; i < specs.length; i++) {
+    const t = operands[specs[i]!.name] as Tile | undefined;
+    last.uids[i] = t === undefined ? 0 : t.uid;
+    last.valid[2 * i] = t === undefined ? 0 : t.validRow;
+    last.valid[2 * i + 1] = t === undefined ? 0 : t.validCol;
+    if (t !== undefined) given++;
+  }
+  last.given = given;
+  forget(last);
 }
 
 /**

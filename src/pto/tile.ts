@@ -55,7 +55,15 @@ export function namedLayout(name: NamedLayout): Pick<TileSpec, 'loc' | 'blayout'
   }
 }
 
+/** The last {@link Tile.uid} handed out. */
+let lastUid = 0;
+
 export class Tile {
+  /**
+   * A number no other tile of this process has (registry `execute` recognises the operands of its
+   * last call by it without keeping them alive).
+   */
+  readonly uid: number = ++lastUid;
   readonly dtype: DType;
   readonly loc: TileLoc;
   readonly rows: number;

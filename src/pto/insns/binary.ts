@@ -5,7 +5,7 @@
  */
 import { type Arith, arithOf } from '../arith.ts';
 import { DTYPE_INFO, type DType } from '../dtype.ts';
-import { ALL, type ExecCtx, type OpDef, type OperandSpec, per, reject } from '../op.ts';
+import { ALL, CTX_FREE, type ExecCtx, type OpDef, type OperandSpec, per, reject } from '../op.ts';
 import { simdF32At, simdKernel } from '../simd.ts';
 import { binaryLoop, binaryLoopDstOffsets, cPow, pickLoop } from './kernels.ts';
 
@@ -168,7 +168,9 @@ function f32Specialise(ctx: ExecCtx, op: 0 | 1 | 2 | 3): (() => void) | undefine
   const pb = s1.poolAddr;
   const k = simdKernel(op);
   if (k !== undefined && pd >= 0 && pa >= 0 && pb >= 0 && d.cols === C && s0.cols === C && s1.cols === C) {
-    return () => k(pd, pa, pb, n);
+    const run = () => k(pd, pa, pb, n);
+    CTX_FREE.add(run);
+    return run;
   }
   return () => {
     f32Fast(ctx, op);
