@@ -28,6 +28,7 @@ export { lex, type SrcLoc, stringValue, type Token, tokLoc } from './lex.ts';
 export { parseFloatLiteral, roundRational } from './literal.ts';
 export { HEAP_BASE, Memory, type Region, type RegionHooks } from './memory.ts';
 export { type ParseOptions, Parser, parse, typeText } from './parse.ts';
+export { ParseMemo, type ParseMemoStats } from './parse-memo.ts';
 export {
   type Macro,
   type PreprocessOptions,
@@ -50,6 +51,9 @@ export interface LoadOptions extends PreprocessOptions {
   optionalSemicolon?: boolean;
   asmStatements?: boolean;
   vectorTypedef?: ParseOptions['vectorTypedef'];
+  /** Reuse of parsed declarations across runs (parse-memo.ts); with a statementHook, needs hostKey. */
+  parseMemo?: ParseOptions['memo'];
+  hostKey?: ParseOptions['hostKey'];
 }
 
 export interface Program {
@@ -73,6 +77,8 @@ export function loadProgram(source: string, opts: LoadOptions = {}): Program {
       optionalSemicolon: opts.optionalSemicolon,
       asmStatements: opts.asmStatements,
       vectorTypedef: opts.vectorTypedef,
+      memo: opts.parseMemo,
+      hostKey: opts.hostKey,
     });
     const tu = parser.translationUnit();
     const ev = new Evaluator(tu, parser, { model: opts.model, budget, host: opts.host, mainFile: file });

@@ -29,6 +29,7 @@ import type {
 } from './ast.ts';
 import { type SrcLoc, stringValue, type Token, tokLoc, unescapeC } from './lex.ts';
 import { parseFloatLiteral } from './literal.ts';
+import { NameSet, type ParseMemo, type Recording } from './parse-memo.ts';
 import { parseIntLiteral } from './preprocess.ts';
 
 export interface ParseOptions {
@@ -57,6 +58,17 @@ export interface ParseOptions {
    * sfpi-gcc's raw `__builtin_rvtt_*` builtins, src/tensix/sfpi/builtins.ts). Unset: refused.
    */
   vectorTypedef?: string;
+  /**
+   * Reuse of parsed declarations across runs (parse-memo.ts): top-level declarations made of the
+   * include cache's frozen tokens are recorded and replayed when the same tokens come in the same
+   * parser state.
+   */
+  memo?: ParseMemo;
+  /**
+   * What the statement hook accepts, as a key (e.g. the emitter and its architecture): with a hook and
+   * no key nothing is memoised; two hooks with one key must parse every statement alike.
+   */
+  hostKey?: string;
 }
 
 /** The built-in type words; a declaration's base type is any combination of them. */
@@ -184,9 +196,9 @@ export class Parser {
   readonly budget: Budget;
   depth = 0;
   /** Last components of names declared as types. */
-  readonly typeNames = new Set<string>();
+  readonly typeNames: NameSet;
   /** Last components of names declared as templates (for `name<` in expressions). */
-  readonly templateNames = new Set<string>();
+  readonly templateNames = new NameSet();
   /** Template type parameters in scope (a stack of frames). */
   readonly tparamFrames: Set<string>[] = [];
   ns: string[] = [];
@@ -196,12 +208,19 @@ export class Parser {
   noGreater = 0;
   /** Set by a declarator that read `...` before its name (a function parameter pack). */
   declPack = false;
+  /** The furthest token index `peek` has looked at (what a memo recording depends on). */
+  hi = 0;
+  /** The memo recording of the top-level declaration being parsed (ParseOptions.memo). */
+  private recording: Recording | undefined;
 
+  /** @param baseTypes type names of an enclosing parser this one also knows (exprFrom). */
   constructor(
     readonly toks: Token[],
     readonly file: string,
     readonly opts: ParseOptions = {},
+    baseTypes?: NameSet,
   ) {
+    this.typeNames = new NameSet(baseTypes);
     this.budget = opts.budget ?? defaultBudget();
     for (const n of opts.typeNames ?? []) this.typeNames.add(n);
     for (const n of [
@@ -234,8 +253,13 @@ export class Parser {
   exprFrom(toks: Token[]): Expr | undefined {
     if (toks.length === 0) return undefined;
     const last = toks[toks.length - 1]!;
-    const sub = new Parser([...toks, { ...last, kind: 'eof', text: '' }], this.file, { budget: this.budget });
-    for (const n of this.typeNames) sub.typeNames.add(n);
+    // the sub-parser knows this parser's type names (not its template names), and adds its own
+    const sub = new Parser(
+      [...toks, { ...last, kind: 'eof', text: '' }],
+      this.file,
+      { budget: this.budget },
+      this.typeNames,
+    );
     return sub.assignment();
   }
 
@@ -244,7 +268,10 @@ export class Parser {
 
   // ---- tokens ----
   peek(k = 0): Token {
-    const t = this.toks[Math.min(this.pos + k, this.toks.length - 1)]!;
+    let i = this.pos + k;
+    if (i >= this.toks.length) i = this.toks.length - 1;
+    if (i > this.hi) this.hi = i;
+    const t = this.toks[i]!;
     if (this.lineLimit !== undefined && tokLoc(t).line > this.lineLimit)
       return { ...t, kind: 'eof', text: '' };
     return t;
@@ -296,7 +323,13 @@ export class Parser {
     // `>>` closing two template argument lists: split it
     if (text === '>' && t.kind === 'punct' && (t.text === '>>' || t.text === '>=' || t.text === '>>=')) {
       const rest = t.text.slice(1);
-      this.toks[this.pos] = { ...t, text: rest, col: t.col + 1, use: t.use };
+      const r = this.recording;
+      const split = { ...t, text: rest, col: t.col + 1, use: t.use };
+      if (r) {
+        if (!r.originals.has(this.pos)) r.originals.set(this.pos, t);
+        r.writes.push([this.pos, split]);
+      }
+      this.toks[this.pos] = split;
       return { ...t, text: '>' };
     }
     throw badInput(`expected '${text}'${what ? ` ${what}` : ''} but found ${this.describe(t)}`, {
@@ -327,6 +360,49 @@ export class Parser {
 
   /** One declaration at namespace scope (or a statement in script mode) appended to `out`. */
   topLevel(out: Decl[]): void {
+    const memo = this.opts.memo;
+    if (memo !== undefined && this.recording === undefined && Object.isFrozen(this.toks[this.pos])) {
+      const key = this.memoKey();
+      if (key !== undefined) {
+        if (memo.replay(this, key, out)) return;
+        const r = memo.begin(this, key, out.length);
+        this.recording = r;
+        let done: Decl[] | undefined;
+        try {
+          this.topLevelInner(out);
+          done = out;
+        } finally {
+          this.recording = undefined;
+          memo.end(this, r, done);
+        }
+        return;
+      }
+    }
+    this.topLevelInner(out);
+  }
+
+  /** The parser state a memoised top-level declaration depends on (beyond tokens and names), or undefined. */
+  private memoKey(): string | undefined {
+    const o = this.opts;
+    if (o.statementHook !== undefined && o.hostKey === undefined) return undefined;
+    if (this.pendingAlign !== undefined || this.lineLimit !== undefined) return undefined;
+    return JSON.stringify([
+      o.hostKey ?? '',
+      o.script === true,
+      o.optionalSemicolon === true,
+      o.asmStatements === true,
+      o.vectorTypedef ?? '',
+      o.eagerBodies === true,
+      this.budget.limits.depth,
+      this.depth,
+      this.noGreater,
+      this.declPack,
+      this.ns,
+      this.tparamFrames.map((f) => [...f]),
+    ]);
+  }
+
+  private topLevelInner(out: Decl[]): void {
     const t = this.peek();
     if (this.opts.script && !this.startsDeclaration()) {
       const hook = this.opts.statementHook?.(this);

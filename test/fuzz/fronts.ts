@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { Budget } from '../../src/budget.ts';
 import type { IncludeCache } from '../../src/cfront/include-cache.ts';
+import type { ParseMemo } from '../../src/cfront/parse-memo.ts';
 import { sharedConformanceFile } from '../../src/conformance/shared.ts';
 import { badInput } from '../../src/errors.ts';
 import { ACCEPT, AFFINE_PROGRAM, REJECT, WHILE_PROGRAM } from '../../src/pto/asm/fixtures.ts';
@@ -271,13 +272,14 @@ export function kernelEntries(text: string): string[] {
  * `tensix run kernel.h --entry E` (the LLK environment, src/tensix/llk) on a (mutated) kernel: the
  * variant `v` picks the entry, the arch, --bare, and whether the run is timed (the cycle model).
  * Returns the compiled words (for the include-cache check in include-cache.test.ts); `includeCache`
- * as in LlkRunOptions (default: the process's cache, as the CLI uses it).
+ * and `parseMemo` as in LlkRunOptions (default: the process's cache and memo, as the CLI uses them).
  */
 export async function runLlkInput(
   text: string,
   budget: Budget,
   v: number,
   includeCache?: IncludeCache | false,
+  parseMemo?: ParseMemo | false,
 ): Promise<Uint32Array> {
   const { TensixMachine } = await tensixMod();
   const { compileLlk, loadKernelCompiler, runCompiled, applyHwConfigure } = await llkMod();
@@ -294,6 +296,7 @@ export async function runLlkInput(
     bare,
     budget,
     ...(includeCache === undefined ? {} : { includeCache }),
+    ...(parseMemo === undefined ? {} : { parseMemo }),
   });
   if (!bare) applyHwConfigure(m, {});
   runCompiled(m, compiled, { timed: (v & 4) !== 0 });

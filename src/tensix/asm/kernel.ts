@@ -22,6 +22,7 @@ import type { IncludeCache } from '../../cfront/include-cache.ts';
 import { loadProgram, wrapInternal } from '../../cfront/index.ts';
 import type { SrcLoc } from '../../cfront/lex.ts';
 import type { Parser } from '../../cfront/parse.ts';
+import type { ParseMemo } from '../../cfront/parse-memo.ts';
 import { I32, U32 } from '../../cfront/types.ts';
 import { AxsimError, badInput, nearestName, undefinedBehaviour, unsupported } from '../../errors.ts';
 import {
@@ -99,6 +100,8 @@ export interface KernelOptions {
   memory?: readonly KernelMemory[];
   /** Reuse of included headers' preprocessing across compiles (src/cfront/include-cache.ts). */
   includeCache?: IncludeCache;
+  /** Reuse of the parsed declarations of those headers across compiles (src/cfront/parse-memo.ts). */
+  parseMemo?: ParseMemo;
 }
 
 /** A block of target memory mapped for the kernel's RISC-V code (bytes copied in, little-endian). */
@@ -950,6 +953,9 @@ export function compileKernel(source: string, opts: KernelOptions): AssembleResu
       includeDirs: opts.includeDirs,
       virtualFiles: opts.virtualFiles,
       includeCache: opts.includeCache,
+      parseMemo: opts.parseMemo,
+      // the statement hook's forms depend on the architecture's instruction tables only
+      hostKey: `tensix kernel ${arch}`,
       budget: opts.budget ?? defaultBudget(),
       model: 'ilp32',
       host: em.host(opts.virtualFiles?.[SFPI_HEADER_FILE] === SFPI_VECTOR_H),

@@ -7,6 +7,7 @@
  */
 import type { Budget } from '../../budget.ts';
 import { IncludeCache } from '../../cfront/include-cache.ts';
+import { ParseMemo } from '../../cfront/parse-memo.ts';
 import { AxsimError, badInput, unsupported } from '../../errors.ts';
 import type { Arch } from '../encoding.ts';
 import type { TensixMachine } from '../index.ts';
@@ -48,6 +49,7 @@ export interface CompileKernelOptions {
   /** Resource limits of the C++ evaluation (src/budget.ts); the defaults when absent. */
   budget?: Budget;
   includeCache?: IncludeCache;
+  parseMemo?: ParseMemo;
 }
 
 export type KernelCompiler = (source: string, opts: CompileKernelOptions) => CompiledKernel;
@@ -73,10 +75,17 @@ export interface LlkRunOptions extends Omit<LlkDriverOptions, 'arch'> {
    * Default: one cache per process, shared by every LLK compile; `false` preprocesses everything anew.
    */
   includeCache?: IncludeCache | false;
+  /**
+   * Reuse of the environment's parsed declarations across compiles (exact: src/cfront/parse-memo.ts).
+   * Default: one memo per process (with the default include cache; none when includeCache is false).
+   */
+  parseMemo?: ParseMemo | false;
 }
 
 /** The process's cache of the LLK environment's preprocessed headers (bounded, see IncludeCache). */
 export const LLK_INCLUDE_CACHE = new IncludeCache();
+/** The process's memo of the LLK environment's parsed declarations (bounded, see ParseMemo). */
+export const LLK_PARSE_MEMO = new ParseMemo();
 
 export interface LlkRunResult {
   words: Uint32Array;
@@ -176,6 +185,9 @@ export function compileLlk(compile: KernelCompiler, m: TensixMachine, o: LlkRunO
     memory: o.memory,
     ...(o.budget ? { budget: o.budget } : {}),
     ...(o.includeCache === false ? {} : { includeCache: o.includeCache ?? LLK_INCLUDE_CACHE }),
+    ...(o.parseMemo === false || (o.parseMemo === undefined && o.includeCache === false)
+      ? {}
+      : { parseMemo: o.parseMemo ?? LLK_PARSE_MEMO }),
   });
   return { driver, compiled };
 }
