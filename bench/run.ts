@@ -20,10 +20,11 @@
  * full mode also after the timed N. The exit code is 1 if any check failed.
  */
 import { spawnSync } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { executeRaw, fnv1a64 } from '../src/amx/index.ts';
 import type { Tile } from '../src/pto/index.ts';
+import { configureThreads } from '../src/pto/simd.ts';
 import { type Arch, compile, runProgram, TensixState } from '../src/tensix/index.ts';
 import { amxCRows } from './amx-c.bench.ts';
 import { AMX_WORKLOADS, setUp } from './amx-workloads.ts';
@@ -165,24 +166,26 @@ function amxCRowsForTable(): BenchRow[] {
   );
 }
 
+/** One timing of `run` repeated until >= minSeconds of wall-clock time: work units per wall and per CPU second (10^9). */
+function ptoTiming(run: () => void, work: number): { wall: number; cpu: number } {
+  const minSeconds = quick ? 0.05 : 0.5;
+  let n = 4;
+  for (;;) {
+    const t0 = performance.now();
+    const sec = cpuSeconds(() => {
+      for (let i = 0; i < n; i++) run();
+    });
+    const wall = (performance.now() - t0) / 1000;
+    if (wall >= minSeconds && sec > 0) return { wall: (n * work) / wall / 1e9, cpu: (n * work) / sec / 1e9 };
+    n *= 2;
+  }
+}
+
 /** Median over the repetitions of work units per CPU second (in 10^9), each timing >= minSeconds. */
 function ptoRate(run: () => void, work: number): number {
-  const minSeconds = quick ? 0.05 : 0.5;
   for (let i = 0; i < 10; i++) run();
   const rates: number[] = [];
-  for (let k = 0; k < reps; k++) {
-    let n = 4;
-    for (;;) {
-      const sec = cpuSeconds(() => {
-        for (let i = 0; i < n; i++) run();
-      });
-      if (sec >= minSeconds) {
-        rates.push((n * work) / sec / 1e9);
-        break;
-      }
-      n *= 2;
-    }
-  }
+  for (let k = 0; k < reps; k++) rates.push(ptoTiming(run, work).cpu);
   return median(rates);
 }
 
@@ -195,20 +198,54 @@ function ptoRows(): BenchRow[] {
     out.push(row(`${name} (vs ${w.refBuild})`, 'cpu', w.unit, ptoRate(c.run, w.work), w.ref, c.check()));
   }
   // Issue 17's cliff rows: large tiles and many live tiles against axsim's own 512x512 rate in the
-  // same run (the acceptance: ratio >= 0.8)
+  // same run (the acceptance: ratio >= 0.8), each timing alternating with one of the 512x512 base
+  // so that both see the same load. Over CPU time like the other rows, except the row with helper
+  // threads (src/pto/threads.ts, opt-in through AXSIM_PTO_THREADS; this row starts one worker per
+  // core but the calling one, none on a one-core host): its throughput is wall-clock time, like the
+  // reference's steady_clock, since the CPU time of the threads adds up; its CPU-time rate is
+  // printed as a row of its own.
+  const workers = Math.min(availableParallelism() - 1, 7);
   const cliff = [
-    { name: 'PTO TADD f32 1024x1024 (vs axsim 512x512)', n: 1024, live: 0 },
-    { name: 'PTO TADD f32 512x512 with 100 live 512x512 tiles (vs axsim 512x512)', n: 512, live: 100 },
-  ].filter((c) => wanted(c.name));
+    { name: 'PTO TADD f32 1024x1024 (vs axsim 512x512)', n: 1024, live: 0, workers: -1 },
+    {
+      name: `PTO TADD f32 1024x1024 with ${workers} helper thread(s) (vs axsim 512x512)`,
+      n: 1024,
+      live: 0,
+      workers,
+    },
+    {
+      name: 'PTO TADD f32 512x512 with 100 live 512x512 tiles (vs axsim 512x512)',
+      n: 512,
+      live: 100,
+      workers: -1,
+    },
+  ].filter((c) => wanted(c.name) && c.workers !== 0);
   if (cliff.length > 0) {
     const base = taddCase(512);
-    const baseRate = ptoRate(base.run, 512 * 512);
+    for (let i = 0; i < 10; i++) base.run();
     const baseOk = base.check();
     for (const c of cliff) {
       const live: Tile[] = [];
       for (let i = 0; i < c.live; i++) live.push(vecTile(512, i + 2));
       const t = taddCase(c.n);
-      out.push(row(c.name, 'cpu', 'G elem/s', ptoRate(t.run, c.n * c.n), baseRate, baseOk && t.check()));
+      const threads = c.workers > 0 ? configureThreads({ workers: c.workers }) : undefined;
+      // wait (up to 5 s) for the workers to start: they would otherwise join during the timings
+      const sleep = new Int32Array(new SharedArrayBuffer(4));
+      for (let i = 0; threads && threads.live() < c.workers && i < 1000; i++) Atomics.wait(sleep, 0, 0, 5);
+      for (let i = 0; i < 10; i++) t.run();
+      const b: { wall: number; cpu: number }[] = [];
+      const r: { wall: number; cpu: number }[] = [];
+      for (let k = 0; k < reps; k++) {
+        b.push(ptoTiming(base.run, 512 * 512));
+        r.push(ptoTiming(t.run, c.n * c.n));
+      }
+      const ok = baseOk && t.check();
+      const m = (xs: { wall: number; cpu: number }[], f: 'wall' | 'cpu') => median(xs.map((x) => x[f]));
+      if (threads) out.push(row(`${c.name}, wall clock`, 'cpu', 'G elem/s', m(r, 'wall'), m(b, 'wall'), ok));
+      out.push(
+        row(`${c.name}${threads ? ', CPU time' : ''}`, 'cpu', 'G elem/s', m(r, 'cpu'), m(b, 'cpu'), ok),
+      );
+      if (threads) configureThreads(false);
       if (live.length !== c.live) throw new Error('unreachable');
     }
   }

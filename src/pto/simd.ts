@@ -13,7 +13,9 @@
  * memory the pool is a fixed 32 MiB. Tiles built on caller bytes, blocks above 64 MiB, a full
  * pool, or a host without WebAssembly SIMD use the plain JS loops.
  */
+
 import { leb, section, sleb, WASM_HEADER, WasmPool, wasmExports, wasmName } from '../wasm.ts';
+import { F32Threads, type ThreadOptions } from './threads.ts';
 
 /** Pages (64 KiB) of the pool at first; a shared pool grows on demand up to MAX_PAGES. */
 const POOL_PAGES = 512; // 32 MiB
@@ -195,7 +197,7 @@ function moduleBytes(shared: boolean): Uint8Array {
     ...section(3, [0x04, 0x00, 0x00, 0x00, 0x00]),
     ...section(6, [0x01, 0x7f, 0x01, I32_CONST, 0x00, END]), // the direction: mutable i32 = 0
     ...section(7, [
-      0x04,
+      0x05,
       ...name('add'),
       0x00,
       0x00,
@@ -208,6 +210,9 @@ function moduleBytes(shared: boolean): Uint8Array {
       ...name('div'),
       0x00,
       0x03,
+      ...name('dir'), // the direction (src/pto/threads.ts sets it per chunk)
+      0x03,
+      0x00,
     ]),
     ...section(10, [0x04, ...bodies.flat()]),
   ]);
@@ -218,14 +223,21 @@ type Kernel = (d: number, a: number, b: number, n: number) => void;
 interface Simd {
   pool: WasmPool;
   kernels: [Kernel, Kernel, Kernel, Kernel];
+  dir: { value: number };
+  /** The module's bytes (for the helper threads; only when the pool is shared). */
+  bytes: Uint8Array | undefined;
 }
 
 /** The pool (shared when the host allows, else fixed) and the kernels; undefined without WebAssembly SIMD. */
 function init(): Simd | undefined {
   for (const shared of [true, false]) {
     const pool = WasmPool.create(POOL_PAGES, { maxPages: MAX_PAGES, shared });
-    const ex = pool && wasmExports(moduleBytes(shared), pool.memory);
-    if (pool && ex) return { pool, kernels: [ex.add, ex.sub, ex.mul, ex.div] as Simd['kernels'] };
+    const bytes = moduleBytes(shared);
+    const ex = pool && wasmExports(bytes, pool.memory);
+    if (pool && ex) {
+      const kernels = [ex.add, ex.sub, ex.mul, ex.div] as Simd['kernels'];
+      return { pool, kernels, dir: ex.dir as Simd['dir'], bytes: pool.shared ? bytes : undefined };
+    }
   }
   return undefined; // no WebAssembly SIMD on this host: JS loops only
 }
@@ -280,4 +292,63 @@ export function simdF32At(op: 0 | 1 | 2 | 3, d: number, a: number, b: number, n:
 /** The kernel d = a (op) b over n f32 elements at pool byte addresses, or undefined without SIMD. */
 export function simdKernel(op: 0 | 1 | 2 | 3): Kernel | undefined {
   return ensureInit()?.kernels[op];
+}
+
+// ---- helper threads for large calls (src/pto/threads.ts) ----
+
+/**
+ * Elements from which one contiguous kernel call is split across helper threads (when there are
+ * any, src/pto/threads.ts): the three f32 arrays then take 4 MiB or more, twice the 2 MiB L2 of a
+ * core of the machine of docs/performance-pto.md. Below that a single core runs mostly from its
+ * own cache (the kernel turns round on every call: 512x512, 3 MiB, ran at 3.5-5 G elem/s); above
+ * it mostly from memory (724x724, 6 MiB: 3.2; 1024x1024, 12 MiB: 2.7; 2048x2048: 2.4-2.5), the
+ * case where a second core adds bandwidth (the reference splits from 16 384 elements, but starts
+ * threads per call).
+ */
+export const THREAD_MIN_ELEMS: number = Math.ceil((4 << 20) / 12);
+
+let threads: F32Threads | undefined;
+let threadsTried = false;
+
+function helperThreads(): F32Threads | undefined {
+  if (!threadsTried) {
+    threadsTried = true;
+    const s = ensureInit();
+    if (s?.bytes) threads = F32Threads.start(s.bytes, s.pool.memory, s.kernels, s.dir);
+  }
+  return threads;
+}
+
+/**
+ * For tests and benchmarks: `false` stops the helper threads (every call then runs on the calling
+ * thread), options start new ones (`workers` unset: as AXSIM_PTO_THREADS says). Returns the new
+ * threads, or undefined when there are none. The old workers end asynchronously.
+ */
+export function configureThreads(opts: ThreadOptions | false): F32Threads | undefined {
+  const old = threads;
+  threads = undefined;
+  threadsTried = true;
+  if (old) void old.stop();
+  const s = ensureInit();
+  if (opts !== false && s?.bytes) threads = F32Threads.start(s.bytes, s.pool.memory, s.kernels, s.dir, opts);
+  return threads;
+}
+
+/**
+ * d = a (op) b over n f32 elements at pool byte addresses, split across the helper threads when
+ * there are any, n >= THREAD_MIN_ELEMS, and d and each source start together or are disjoint (the
+ * condition under which the order of the elements cannot matter); otherwise one kernel call.
+ */
+export function simdF32Split(op: 0 | 1 | 2 | 3, d: number, a: number, b: number, n: number): void {
+  const len = 4 * n;
+  const t = n >= THREAD_MIN_ELEMS ? helperThreads() : undefined;
+  if (
+    t !== undefined &&
+    (d === a || d + len <= a || a + len <= d) &&
+    (d === b || d + len <= b || b + len <= d)
+  ) {
+    t.run(op, d, a, b, n);
+  } else {
+    SIMD!.kernels[op](d, a, b, n);
+  }
 }

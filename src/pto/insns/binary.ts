@@ -6,7 +6,7 @@
 import { type Arith, arithOf } from '../arith.ts';
 import { DTYPE_INFO, type DType } from '../dtype.ts';
 import { ALL, CTX_FREE, type ExecCtx, type OpDef, type OperandSpec, per, reject } from '../op.ts';
-import { simdF32At, simdKernel } from '../simd.ts';
+import { simdF32At, simdF32Split, simdKernel, THREAD_MIN_ELEMS } from '../simd.ts';
 import { binaryLoop, binaryLoopDstOffsets, cPow, pickLoop } from './kernels.ts';
 
 const OPS3: readonly OperandSpec[] = [
@@ -121,7 +121,7 @@ function f32Fast(ctx: ExecCtx, op: 0 | 1 | 2 | 3): boolean {
   const pb = s1.poolAddr;
   if (pd >= 0 && pa >= 0 && pb >= 0) {
     // all three in the SIMD pool (addresses found when the tiles were made)
-    if (dc === C && ac === C && bc === C) simdF32At(op, pd, pa, pb, R * C);
+    if (dc === C && ac === C && bc === C) simdF32Split(op, pd, pa, pb, R * C);
     else for (let r = 0; r < R; r++) simdF32At(op, pd + r * dc * 4, pa + r * ac * 4, pb + r * bc * 4, C);
     return true;
   }
@@ -168,7 +168,7 @@ function f32Specialise(ctx: ExecCtx, op: 0 | 1 | 2 | 3): (() => void) | undefine
   const pb = s1.poolAddr;
   const k = simdKernel(op);
   if (k !== undefined && pd >= 0 && pa >= 0 && pb >= 0 && d.cols === C && s0.cols === C && s1.cols === C) {
-    const run = () => k(pd, pa, pb, n);
+    const run = n >= THREAD_MIN_ELEMS ? () => simdF32Split(op, pd, pa, pb, n) : () => k(pd, pa, pb, n);
     CTX_FREE.add(run);
     return run;
   }
