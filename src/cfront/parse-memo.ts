@@ -52,8 +52,11 @@ interface Entry {
   decls: readonly Decl[];
   /** Functions queued for lazy body parsing, in order (templates). */
   lazy: readonly FuncDecl[];
-  /** Template objects a replay copies (functions and everything leading to one). */
-  copied: ReadonlySet<object>;
+  /**
+   * Template objects a replay copies (functions and everything leading to one), each with where
+   * its children to copy are (array indices or property names).
+   */
+  plans: Plans;
   /** The parser's position when recorded (function bodies' token ranges move with the replay). */
   start: number;
   pendingAlign: Expr | undefined;
@@ -131,6 +134,12 @@ export class ParseMemo {
   /** Entries, least recently used first. */
   private readonly lru = new Set<Entry>();
   private tokens = 0;
+  /**
+   * First tokens of declarations parsed once without recording: a declaration is recorded the second
+   * time its first token object comes (the include cache's tokens of a state seen only once, e.g. a
+   * program that redefines a macro the environment uses, would cost a recording and never be replayed).
+   */
+  private seen = new WeakSet<Token>();
   hits = 0;
   misses = 0;
 
@@ -146,6 +155,7 @@ export class ParseMemo {
   }
 
   clear(): void {
+    this.seen = new WeakSet();
     this.byFirst.clear();
     this.lru.clear();
     this.tokens = 0;
@@ -174,8 +184,8 @@ export class ParseMemo {
       for (const name of e.tmplAdds) p.templateNames.add(name);
       const copies = new Map<object, unknown>();
       const shift = pos - e.start;
-      for (const d of e.decls) out.push(copyNode(d, e.copied, copies, shift) as Decl);
-      for (const f of e.lazy) p.lazy.push(copyNode(f, e.copied, copies, shift) as FuncDecl);
+      for (const d of e.decls) out.push(copyNode(d, e.plans, copies, shift) as Decl);
+      for (const f of e.lazy) p.lazy.push(copyNode(f, e.plans, copies, shift) as FuncDecl);
       p.pendingAlign = e.pendingAlign;
       p.declPack = e.declPack;
       p.pos = pos + e.consumed;
@@ -185,9 +195,17 @@ export class ParseMemo {
     return false;
   }
 
-  /** Starts recording the parse of the declaration at p.pos. */
-  begin(p: MemoParser, key: string, outLength: number): Recording {
+  /**
+   * Starts recording the parse of the declaration at p.pos, or returns undefined when its first
+   * token is new (it is recorded if it comes again).
+   */
+  begin(p: MemoParser, key: string, outLength: number): Recording | undefined {
     this.misses++;
+    const first = p.toks[p.pos]!;
+    if (!this.seen.has(first)) {
+      this.seen.add(first);
+      return undefined;
+    }
     p.hi = p.pos;
     p.typeNames.startLog();
     p.templateNames.startLog();
@@ -217,16 +235,12 @@ export class ParseMemo {
     const leads = new Set<object>();
     const seen = new Set<object>();
     for (const x of roots) markLeads(x, leads, seen);
+    const plans: Plans = new Map();
     const copies = new Map<object, unknown>();
-    const copied = new Set<object>();
-    const template = (x: unknown) => {
-      const c = copyNode(x, leads, copies, 0);
-      return c;
-    };
-    const decls = out.slice(r.outStart).map((d) => template(d) as Decl);
-    const lazy = p.lazy.slice(r.lazyStart).map((f) => template(f) as FuncDecl);
-    for (const c of copies.values()) copied.add(c as object);
-    for (const c of copied) Object.freeze(c);
+    const decls = out.slice(r.outStart).map((d) => template(d, leads, plans, copies) as Decl);
+    const lazy = p.lazy.slice(r.lazyStart).map((f) => template(f, leads, plans, copies) as FuncDecl);
+    // (the templates are not frozen: a frozen object is copied by a slow path, ~9 times slower; no
+    // run ever gets a template, only its copies)
     const e: Entry = {
       key: r.key,
       toks,
@@ -238,7 +252,7 @@ export class ParseMemo {
       tmplAdds: tmpls.added,
       decls,
       lazy,
-      copied,
+      plans,
       start: r.start,
       pendingAlign: p.pendingAlign,
       declPack: p.declPack,
@@ -295,31 +309,63 @@ function markLeads(x: unknown, leads: Set<object>, seen: Set<object>): boolean {
   return lead;
 }
 
+type Plans = Map<object, readonly (number | string)[]>;
+
 /**
- * A copy of `x` for one run: nodes in `leads` are copied (once each, so shared nodes stay shared),
- * other values are shared. A function's body tokens move by `shift`.
+ * The template of a live node (a copy of the nodes in `leads`, sharing the others) and its plan:
+ * where the children that are copied too are.
  */
-function copyNode(
+function template(
   x: unknown,
   leads: ReadonlySet<object>,
+  plans: Plans,
   copies: Map<object, unknown>,
-  shift: number,
 ): unknown {
   if (typeof x !== 'object' || x === null || !leads.has(x)) return x;
   const done = copies.get(x);
   if (done !== undefined) return done;
+  const plan: (number | string)[] = [];
   if (Array.isArray(x)) {
-    const a: unknown[] = new Array(x.length);
+    const a: unknown[] = x.slice();
     copies.set(x, a);
-    for (let i = 0; i < x.length; i++) a[i] = copyNode(x[i], leads, copies, shift);
+    plans.set(a, plan);
+    for (let i = 0; i < x.length; i++)
+      if (leads.has(x[i])) {
+        a[i] = template(x[i], leads, plans, copies);
+        plan.push(i);
+      }
     return a;
   }
   const o: Record<string, unknown> = { ...(x as Record<string, unknown>) };
   copies.set(x, o);
-  for (const k in o) {
-    const v = o[k];
-    if (typeof v === 'object' && v !== null && leads.has(v)) o[k] = copyNode(v, leads, copies, shift);
+  plans.set(o, plan);
+  for (const k in o)
+    if (leads.has(o[k] as object)) {
+      o[k] = template(o[k], leads, plans, copies);
+      plan.push(k);
+    }
+  return o;
+}
+
+/**
+ * A copy of template `x` for one run: the nodes with a plan are copied (once each, so shared nodes
+ * stay shared), other values are shared. A function's body tokens move by `shift`.
+ */
+function copyNode(x: unknown, plans: Plans, copies: Map<object, unknown>, shift: number): unknown {
+  const plan = typeof x === 'object' && x !== null ? plans.get(x) : undefined;
+  if (plan === undefined) return x;
+  const done = copies.get(x as object);
+  if (done !== undefined) return done;
+  if (Array.isArray(x)) {
+    const a: unknown[] = x.slice();
+    copies.set(x, a);
+    for (const i of plan as number[]) a[i] = copyNode(x[i], plans, copies, shift);
+    return a;
   }
+  const t = x as Record<string, unknown>;
+  const o: Record<string, unknown> = { ...t };
+  copies.set(x as object, o);
+  for (const k of plan as string[]) o[k] = copyNode(t[k], plans, copies, shift);
   if (o.kind === 'func') {
     const b = (x as FuncDecl).bodyToks;
     if (b) o.bodyToks = { start: b.start + shift, end: b.end + shift };

@@ -366,6 +366,10 @@ export class Parser {
       if (key !== undefined) {
         if (memo.replay(this, key, out)) return;
         const r = memo.begin(this, key, out.length);
+        if (r === undefined) {
+          this.topLevelInner(out);
+          return;
+        }
         this.recording = r;
         let done: Decl[] | undefined;
         try {

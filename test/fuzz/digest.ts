@@ -25,6 +25,12 @@ function outcomeLine(i: number, e: unknown): string {
   return `${i} crash ${err?.name}: ${JSON.stringify(String(err?.message ?? e))}`;
 }
 
+/** The LLK front ends' include cache and parse memo counters (how often the environment was reused). */
+async function llkCacheStats(): Promise<Record<string, unknown>> {
+  const { LLK_INCLUDE_CACHE, LLK_PARSE_MEMO } = await import('../../src/tensix/llk/run.ts');
+  return { includeCache: LLK_INCLUDE_CACHE.stats(), parseMemo: LLK_PARSE_MEMO.stats() };
+}
+
 const args = process.argv.slice(2);
 const opt = (k: string) => {
   const j = args.indexOf(k);
@@ -88,5 +94,6 @@ process.stdout.write(
       medianOfBlocks: +(blocks[blocks.length >> 1] ?? Number.NaN).toFixed(3),
     },
     rssMb: Math.round(process.memoryUsage.rss() / 2 ** 20),
+    ...(f.heavy ? await llkCacheStats() : {}),
   })}\n`,
 );

@@ -112,6 +112,8 @@ export interface KernelMemory {
 }
 
 const MACRO_PREFIXES = ['TT_OP_', 'TTI_', 'TT_'] as const;
+/** nearestConstant's answers per architecture table (bounded: cleared at 4096 names). */
+const NEAREST_CONSTANT = new WeakMap<object, Map<string, string | undefined>>();
 const DST_REG = new Set(['dst_reg', 'sfpi::dst_reg', 'ckernel::sfpi::dst_reg']);
 const MAX_WORDS = 1 << 22;
 const hex32 = (w: number) => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
@@ -221,6 +223,26 @@ export class TensixEmitter {
     };
   }
 
+  /**
+   * The constant nearest to an unknown name (the hint). Without the assembler's own constants the
+   * candidates are the architecture's table, so the answer for a name is remembered per table (a
+   * fuzz worker meets the same unknown names again and again; each answer scans thousands of names).
+   */
+  private nearestConstant(name: string): string | undefined {
+    if (this.opts.constants?.size)
+      return nearestName(name, [...this.tables.constants.keys(), ...this.opts.constants.keys()]);
+    let memo = NEAREST_CONSTANT.get(this.tables);
+    if (!memo) {
+      memo = new Map();
+      NEAREST_CONSTANT.set(this.tables, memo);
+    }
+    if (memo.has(name)) return memo.get(name);
+    const near = nearestName(name, this.tables.constants.keys());
+    if (memo.size >= 4096) memo.clear();
+    memo.set(name, near);
+    return near;
+  }
+
   private unknownName(name: string, at: SrcLoc): AxsimError | undefined {
     const location = { file: at.file, line: at.line, col: at.col };
     if (/^(ckernel::)?(TTI_|TT_OP_|TT_)/.test(name)) {
@@ -238,7 +260,7 @@ export class TensixEmitter {
         hint: near ? `did you mean ${near}?` : undefined,
       });
     }
-    const near = nearestName(name, [...this.tables.constants.keys(), ...(this.opts.constants?.keys() ?? [])]);
+    const near = this.nearestConstant(name);
     if (near && near !== name)
       return badInput(`unknown name '${name}'`, { location, hint: `did you mean ${near}?` });
     return undefined;
