@@ -180,3 +180,16 @@ test('include cache: bounded (least recently used entries go past maxTokens) and
   run(lru, 1);
   assert.equal(lru.stats().hits, hits + 1, 'level 1 was the least recently used: evicted');
 });
+
+test('include cache: a header of more tokens than one block of the replay (16384) replays whole and in order', () => {
+  // `int v [ ] = {` (6 tokens), `k ,` twelve thousand times, `} ;`
+  const big = `int v[] = {${Array.from({ length: 12000 }, (_, k) => `${k},`).join('')}};\n`;
+  const vf = { 'big.h': big };
+  const src = 'int a;\n#include "big.h"\nint b;\n';
+  const cache = new IncludeCache();
+  const plain = outcome(src, { virtualFiles: vf }) as { tokens: Token[] };
+  assert.equal(plain.tokens.length, 3 + 6 + 24000 + 2 + 3 + 1); // `int a ;`, big.h, `int b ;`, end of file
+  assert.deepEqual(outcome(src, { virtualFiles: vf, includeCache: cache }), plain);
+  assert.deepEqual(outcome(src, { virtualFiles: vf, includeCache: cache }), plain);
+  assert.equal(cache.stats().hits, 1);
+});
