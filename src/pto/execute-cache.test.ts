@@ -124,3 +124,17 @@ test('execute does not keep the tiles of its last call alive', async () => {
     [true, true, true],
   );
 });
+
+test("a caller's attribute object that gains keys after the call does not reach the remembered binding", () => {
+  const d = createTile({ dtype: 'f32', rows: 8, cols: 8 });
+  const e = createTile({ dtype: 'f32', rows: 8, cols: 8 });
+  const attrs: Record<string, unknown> = {};
+  execute('TTRI', { dst: d }, attrs);
+  attrs.upper = true;
+  attrs.diagonal = 2;
+  execute('TTRI', { dst: d });
+  prepare('TTRI', { dst: e }).run();
+  assert.deepEqual(d.bytes, e.bytes);
+  // lower triangle with the main diagonal: (0, 1) is 0, (1, 0) is 1
+  assert.deepEqual([d.f32()[1], d.f32()[8]], [0, 1]);
+});

@@ -256,6 +256,8 @@ function remember(
   opts: ExecOptions,
 ): void {
   if (b.ones !== null || !isEmpty(attrs) || !plainOptions(opts)) return;
+  // the caller's (empty) attribute object could gain keys later: the binding keeps its own
+  b.ctx.attrs = NONE;
   const specs = b.op.operands;
   if (specs.length === 0 || specs.some((s) => s.kind !== 'tile')) return;
   let last = LAST.get(name);
