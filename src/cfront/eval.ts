@@ -495,6 +495,7 @@ export class Evaluator {
   }
 
   private addMethod(rec: RecordDecl, f: FuncDecl): void {
+    this.clearLookups(); // (the choices cached by candidate list)
     let m = this.methods.get(rec);
     if (!m) {
       m = new Map();
@@ -552,6 +553,8 @@ export class Evaluator {
     this.lookupCache = new WeakMap();
     this.lookupCacheGlobal.clear();
     this.overloadMemo?.clear(); // (undefined while the fields are initialised)
+    this.choices = new WeakMap();
+    this.ctorLists = new WeakMap();
   }
 
   /** Entities for a qualified name as written, looked up from namespace `ns` outward. */
@@ -1238,9 +1241,18 @@ export class Evaluator {
     return t.fields;
   }
 
+  /** The constructors of `t` (one array per member list while the table is unchanged: see `choices`). */
   private ctors(t: RecordType): FuncDecl[] {
-    return (this.methods.get(t.decl)?.get(t.decl.name.split('::').pop()!) ?? []).filter((f) => f.isCtor);
+    const all = this.methods.get(t.decl)?.get(t.decl.name.split('::').pop()!);
+    if (!all) return [];
+    let cs = this.ctorLists.get(all);
+    if (!cs) {
+      cs = all.filter((f) => f.isCtor);
+      this.ctorLists.set(all, cs);
+    }
+    return cs;
   }
+  private ctorLists = new WeakMap<FuncDecl[], FuncDecl[]>();
 
   private defaultConstruct(lv: LV, at: SrcLoc): void {
     const t = lv.t as RecordType;
@@ -3460,6 +3472,11 @@ export class Evaluator {
     tscope?: Scope,
   ): Value {
     this.budget.step(1, this.loc(at));
+    const given = fns;
+    if (!targs) {
+      const best = this.choiceFor(fns, args, rec);
+      if (best) return this.invoke(best, new Map(), args, self, at, rec);
+    }
     const explicit = targs ? this.evalTArgs(targs, tscope ?? this.frame.scope) : [];
     if (fns.some((f) => !f.variadic && this.paramShape(f).pack))
       fns = fns.flatMap((f) => {
@@ -3525,6 +3542,8 @@ export class Evaluator {
         this.overloadMemo.set(memoKey, best);
       }
     }
+    if (!targs && fns === given && !best.tparams?.length && (cands.length === 1 || memoKey !== undefined))
+      this.keepChoice(fns, args, rec, best);
     const tb = this.bindTemplate(best, explicit, args, at, rec, false)!;
     // an explicit specialisation for exactly these template arguments replaces the primary
     if (best.tparams?.length) {
@@ -3538,6 +3557,47 @@ export class Evaluator {
       }
     }
     return this.invoke(best, tb, args, self, at, rec);
+  }
+
+  /**
+   * Choices of a non-template function from a candidate list (callFunctions without explicit template
+   * arguments), by the list's identity, the class and each argument's value kind and type (by
+   * identity): what the overload memo's key names, without building it. Kept when the choice did not
+   * depend on more — one candidate of the right arity, or a memoised choice — and the best has no
+   * template parameters (its binding is then empty). The lists are the symbol table's (methods,
+   * `ctors`), so the cache is cleared with the lookups when the table changes.
+   */
+  private choices = new WeakMap<
+    FuncDecl[],
+    { n: number; rec: RecordType | undefined; sig: unknown[]; best: FuncDecl }[]
+  >();
+  private choiceFor(fns: FuncDecl[], args: ArgVal[], rec: RecordType | undefined): FuncDecl | undefined {
+    const list = this.choices.get(fns);
+    if (!list) return undefined;
+    outer: for (const c of list) {
+      if (c.n !== fns.length || c.rec !== rec || c.sig.length !== 2 * args.length) continue;
+      for (let k = 0; k < args.length; k++) {
+        const v = args[k]!.v;
+        if (c.sig[2 * k] !== v.k || c.sig[2 * k + 1] !== this.valueType(v)) continue outer;
+      }
+      return c.best;
+    }
+    return undefined;
+  }
+  private keepChoice(fns: FuncDecl[], args: ArgVal[], rec: RecordType | undefined, best: FuncDecl): void {
+    const sig: unknown[] = [];
+    for (const a of args) {
+      const v = a.v;
+      if (v.k !== 'int' && v.k !== 'float' && v.k !== 'obj' && v.k !== 'ptr') return;
+      sig.push(v.k, v.t);
+    }
+    let list = this.choices.get(fns);
+    if (!list) {
+      list = [];
+      this.choices.set(fns, list);
+    }
+    if (list.length >= 16) list.length = 0;
+    list.push({ n: fns.length, rec, sig, best });
   }
 
   /**

@@ -100,8 +100,9 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 /** The length of the punctuator at `s[i]` (longest first, as PUNCTS), 0 when there is none. */
 function punctLength(s: string, i: number, c: number): number {
   if (c === 37 /* % */ && s.startsWith('%:%:', i)) return 4;
-  const k2 = c * 65536 + s.charCodeAt(i + 1);
-  if (PUNCT3.has(k2 * 65536 + s.charCodeAt(i + 2))) return 3;
+  const n = s.length;
+  const k2 = c * 65536 + (i + 1 < n ? s.charCodeAt(i + 1) : 0);
+  if (PUNCT3.has(k2 * 65536 + (i + 2 < n ? s.charCodeAt(i + 2) : 0))) return 3;
   if (PUNCT2.has(k2)) return 2;
   return c < 128 && CLASS[c] === C_PUNCT ? 1 : 0;
 }
@@ -116,7 +117,7 @@ function punctLength(s: string, i: number, c: number): number {
  * process, lexed before the engine has optimised anything, cost little.
  */
 export function lex(text: string, file: string): Token[] {
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.length > 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let s: string;
   // With continuations or carriage returns, the character stream is the text spliced, and the
   // physical position of every character is kept (splice()). Without (the common case), positions
@@ -136,7 +137,7 @@ export function lex(text: string, file: string): Token[] {
   // at or after it (n when none); moved forward to each token's start
   let line = 1;
   let lineStart = 0;
-  let nextNl = lines ? n : s.indexOf('\n');
+  let nextNl = s.indexOf('\n');
   if (nextNl < 0) nextNl = n;
   const at = (k: number) => {
     if (lines)
@@ -175,13 +176,15 @@ export function lex(text: string, file: string): Token[] {
       space = true;
       continue;
     }
-    if (c === 47 && s.charCodeAt(i + 1) === 47) {
+    // (no read past the end in the scan: the engine's optimised code would be thrown away there)
+    const c1 = i + 1 < n ? s.charCodeAt(i + 1) : -1;
+    if (c === 47 && c1 === 47) {
       const e = s.indexOf('\n', i + 2);
       i = e < 0 ? n : e;
       space = true;
       continue;
     }
-    if (c === 47 && s.charCodeAt(i + 1) === 42) {
+    if (c === 47 && c1 === 42) {
       const end = s.indexOf('*/', i + 2);
       if (end < 0) throw badInput('unterminated /* comment', { location: { file, ...at(i) } });
       i = end + 2;
@@ -196,7 +199,7 @@ export function lex(text: string, file: string): Token[] {
       i = ID_REST.lastIndex;
       // string/char literal prefixes: u8"…", L'…', R"(…)" — R (raw) prefixes strings only: `UR'x'`
       // is the identifier UR and then the character literal 'x', as in C++
-      const q = s.charCodeAt(i);
+      const q = i < n ? s.charCodeAt(i) : -1;
       if (
         (q === 34 && STRING_PREFIX.test(s.slice(start, i))) ||
         (q === 39 && CHAR_PREFIX.test(s.slice(start, i)))
@@ -211,7 +214,7 @@ export function lex(text: string, file: string): Token[] {
         } else i = quoted(s, i, file, at);
         kind = q === 34 ? 'string' : 'char';
       } else kind = 'ident';
-    } else if (cls === C_DIGIT || (c === 46 && isDigit(s.charCodeAt(i + 1)))) {
+    } else if (cls === C_DIGIT || (c === 46 && isDigit(c1))) {
       i = ppNumberEnd(s, i + 1);
       kind = 'number';
     } else if (c === 34 || c === 39) {
@@ -231,21 +234,15 @@ export function lex(text: string, file: string): Token[] {
       if (txt === '%:') txt = '#';
       else if (txt === '%:%:') txt = '##';
     }
-    let tl: number;
-    let tc: number;
-    if (lines) {
-      tl = lines[start]!;
-      tc = cols![start]!;
-    } else {
-      while (nextNl < start) {
-        line++;
-        lineStart = nextNl + 1;
-        nextNl = s.indexOf('\n', lineStart);
-        if (nextNl < 0) nextNl = n;
-      }
-      tl = line;
-      tc = start - lineStart + 1;
+    // the position in `s` (for a spliced text, mapped to the physical one after the scan)
+    while (nextNl < start) {
+      line++;
+      lineStart = nextNl + 1;
+      nextNl = s.indexOf('\n', lineStart);
+      if (nextNl < 0) nextNl = n;
     }
+    const tl = line;
+    const tc = start - lineStart + 1;
     // every token has all of Token's fields (one object shape for the preprocessor's and the
     // parser's property reads)
     out.push({
@@ -263,6 +260,7 @@ export function lex(text: string, file: string): Token[] {
     bol = false;
     space = false;
   }
+  if (lines) physicalPositions(s, out, lines, cols!);
   const last = at(n);
   out.push({
     kind: 'eof',
@@ -277,6 +275,20 @@ export function lex(text: string, file: string): Token[] {
     hide: undefined,
   });
   return out;
+}
+
+/**
+ * A spliced text's tokens (positions in `s` from the scan's newline cursor) given their physical
+ * line and column: `lines`/`cols` of the character at each offset of `s`.
+ */
+function physicalPositions(s: string, out: Token[], lines: Int32Array, cols: Int32Array): void {
+  const starts = [0];
+  for (let p = s.indexOf('\n'); p >= 0; p = s.indexOf('\n', p + 1)) starts.push(p + 1);
+  for (const t of out) {
+    const k = starts[t.line - 1]! + t.col - 1;
+    t.line = lines[k]!;
+    t.col = cols[k]!;
+  }
 }
 
 /**
