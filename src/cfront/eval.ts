@@ -192,6 +192,11 @@ export class NativeCall {
   pv(i: number): number {
     return this.i32(this.addrs[i]! + 4);
   }
+  /** The user location builtins called from the body report (the call site in the main file). */
+  readonly loc = () => {
+    const u = this.ev.userLoc(this.f.at);
+    return { file: u.file, line: u.line, col: u.col };
+  };
   /** Parameter i's value (a scalar parameter), as the body would read it. */
   p(i: number): Value {
     return this.ev.load({ t: this.types[i]!, addr: this.addrs[i]! }, this.f.at);

@@ -164,7 +164,7 @@ export class TensixEmitter {
    */
   host(sfpiNatives = false): Host {
     return {
-      ...(sfpiNatives ? { native: sfpiNative } : {}),
+      ...(sfpiNatives ? { native: (f, ev) => sfpiNative(f, ev, this.sfpi.api) } : {}),
       builtins: this.builtins,
       builtinFor: (name) => this.macroBuiltin(name),
       lookupName: (name) => this.constant(name),

@@ -11,7 +11,7 @@ import { compileWord } from '../program.ts';
 import { depsOf } from '../timing/deps.ts';
 import { installRawBuiltins } from './builtins.ts';
 import { compileTrace, ttiPieces } from './passes.ts';
-import { installTracer, Trace, type Tti } from './trace.ts';
+import { installTracer, Trace, type TracerApi, type Tti } from './trace.ts';
 
 export { SFPI_VECTOR_H } from './header.ts';
 export { combine, compileTrace, copies, immediates, lower, nops, regalloc, resolve } from './passes.ts';
@@ -20,11 +20,13 @@ export { Trace, type TraceOp } from './trace.ts';
 /** The SFPI part of one Tensix emitter: its trace and the flush into the word stream. */
 export class SfpiCompiler {
   readonly trace = new Trace();
+  /** The tracer's builtins, for the native bodies of the SFPI classes (native.ts). */
+  readonly api: TracerApi;
   /** True while the compiled trace is being emitted (those words do not flush again). */
   emitting = false;
 
   constructor(private readonly em: TensixEmitter) {
-    installTracer(
+    this.api = installTracer(
       em.builtins,
       this.trace,
       (at) => (em.ev ? em.ev.userLoc(at) : at),

@@ -150,7 +150,7 @@ describe('choosing the natives', () => {
     const matched = new Map<string, number>();
     for (const f of new Set(fns)) {
       if (f.at.file !== SFPI_HEADER_FILE) continue;
-      if (sfpiNative(f, ev)) matched.set(keyOf(f), (matched.get(keyOf(f)) ?? 0) + 1);
+      if (sfpiNative(f, ev, new Map())) matched.set(keyOf(f), (matched.get(keyOf(f)) ?? 0) + 1);
     }
     const missing = nativeKeys().filter((k) => !matched.has(k));
     assert.deepEqual(missing, [], 'natives whose function or body is not in header.ts');
@@ -169,6 +169,6 @@ describe('choosing the natives', () => {
       .flatMap((m) => m.get('vFloat') ?? [])
       .filter((f) => keyOf(f) === 'vFloat::vFloat(float)');
     assert.equal(ctors.length, 1);
-    assert.equal(sfpiNative(ctors[0]!, ev), undefined);
+    assert.equal(sfpiNative(ctors[0]!, ev, new Map()), undefined);
   });
 });

@@ -220,33 +220,82 @@ export function fp16aOfF32(bits: number): number {
 
 const int = (v: number): Value => ({ k: 'int', t: I32, v: BigInt(v) }) as Value;
 
+/**
+ * A tracer builtin's arguments as its body reads them: numbers, string literals, values, and the
+ * user location of the call. From the evaluator (`CtxArgs`: the call's evaluated arguments) or from a
+ * native body of the SFPI classes (`NumArgs`: the same arguments as plain numbers, native.ts).
+ */
+export interface Args {
+  num(k: number): number;
+  str(k: number): string;
+  val(k: number): Value | undefined;
+  loc(): Loc;
+}
+
+class CtxArgs implements Args {
+  constructor(
+    private readonly c: BuiltinCtx,
+    readonly loc: () => Loc,
+  ) {}
+  num(k: number): number {
+    const v = this.c.args[k];
+    if (v?.k === 'int') return Number(v.v);
+    if (v?.k === 'float') return v.v;
+    throw badInput(`${this.c.name}: argument ${k + 1} is not a number`, { location: this.loc() });
+  }
+  str(k: number): string {
+    const v = this.c.args[k];
+    if (v?.k === 'ptr' && v.str !== undefined) return v.str;
+    throw badInput(`${this.c.name}: argument ${k + 1} is not a string literal`, { location: this.loc() });
+  }
+  val(k: number): Value | undefined {
+    return this.c.args[k];
+  }
+}
+
+/** Arguments given as numbers, strings or (float) values by a native body (native.ts). */
+export class NumArgs implements Args {
+  constructor(
+    private readonly a: readonly (number | string | Value)[],
+    readonly loc: () => Loc,
+  ) {}
+  num(k: number): number {
+    const v = this.a[k];
+    if (typeof v === 'number') return v;
+    if (typeof v === 'object' && v.k === 'float') return v.v;
+    if (typeof v === 'object' && v.k === 'int') return Number(v.v);
+    throw new Error(`sfpi native: argument ${k + 1} is not a number`);
+  }
+  str(k: number): string {
+    const v = this.a[k];
+    if (typeof v === 'string') return v;
+    throw new Error(`sfpi native: argument ${k + 1} is not a string`);
+  }
+  val(k: number): Value | undefined {
+    const v = this.a[k];
+    return typeof v === 'object' ? v : typeof v === 'number' ? int(v) : undefined;
+  }
+}
+
+/** The tracer's builtins by name, callable with any `Args` (the builtin map calls them with CtxArgs). */
+export type TracerApi = Map<string, (c: Args) => Value | undefined>;
+
 /** Registers the `__sfpi_*` builtins on an emitter's builtin map. */
 export function installTracer(
   builtins: Map<string, BuiltinFn>,
   trace: Trace,
   userLoc: (at: SrcLoc) => Loc,
   incrwcWord: (n: number) => number,
-): void {
-  const loc = (c: BuiltinCtx): Loc => {
-    const u = userLoc(c.at);
-    return { file: u.file, line: u.line, col: u.col };
-  };
-  const num = (c: BuiltinCtx, k: number): number => {
-    const v = c.args[k];
-    if (v?.k === 'int') return Number(v.v);
-    if (v?.k === 'float') return v.v;
-    throw badInput(`${c.name}: argument ${k + 1} is not a number`, { location: loc(c) });
-  };
-  const str = (c: BuiltinCtx, k: number): string => {
-    const v = c.args[k];
-    if (v?.k === 'ptr' && v.str !== undefined) return v.str;
-    throw badInput(`${c.name}: argument ${k + 1} is not a string literal`, { location: loc(c) });
-  };
+): TracerApi {
+  const api: TracerApi = new Map();
+  const loc = (c: Args): Loc => c.loc();
+  const num = (c: Args, k: number): number => c.num(k);
+  const str = (c: Args, k: number): string => c.str(k);
   /**
    * The value id of the operand (k, v) at arguments k, k+1: traced value (1 float, 5 integer),
    * dst_reg element (loaded in format `fmt`), constant LReg.
    */
-  const use = (c: BuiltinCtx, k: number, fmt = 0): number => {
+  const use = (c: Args, k: number, fmt = 0): number => {
     const kind = num(c, k);
     const v = num(c, k + 1);
     const at = loc(c);
@@ -303,7 +352,7 @@ export function installTracer(
     b.setFloat32(0, x, true);
     return b.getUint32(0, true);
   };
-  const cond = (c: BuiltinCtx, k: number): Cond => {
+  const cond = (c: Args, k: number): Cond => {
     const kind = num(c, k);
     const v = num(c, k + 1);
     if (kind === 4) {
@@ -334,7 +383,7 @@ export function installTracer(
     trace.condSeg.push(trace.segment);
     return int(trace.conds.length - 1);
   };
-  const b = builtins;
+  const b = { set: (name: string, f: (c: Args) => Value | undefined) => api.set(name, f) };
   b.set('__sfpi_unsupported', (c) => {
     throw notYet(str(c, 0), loc(c));
   });
@@ -357,14 +406,14 @@ export function installTracer(
     return undefined;
   });
   b.set('__sfpi_fimm', (c) => {
-    const v = c.args[0];
+    const v = c.val(0);
     const bits = v?.k === 'float' && v.nan !== undefined ? Number(v.nan) >>> 0 : f32bits(num(c, 0));
     const id = trace.newId();
     trace.push({ k: 'fimm', id, bits, at: loc(c) });
     return int(id);
   });
   b.set('__sfpi_f16bits', (c) => {
-    const v = c.args[1];
+    const v = c.val(1);
     const bits = v?.k === 'float' && v.nan !== undefined ? Number(v.nan) >>> 0 : f32bits(num(c, 1));
     return int(num(c, 0) === 1 ? fp16aOfF32(bits) : bits >>> 16);
   });
@@ -474,7 +523,7 @@ export function installTracer(
     trace.push({ k: 'opi', id, op, a, imm, at });
     return int(id);
   });
-  const assign = (c: BuiltinCtx, fmt: number) => {
+  const assign = (c: Args, fmt: number) => {
     const old = num(c, 0) === 1 || num(c, 0) === 5 ? num(c, 1) : -1;
     const src = use(c, 2, fmt);
     // unconditional (no level narrowed yet: outside v_if, or in a v_if's own condition before its
@@ -488,7 +537,7 @@ export function installTracer(
   };
   b.set('__sfpi_assign', (c) => assign(c, 0));
   b.set('__sfpi_iassign', (c) => assign(c, INT_FMT));
-  const checkCmp = (c: BuiltinCtx) => {
+  const checkCmp = (c: Args) => {
     const name = str(c, 0);
     if (!CMPS.has(name)) throw notYet(`comparison '${name}'`, loc(c));
     return name;
@@ -567,4 +616,15 @@ export function installTracer(
     trace.push({ k: 'raw', word: incrwcWord(num(c, 0)), at: loc(c) });
     return undefined;
   });
+  // the evaluator's builtins: the same functions reading the call's evaluated arguments
+  for (const [name, f] of api)
+    builtins.set(name, (c) =>
+      f(
+        new CtxArgs(c, () => {
+          const u = userLoc(c.at);
+          return { file: u.file, line: u.line, col: u.col };
+        }),
+      ),
+    );
+  return api;
 }
