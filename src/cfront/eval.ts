@@ -560,7 +560,9 @@ export class Evaluator {
     this.overloadMemo?.clear(); // (undefined while the fields are initialised)
     this.choices = new WeakMap();
     this.ctorLists = new WeakMap();
+    this.fnLists = new WeakMap();
   }
+  private fnLists = new WeakMap<Entity[], FuncDecl[]>();
 
   /** Entities for a qualified name as written, looked up from namespace `ns` outward. */
   lookupGlobal(parts: string[], ns: string[], global = false): { name: string; ents: Entity[] } | undefined {
@@ -3017,7 +3019,13 @@ export class Evaluator {
     scope: Scope,
   ): { lv?: LV; v?: Value } {
     const last = e.parts[e.parts.length - 1]!;
-    const fns = ents.filter((x) => x.k === 'func').map((x) => (x as { decl: FuncDecl }).decl);
+    // one function list per entity list (the lookup cache's, unchanged until the table changes), so
+    // that overload choices are found again by the list (`choices`)
+    let fns = this.fnLists.get(ents);
+    if (!fns) {
+      fns = ents.filter((x) => x.k === 'func').map((x) => (x as { decl: FuncDecl }).decl);
+      this.fnLists.set(ents, fns);
+    }
     if (fns.length) return { v: { k: 'fn', fns, targs: last.targs, name } };
     for (const x of ents) {
       if (x.k === 'enumerator') {
