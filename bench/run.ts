@@ -200,7 +200,7 @@ function ptoRows(): BenchRow[] {
   // Issue 17's cliff rows: large tiles and many live tiles against axsim's own 512x512 rate in the
   // same run (the acceptance: ratio >= 0.8), each timing alternating with one of the 512x512 base
   // so that both see the same load. Over CPU time like the other rows, except the row with helper
-  // threads (src/pto/threads.ts, opt-in through AXSIM_PTO_THREADS; this row starts one worker per
+  // threads (src/pto/threads.ts, on by default, AXSIM_PTO_THREADS=0 turns them off; this row starts one worker per
   // core but the calling one, none on a one-core host): its throughput is wall-clock time, like the
   // reference's steady_clock, since the CPU time of the threads adds up; its CPU-time rate is
   // printed as a row of its own.
@@ -228,7 +228,8 @@ function ptoRows(): BenchRow[] {
       const live: Tile[] = [];
       for (let i = 0; i < c.live; i++) live.push(vecTile(512, i + 2));
       const t = taddCase(c.n);
-      const threads = c.workers > 0 ? configureThreads({ workers: c.workers }) : undefined;
+      // the other rows on the calling thread alone (the default would start helper threads)
+      const threads = c.workers > 0 ? configureThreads({ workers: c.workers }) : configureThreads(false);
       // wait (up to 5 s) for the workers to start: they would otherwise join during the timings
       const sleep = new Int32Array(new SharedArrayBuffer(4));
       for (let i = 0; threads && threads.live() < c.workers && i < 1000; i++) Atomics.wait(sleep, 0, 0, 5);

@@ -209,16 +209,23 @@ test('no helper threads where they cannot run: the caller computes every call', 
   };
   const env = process.env.AXSIM_PTO_THREADS;
   try {
-    // none unless asked for (AXSIM_PTO_THREADS or the caller's option)
-    delete process.env.AXSIM_PTO_THREADS;
-    assert.equal(F32Threads.start(bytes, shared, [k, k, k, k], dir), undefined, 'by default');
+    // by default (and with AXSIM_PTO_THREADS=auto) one worker per core but the calling one; none
+    // with AXSIM_PTO_THREADS=0 or a value that is neither a count nor `auto`
     process.env.AXSIM_PTO_THREADS = '0';
     assert.equal(F32Threads.start(bytes, shared, [k, k, k, k], dir), undefined, 'AXSIM_PTO_THREADS=0');
-    process.env.AXSIM_PTO_THREADS = 'auto';
-    if (availableParallelism() >= 2) {
+    process.env.AXSIM_PTO_THREADS = 'many';
+    assert.equal(F32Threads.start(bytes, shared, [k, k, k, k], dir), undefined, 'AXSIM_PTO_THREADS=many');
+    for (const setting of [undefined, 'auto']) {
+      if (setting === undefined) delete process.env.AXSIM_PTO_THREADS;
+      else process.env.AXSIM_PTO_THREADS = setting;
       const t = F32Threads.start(bytes, shared, [k, k, k, k], dir);
-      assert.ok(t, 'AXSIM_PTO_THREADS=auto starts workers on this host');
-      await t.stop();
+      if (availableParallelism() >= 2) {
+        assert.ok(t, `${setting ?? 'the default'} starts workers on this host`);
+        assert.equal(t.workerCount, Math.min(availableParallelism() - 1, 7));
+        await t.stop();
+      } else {
+        assert.equal(t, undefined, 'one core: none');
+      }
     }
     process.env.AXSIM_PTO_THREADS = '3';
     for (const [what, fake] of Object.entries(fakes)) {
