@@ -379,6 +379,22 @@ constexpr std::uint32_t replay_insn(unsigned start, unsigned length) {
 }
 `;
 
+/**
+ * The definitions a tt-metal build has in force before any kernel header, for one arch: the arch
+ * macro the build defines for the kernel's generation; `sfpi_inline` as sfpi.h defines it (tt-metal
+ * includes sfpi.h before any kernel header, and some kernels use it before including it, e.g.
+ * ckernel_sfpu_polyval.h); `tt_l1_ptr`, the L1 pointer attribute of tt-metal's risc_attribs.h
+ * (reshuffle_rows uses it without including a header that has it). Every LLK compile starts from
+ * these (compileLlk, compileSfpi, so `tensix run` and `tensix compile` see the same environment).
+ */
+export function llkBuildDefines(arch: Arch): Record<string, string | number> {
+  return {
+    [arch === 'wormhole' ? 'ARCH_WORMHOLE' : 'ARCH_BLACKHOLE']: 1,
+    sfpi_inline: 'inline',
+    tt_l1_ptr: ' ', // empty ('' would mean 1, as -D NAME does)
+  };
+}
+
 /** The virtual include files for one arch: include name as written in the kernels -> text. */
 export function llkHeaders(arch: Arch): Record<string, string> {
   const files: Record<string, string> = {

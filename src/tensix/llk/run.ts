@@ -13,7 +13,7 @@ import type { Arch } from '../encoding.ts';
 import type { TensixMachine } from '../index.ts';
 import { type Hazard, type HazardMode, runTimedProgram } from '../timing/index.ts';
 import { DRIVER_ENTRY, DRIVER_FILE, driverSource, type LlkDriverOptions } from './driver.ts';
-import { llkHeaders, PRNG_SEED_ADDR32 } from './headers.ts';
+import { llkBuildDefines, llkHeaders, PRNG_SEED_ADDR32 } from './headers.ts';
 
 export interface SourceLoc {
   file: string;
@@ -170,14 +170,9 @@ export function compileLlk(compile: KernelCompiler, m: TensixMachine, o: LlkRunO
     arch: m.arch,
     file: o.file,
     entry: DRIVER_ENTRY,
-    // as the tt-metal build defines them for the kernel's generation; `sfpi_inline` as sfpi.h defines
-    // it (tt-metal has sfpi.h included before any kernel header; some kernels use it earlier); and
-    // `tt_l1_ptr`, the L1 pointer attribute tt-metal's risc_attribs.h defines before any kernel
-    // (reshuffle_rows uses it without including a header that has it)
+    // what a tt-metal build defines before any kernel header (headers.ts)
     defines: {
-      [m.arch === 'wormhole' ? 'ARCH_WORMHOLE' : 'ARCH_BLACKHOLE']: 1,
-      sfpi_inline: 'inline',
-      tt_l1_ptr: ' ', // empty ('' would mean 1, as -D NAME does)
+      ...llkBuildDefines(m.arch),
       ...o.defines,
     },
     includeDirs: o.includeDirs,

@@ -1,11 +1,12 @@
 /**
  * `compileSfpi(source, arch, opts)`: an SFPI kernel file compiled in the LLK environment (its
- * `ckernel.h`/`sfpi.h` served by src/tensix/llk/headers.ts), the entry called once. The result is the
+ * `ckernel.h`/`sfpi.h` served by src/tensix/llk/headers.ts, and the definitions a tt-metal build has
+ * before any kernel header, llkBuildDefines), the entry called once. The result is the
  * emitter's: words, per-word source positions, warnings, config events.
  */
 import { type AssembleResult, compileKernel, type KernelOptions } from '../asm/kernel.ts';
 import type { Arch } from '../encoding.ts';
-import { llkHeaders } from '../llk/headers.ts';
+import { llkBuildDefines, llkHeaders } from '../llk/headers.ts';
 
 export type SfpiOptions = Omit<KernelOptions, 'arch'>;
 
@@ -13,7 +14,7 @@ export function compileSfpi(source: string, arch: Arch, opts: SfpiOptions = {}):
   return compileKernel(source, {
     ...opts,
     arch,
-    defines: { [arch === 'wormhole' ? 'ARCH_WORMHOLE' : 'ARCH_BLACKHOLE']: 1, ...opts.defines },
+    defines: { ...llkBuildDefines(arch), ...opts.defines },
     virtualFiles: { ...llkHeaders(arch), ...opts.virtualFiles },
   });
 }

@@ -98,6 +98,48 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
         assert.deepEqual(r.hazards, []);
       });
     }
+    it('compileSfpi has the definitions of a tt-metal build, as runLlkKernel does (sfpi_inline, tt_l1_ptr, the arch macro)', async () => {
+      // a helper header written as tt-llk writes some: `sfpi_inline` and `tt_l1_ptr` used before sfpi.h
+      const src = [
+        'template <typename T> sfpi_inline T twice(T x) { return x + x; }',
+        'inline unsigned first_word(volatile tt_l1_ptr unsigned *p) { return p == nullptr ? 3u : 4u; }',
+        '#include "sfpi.h"',
+        '#ifdef ARCH_WORMHOLE',
+        'constexpr int ARCH_CODE = 1;',
+        '#endif',
+        '#ifdef ARCH_BLACKHOLE',
+        'constexpr int ARCH_CODE = 2;',
+        '#endif',
+        'inline void k() {',
+        '  for (int d = 0; d < 8; d++) {',
+        '    sfpi::vFloat v = sfpi::dst_reg[0];',
+        '    sfpi::dst_reg[0] = twice(v) + float(first_word(nullptr) * ARCH_CODE);',
+        '    sfpi::dst_reg++;',
+        '  }',
+        '}',
+      ].join('\n');
+      const c = compileSfpi(src, arch, { file: 'defs.h', entry: 'k' });
+      const m = new TensixMachine(arch);
+      m.writeDstTile(
+        0,
+        Array.from({ length: 1024 }, (_, i) => f32ToBits(input(i))),
+        'fp32',
+      );
+      const r = await runLlkKernel(m, { source: src, file: 'defs.h', entry: 'k' });
+      // x + x + 3 * 1 (WH) or 3 * 2 (BH), exact for these small integers; every face ran
+      const add = arch === 'wormhole' ? 3 : 6;
+      const out = m.readDstTile(0, 'fp32');
+      for (let i = 0; i < out.length; i++)
+        assert.equal(out[i]! >>> 0, f32ToBits(2 * input(i) + add), `element ${i}`);
+      // the kernel's own words are the same in both (runLlkKernel adds the driver's set-up around them)
+      const kw = Array.from(c.words);
+      const all = Array.from(r.words);
+      assert.ok(kw.length > 0);
+      assert.ok(
+        all.some((_, i) => kw.every((w, j) => all[i + j] === w)),
+        'compileSfpi words inside the run',
+      );
+    });
     it('select_probe: the instruction sequence worked out by hand (docs/sfpi.md lowering rules)', () => {
       const r = compileSfpi(SOURCE, arch, { file: FILE, entry: 'axsim_sfpi::select_probe' });
       const am = arch === 'wormhole' ? 'ADDR_MOD_3' : 'ADDR_MOD_7';
