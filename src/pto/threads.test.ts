@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { AxsimError } from '../errors.ts';
 import type { WasmMemory } from '../wasm.ts';
 import { createTile, execute, prepare, type Tile } from './index.ts';
 import { configureThreads, simdF32Split, simdKernel, THREAD_MIN_ELEMS } from './simd.ts';
@@ -210,11 +211,22 @@ test('no helper threads where they cannot run: the caller computes every call', 
   const env = process.env.AXSIM_PTO_THREADS;
   try {
     // by default (and with AXSIM_PTO_THREADS=auto) one worker per core but the calling one; none
-    // with AXSIM_PTO_THREADS=0 or a value that is neither a count nor `auto`
+    // with AXSIM_PTO_THREADS=0; a value that is neither a count nor `auto` is the user's error
     process.env.AXSIM_PTO_THREADS = '0';
     assert.equal(F32Threads.start(bytes, shared, [k, k, k, k], dir), undefined, 'AXSIM_PTO_THREADS=0');
-    process.env.AXSIM_PTO_THREADS = 'many';
-    assert.equal(F32Threads.start(bytes, shared, [k, k, k, k], dir), undefined, 'AXSIM_PTO_THREADS=many');
+    for (const bad of ['many', '-1', '2.5', '0x2', 'auto,2']) {
+      process.env.AXSIM_PTO_THREADS = bad;
+      assert.throws(
+        () => F32Threads.start(bytes, shared, [k, k, k, k], dir),
+        (e: unknown) =>
+          e instanceof AxsimError &&
+          e.category === 'BadInput' &&
+          e.message.includes(`AXSIM_PTO_THREADS='${bad}'`),
+        `AXSIM_PTO_THREADS=${bad}`,
+      );
+      // the caller's own count wins over the variable (nothing read)
+      assert.equal(F32Threads.start(bytes, shared, [k, k, k, k], dir, { workers: 0 }), undefined);
+    }
     for (const setting of [undefined, 'auto']) {
       if (setting === undefined) delete process.env.AXSIM_PTO_THREADS;
       else process.env.AXSIM_PTO_THREADS = setting;

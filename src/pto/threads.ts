@@ -23,7 +23,7 @@
  * either), on a host with fewer than two cores (`os.availableParallelism()`), when the pool is not
  * shared, or when starting a worker fails. Workers are unref'd, so they never keep a process alive.
  */
-import { internalError } from '../errors.ts';
+import { badInput, internalError } from '../errors.ts';
 import type { WasmMemory } from '../wasm.ts';
 
 /** d = a (op) b over n f32 elements at byte addresses d, a, b. */
@@ -55,6 +55,21 @@ const MAX_CHUNKS = 16;
  * `AXSIM_PTO_THREADS=0` turns them off.
  */
 const DEFAULT_WORKERS = 'auto';
+
+/**
+ * AXSIM_PTO_THREADS read: unset or empty = the default, `auto` = one per core but the calling one, a
+ * whole number = that many (at most MAX_WORKERS are started). Anything else is BadInput naming the
+ * variable (it is not silently read as 0).
+ */
+export function threadsFromEnv(value: string | undefined): number | 'auto' {
+  const v = value?.trim();
+  if (!v) return DEFAULT_WORKERS;
+  if (v === 'auto') return 'auto';
+  if (/^\d+$/.test(v)) return Number(v);
+  throw badInput(`AXSIM_PTO_THREADS='${value}' is neither a whole number nor 'auto'`, {
+    hint: 'AXSIM_PTO_THREADS=0 runs without helper threads, =N starts N (at most 7), =auto (the default) one per core but the calling one',
+  });
+}
 /** Most worker threads (beyond this the memory bandwidth of common machines is spent). */
 const MAX_WORKERS = 7;
 
@@ -189,6 +204,9 @@ export class F32Threads {
     dir: { value: number },
     opts: ThreadOptions = {},
   ): F32Threads | undefined {
+    // read outside the try below: a value that is not understood is the user's error, not a fallback
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    const asked = opts.workers === undefined ? threadsFromEnv(env?.AXSIM_PTO_THREADS) : 0;
     try {
       const proc = (
         globalThis as {
@@ -202,8 +220,6 @@ export class F32Threads {
       const cores = os.availableParallelism?.() ?? os.cpus().length;
       let workers = opts.workers;
       if (workers === undefined) {
-        const env = proc?.env?.AXSIM_PTO_THREADS?.trim();
-        const asked = env && /^\d+$/.test(env) ? Number(env) : env === 'auto' || !env ? DEFAULT_WORKERS : 0;
         workers = asked === 'auto' ? cores - 1 : asked;
         if (cores < 2) workers = 0;
       }
