@@ -17,8 +17,10 @@
  * compile of a process is what a CLI command pays.
  *
  * `--dist` (with --fresh): the children load the built dist/ (npm run build) as the CLI does.
+ * `--cli` (with --fresh): the children run with the V8 flags the CLI gives its process
+ * (bin/v8-flags.js); without it, V8's defaults, as in a library user's process.
  *
- * Run: node --import tsx bench/sfpi-compile.bench.ts [--quick] [--fresh N [--dist]]    Target: < 200 ms.
+ * Run: node --import tsx bench/sfpi-compile.bench.ts [--quick] [--fresh N [--dist] [--cli]]    Target: < 200 ms.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -30,6 +32,11 @@ import type { TensixMachine as TensixMachineT } from '../src/tensix/index.ts';
 import type { KernelCompiler } from '../src/tensix/llk/run.ts';
 
 export const TARGET_MS = 200;
+
+/** The V8 flags bin/axsim.js applies to the CLI's process (plain JavaScript, shared with the bench). */
+const { CLI_V8_FLAGS } = (await import(new URL('../bin/v8-flags.js', import.meta.url).href)) as {
+  CLI_V8_FLAGS: string[];
+};
 
 /** An SFPI kernel file of about `lines` lines, shaped like tt-llk's exp.h (axsim's own text). */
 export function generatedKernel(lines = 900): { source: string; entry: string } {
@@ -267,8 +274,12 @@ console.log(JSON.stringify({ importCpuMs: ms(cpu1), importWallMs: t1 - t0, first
   words: a.length, sameWords: a.length === b.length && a.every((x, i) => x === b[i]) }));
 `;
 
-/** `runs` fresh `node` processes, one after the other, each importing and compiling twice. */
-export function sfpiFreshBench(runs: number, dist = false): FreshBench {
+/**
+ * `runs` fresh `node` processes, one after the other, each importing and compiling twice; `cli`:
+ * with the V8 flags the CLI runs under (bin/v8-flags.js), else V8's defaults.
+ */
+export function sfpiFreshBench(runs: number, dist = false, cli = false): FreshBench {
+  const flags = cli ? CLI_V8_FLAGS : [];
   const here = fileURLToPath(import.meta.url);
   const all: FreshFigures[] = [];
   const load0 = loadavg();
@@ -276,12 +287,12 @@ export function sfpiFreshBench(runs: number, dist = false): FreshBench {
     // dist/: a plain `node` (no tsx loader, which would transform dist's files too), given the case
     // on stdin and the child's code as text (the same steps as child())
     const r = dist
-      ? spawnSync(process.execPath, ['--input-type=module', '-e', DIST_CHILD], {
+      ? spawnSync(process.execPath, [...flags, '--input-type=module', '-e', DIST_CHILD], {
           encoding: 'utf8',
           input: JSON.stringify(benchCase()),
           cwd: join(dirname(here), '..'),
         })
-      : spawnSync(process.execPath, ['--import', 'tsx', here, '--child'], { encoding: 'utf8' });
+      : spawnSync(process.execPath, [...flags, '--import', 'tsx', here, '--child'], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`bench child failed: ${r.stderr}`);
     all.push(JSON.parse(r.stdout) as FreshFigures);
   }
@@ -313,10 +324,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } else if (freshAt >= 0) {
     const n = Number(process.argv[freshAt + 1] ?? 10);
     const dist = process.argv.includes('--dist');
-    const r = sfpiFreshBench(n, dist);
+    const cli = process.argv.includes('--cli');
+    const r = sfpiFreshBench(n, dist, cli);
     const f = (x: number) => x.toFixed(0);
     console.log(
-      `${r.what}: ${r.words} words; ${r.runs} fresh processes${dist ? ' on dist/' : ''} (load average ${r.load.map((x) => x.toFixed(1)).join(' -> ')}), ` +
+      `${r.what}: ${r.words} words; ${r.runs} fresh processes${dist ? ' on dist/' : ''}${cli ? ` with the CLI's V8 flags (${CLI_V8_FLAGS.join(' ')})` : " with V8's default flags"} (load average ${r.load.map((x) => x.toFixed(1)).join(' -> ')}), ` +
         `median [min-max]:\n` +
         `  import          ${f(r.median.importCpuMs)} ms CPU [${f(r.min.importCpuMs)}-${f(r.max.importCpuMs)}], ${f(r.median.importWallMs)} ms wall\n` +
         `  first compile   ${f(r.median.firstCpuMs)} ms CPU [${f(r.min.firstCpuMs)}-${f(r.max.firstCpuMs)}], ${f(r.median.firstWallMs)} ms wall [${f(r.min.firstWallMs)}-${f(r.max.firstWallMs)}] (target < ${TARGET_MS} ms: ${r.median.firstCpuMs < TARGET_MS ? 'met' : 'NOT met'})\n` +

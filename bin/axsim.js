@@ -5,6 +5,9 @@
 // stale code; AXSIM_FROM_SOURCE=1 forces that.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { applyCliV8Flags } from './v8-flags.js';
+
+applyCliV8Flags();
 
 const src = fileURLToPath(new URL('../src', import.meta.url));
 

@@ -11,11 +11,13 @@ import { compileWord } from '../program.ts';
 import { depsOf } from '../timing/deps.ts';
 import { installRawBuiltins } from './builtins.ts';
 import { compileTrace, ttiPieces } from './passes.ts';
-import { installTracer, Trace, type TracerApi, type Tti } from './trace.ts';
+import { installTracer, Trace, type TraceOp, type TracerApi, type Tti } from './trace.ts';
+import { TraceMemo } from './trace-memo.ts';
 
 export { SFPI_VECTOR_H } from './header.ts';
 export { combine, compileTrace, copies, immediates, lower, nops, regalloc, resolve } from './passes.ts';
 export { Trace, type TraceOp } from './trace.ts';
+export { setSfpiTraceMemo, sfpiTraceMemoHits, shiftEquivalent } from './trace-memo.ts';
 
 /** The SFPI part of one Tensix emitter: its trace and the flush into the word stream. */
 export class SfpiCompiler {
@@ -24,6 +26,8 @@ export class SfpiCompiler {
   readonly api: TracerApi;
   /** True while the compiled trace is being emitted (those words do not flush again). */
   emitting = false;
+  /** The last trace piece compiled (the next face's is usually the same code again: trace-memo.ts). */
+  private readonly memo = new TraceMemo<FlushInsn[]>();
 
   constructor(private readonly em: TensixEmitter) {
     this.api = installTracer(
@@ -66,17 +70,26 @@ export class SfpiCompiler {
     return true;
   }
 
-  /** Compiles what the trace holds and emits it; later uses of its values are reported. */
-  flush(): void {
-    if (this.emitting || this.trace.ops.length === 0) return;
-    const ops = this.trace.take();
-    const insns = ops.some((o) => o.k === 'raw' && o.tti)
+  /**
+   * The passes over one flushed trace, in pieces at the TTI_ words with known effects that no value
+   * lives across (each such word kept in order between them); a piece that is the previous one with
+   * its ids moved (the next face) reuses its instructions (trace-memo.ts).
+   */
+  private compile(ops: readonly TraceOp[]): FlushInsn[] {
+    const piece = (p: readonly TraceOp[]) => this.memo.get(p, (q) => compileTrace(q, this.em.arch));
+    return ops.some((o) => o.k === 'raw' && o.tti)
       ? ttiPieces(ops).flatMap((p) =>
           p.length === 1 && p[0]!.k === 'raw' && p[0]!.tti
             ? [{ name: '.word', args: [p[0]!.word], at: p[0]!.at }]
-            : compileTrace(p, this.em.arch),
+            : piece(p),
         )
-      : compileTrace(ops, this.em.arch);
+      : piece(ops);
+  }
+
+  /** Compiles what the trace holds and emits it; later uses of its values are reported. */
+  flush(): void {
+    if (this.emitting || this.trace.ops.length === 0) return;
+    const insns = this.compile(this.trace.take());
     this.emitting = true;
     try {
       for (const i of insns) {
@@ -102,6 +115,8 @@ export class SfpiCompiler {
     }
   }
 }
+
+type FlushInsn = { name: string; args: number[]; at: unknown };
 
 /**
  * The LRegs 0..7 a word reads and writes, from its decoded form (timing/deps.ts), or undefined when
