@@ -26,7 +26,7 @@
  */
 import { AxsimError, type ErrorLocation, internalError } from '../errors.ts';
 import type { Expr, FuncDecl, Stmt, TypeSyntax } from './ast.ts';
-import type { Evaluator, Frame, Scope, Value } from './eval.ts';
+import type { Evaluator, Frame, Scope, Unset, Value } from './eval.ts';
 import { intToFloat } from './eval.ts';
 import type { SrcLoc } from './lex.ts';
 import {
@@ -80,8 +80,17 @@ interface CE {
   slot?: number;
 }
 
+/**
+ * A local declared without an initialiser: slot `guard` is 0 until the local is first written, and
+ * a read while it is 0 is the tree walker's uninitialised-read error (docs/cfront.md).
+ */
+interface Guard {
+  guard: number;
+  u: Unset;
+}
+
 type CL =
-  | { kind: 'slot'; t: CType; slot: number }
+  | { kind: 'slot'; t: CType; slot: number; g?: Guard }
   | { kind: 'mem'; t: CType; addr: (s: Slots) => number; at: SrcLoc };
 
 const NORMAL = 0;
@@ -100,7 +109,10 @@ export interface CompiledFn {
 
 interface Fn extends CompiledFn {
   init: Slots;
-  /** A slot array of a finished call, reused by the next (a local declared without an initialiser is zeroed where it is declared). */
+  /**
+   * A slot array of a finished call, reused by the next (a local declared without an initialiser
+   * is zeroed, and its guard slot cleared, where it is declared).
+   */
   free: Slots | undefined;
   /** The frame pushed while running (reused when the function is not already running). */
   frame: Frame;
@@ -381,7 +393,7 @@ class FnCompiler {
   readonly ret: CType;
   private nslots = 3;
   readonly slotInit: Slots = [0, 0, 0];
-  private scopes: Map<string, { slot: number; t: CType }>[] = [new Map()];
+  private scopes: Map<string, { slot: number; t: CType; g?: Guard }>[] = [new Map()];
   /** The tree walker's nesting depth (blocks, expressions) at the point being compiled. */
   private nest = 0;
 
@@ -422,7 +434,7 @@ class FnCompiler {
     return slot;
   }
 
-  private local(name: string): { slot: number; t: CType } | undefined {
+  private local(name: string): { slot: number; t: CType; g?: Guard } | undefined {
     for (let k = this.scopes.length - 1; k >= 0; k--) {
       const b = this.scopes[k]!.get(name);
       if (b) return b;
@@ -440,7 +452,12 @@ class FnCompiler {
     const at = st.at;
     switch (st.kind) {
       case 'expr': {
-        const e = this.expr(st.e, true).f;
+        // `x;` reads nothing (as the tree walker)
+        const x = st.e;
+        const e =
+          x.kind === 'name' && x.parts.length === 1 && !x.global && this.local(x.parts[0]!.name)
+            ? () => 0
+            : this.expr(st.e, true).f;
         return (s) => {
           ev.cur = at;
           ev.budget.step(1);
@@ -470,21 +487,31 @@ class FnCompiler {
           }
           // the initialiser does not see the variable it initialises (a slot from here on)
           const slot = this.declare(d.name, t);
-          if (init) parts.push(this.storeSlot(slot, t, init, d.at));
-          else if (t.k === 'float')
-            // as the tree walker, which zeroes a local's bytes where it is declared
+          if (init) {
+            parts.push(this.storeSlot(slot, t, init, d.at));
+            continue;
+          }
+          // indeterminate until written (the tree walker marks its bytes unwritten): a guard slot,
+          // cleared here; the value slots are zeroed as the tree walker zeroes the bytes
+          const guard = this.nslots++;
+          this.slotInit.push(0);
+          this.scopes[this.scopes.length - 1]!.get(d.name)!.g = { guard, u: { name: d.name, t, at: d.at } };
+          if (t.k === 'float')
             parts.push((s) => {
               s[slot] = 0;
               s[slot + 1] = -1;
+              s[guard] = 0;
             });
           else if (is64(t))
             parts.push((s) => {
               s[slot] = 0;
               s[slot + 1] = 0;
+              s[guard] = 0;
             });
           else
             parts.push((s) => {
               s[slot] = 0;
+              s[guard] = 0;
             });
         }
         return (s) => {
@@ -893,7 +920,7 @@ class FnCompiler {
       case 'name': {
         if (e.parts.length === 1 && !e.global) {
           const b = this.local(e.parts[0]!.name);
-          if (b) return this.load({ kind: 'slot', t: b.t, slot: b.slot });
+          if (b) return this.load({ kind: 'slot', t: b.t, slot: b.slot, g: b.g }, e.at);
         }
         // a constant the program or the host defines (enumerators, host constants)
         this.notGlobalObject(e);
@@ -947,7 +974,13 @@ class FnCompiler {
         if (e.how === 'bit' || e.how === 'const') no(`${e.how} cast`);
         if (e.type.kind === 'ref') no('cast to a reference');
         const to = ev.resolveType(e.type, this.scope);
-        if (to.k === 'void') return { t: VOID, f: this.expr(e.e, true).f };
+        if (to.k === 'void') {
+          // `(void)x` reads nothing (as the tree walker: no lvalue-to-rvalue conversion)
+          const x = e.e;
+          if (x.kind === 'name' && x.parts.length === 1 && !x.global && this.local(x.parts[0]!.name))
+            return { t: VOID, f: () => 0 };
+          return { t: VOID, f: this.expr(e.e, true).f };
+        }
         this.checkScalar(to);
         return this.convert(this.expr(e.e), to, e.at, true);
       }
@@ -1716,7 +1749,7 @@ class FnCompiler {
       case 'name': {
         if (e.parts.length === 1 && !e.global) {
           const b = this.local(e.parts[0]!.name);
-          if (b) return { kind: 'slot', t: b.t, slot: b.slot };
+          if (b) return { kind: 'slot', t: b.t, slot: b.slot, g: b.g };
         }
         return no('a global object');
       }
@@ -1770,8 +1803,22 @@ class FnCompiler {
     return no(`an lvalue ${e.kind}`);
   }
 
-  private load(lv: CL): CE {
+  /** A read of `lv` (`at`: where, for the uninitialised-read error of a guarded local). */
+  private load(lv: CL, at?: SrcLoc): CE {
     const t = lv.t;
+    if (lv.kind === 'slot' && lv.g) {
+      const f = this.load({ kind: 'slot', t, slot: lv.slot }).f;
+      const { guard, u } = lv.g;
+      const ev = this.ev;
+      const L = at ? this.loc(at) : undefined;
+      return {
+        t,
+        f: (s) => {
+          if (s[guard] === 0) ev.uninitialisedRead(u, '', L ?? ev.loc(ev.cur));
+          return f(s);
+        },
+      };
+    }
     if (lv.kind === 'slot') {
       const slot = lv.slot;
       if (t.k === 'float') {
@@ -1941,6 +1988,14 @@ class FnCompiler {
   private slotStore(lv: CL & { kind: 'slot' }): (s: Slots, v: number) => number {
     const slot = lv.slot;
     const t = lv.t;
+    if (lv.g) {
+      const st = this.slotStore({ kind: 'slot', t, slot });
+      const guard = lv.g.guard;
+      return (s, v) => {
+        s[guard] = 1;
+        return st(s, v);
+      };
+    }
     if (t.k === 'float') {
       const double = t.bits === 64;
       return (s, v) => {
@@ -2004,7 +2059,7 @@ class FnCompiler {
     };
     if (lv.kind === 'slot') {
       const store = this.slotStore(lv);
-      const old = this.load(lv).f;
+      const old = this.load(lv, e.at).f;
       return {
         t,
         f: (s) => {
@@ -2037,6 +2092,20 @@ class FnCompiler {
 
   private incdec(lv: CL, d: 1 | -1, at: SrcLoc, post: boolean): CE {
     const t = lv.t;
+    if (lv.kind === 'slot' && lv.g) {
+      // reads first (the guard is set from then on)
+      const f = this.incdec({ kind: 'slot', t, slot: lv.slot }, d, at, post).f;
+      const { guard, u } = lv.g;
+      const ev = this.ev;
+      const L = this.loc(at);
+      return {
+        t,
+        f: (s) => {
+          if (s[guard] === 0) ev.uninitialisedRead(u, '', L);
+          return f(s);
+        },
+      };
+    }
     if (t.k === 'bool') no('++/-- on a bool');
     this.checkScalar(t);
     let next: Conv;

@@ -372,7 +372,7 @@ export class Evaluator {
   ) {
     this.model = opts.model ?? 'ilp32';
     this.budget = opts.budget ?? parser.budget ?? defaultBudget();
-    this.mem = new Memory(this.budget);
+    this.mem = this.newMemory(this.budget);
     this.host = opts.host ?? {};
     this.mainFile = opts.mainFile ?? tu.file;
     this.ptrSize = this.model === 'lp64' ? 8 : 4;
@@ -392,7 +392,7 @@ export class Evaluator {
   resetForRun(budget: Budget): void {
     this.budget = budget;
     (this.parser as { budget: Budget }).budget = budget;
-    this.mem = new Memory(budget);
+    this.mem = this.newMemory(budget);
     this.globalsInit.clear();
     this.staticLocals.clear();
     this.strings.clear();
@@ -408,6 +408,66 @@ export class Evaluator {
 
   /** The closure compiler (compile.ts), unless disabled. */
   readonly jit: Compiler | undefined;
+
+  private newMemory(budget: Budget): Memory {
+    const mem = new Memory(budget);
+    mem.onUnset = (addr, size, loc) => {
+      const o = mem.unsetOrigin(addr, size);
+      const u = o?.what as Unset | undefined;
+      if (!u) return this.uninitialisedRead(undefined, '', loc);
+      return this.uninitialisedRead(u, this.memberPath(u.t, o!.offset), loc, o!.copied);
+    };
+    return mem;
+  }
+
+  /**
+   * A read of a value never written (C++ [basic.indet]: an indeterminate value): UndefinedBehaviour
+   * at the read, naming the local (and the member or element read) and where it is declared.
+   */
+  uninitialisedRead(
+    u: Unset | undefined,
+    path: string,
+    loc: ErrorLocation | undefined,
+    copied = false,
+  ): never {
+    if (!u)
+      throw undefinedBehaviour('read of an uninitialised value', {
+        location: loc,
+        hint: 'the bytes belong to a local declared without an initialiser and are not written before this read',
+      });
+    const what = `${u.name}${path}`;
+    throw undefinedBehaviour(`read of an uninitialised value${copied ? ' copied from' : ':'} '${what}'`, {
+      location: loc,
+      hint: `'${u.name}' is declared at ${u.at.file}:${u.at.line} without an initialiser${path ? `, and ${what} is not written before this read` : ' and is not written before this read'}`,
+    });
+  }
+
+  /** `.field[index]…` naming the scalar at byte `off` of an object of type `t` ('' for the object itself). */
+  private memberPath(t: CType, off: number): string {
+    let s = '';
+    for (let guard = 0; guard < 64; guard++) {
+      if (t.k === 'array') {
+        const es = this.sizeOf(t.of);
+        if (es <= 0) break;
+        const i = Math.floor(off / es);
+        s += `[${i}]`;
+        off -= i * es;
+        t = t.of;
+        continue;
+      }
+      if (t.k === 'record') {
+        let f: { name: string; t: CType; offset: number } | undefined;
+        for (const x of t.fields) if (x.offset <= off && off < x.offset + this.sizeOf(x.t)) f = x;
+        if (!f) break;
+        s += `.${f.name}`;
+        off -= f.offset;
+        t = f.t;
+        continue;
+      }
+      break;
+    }
+    return s;
+  }
 
   /** @internal A fresh empty scope (for compiled functions' frames). */
   newScope(): Scope {
@@ -752,6 +812,8 @@ export class Evaluator {
     this.budget.step(1);
     switch (s.kind) {
       case 'expr':
+        // `x;` names x without reading it (a discarded-value expression, C++ [expr.context]/2)
+        if (s.e.kind === 'name' && this.lookupName(s.e, scope).lv) return NORMAL;
         this.eval(s.e, scope);
         return NORMAL;
       case 'decl':
@@ -1057,6 +1119,10 @@ export class Evaluator {
     const addr = statik ? this.mem.galloc(size, align) : this.mem.alloca(size, align);
     const lv: LV = { t, addr };
     this.mem.zero(addr, size);
+    // automatic storage without an initialiser is indeterminate (C++ [dcl.init]/12, [basic.indet]);
+    // so are the members a constructor leaves alone: marked unwritten until something stores them
+    if (!statik && (d.init || d.ctorArgs ? this.ctorInitialised(t, d.init) : true))
+      this.mem.markUnset(addr, size, { name: d.name, t, at: d.at } satisfies Unset);
     if (d.ctorArgs)
       this.construct(
         lv,
@@ -1064,8 +1130,20 @@ export class Evaluator {
         d.at,
       );
     else if (d.init) this.initObject(lv, d.init, scope);
-    else if (t.k === 'record') this.defaultConstruct(lv, d.at);
+    else if (t.k === 'record' || t.k === 'array') this.defaultConstruct(lv, d.at);
     return lv;
+  }
+
+  /**
+   * Whether initialising an object of type `t` from `init` (or from `(args)`) runs a user-declared
+   * constructor and nothing else, so members that constructor does not write stay indeterminate. Not
+   * so for aggregate and value initialisation (`{…}` of a class without constructors, `= {}`,
+   * `T{}`, `T()`), which zero what they do not set; nor for copies (the copy brings its own marks).
+   */
+  private ctorInitialised(t: CType, init: Expr | undefined): boolean {
+    if (t.k !== 'record') return false;
+    if (init && (init.kind !== 'init' || init.items.length === 0)) return false;
+    return this.ctors(t).length > 0;
   }
 
   private bindRef(to: CType, init: Expr, scope: Scope): LV {
@@ -1261,16 +1339,38 @@ export class Evaluator {
   }
   private ctorLists = new WeakMap<FuncDecl[], FuncDecl[]>();
 
-  private defaultConstruct(lv: LV, at: SrcLoc): void {
-    const t = lv.t as RecordType;
+  /** Whether `t` declares a constructor callable without arguments. */
+  private hasDefaultCtor(t: RecordType): boolean {
+    return this.ctors(t).some((c) => c.params.every((p) => p.default || p.pack));
+  }
+
+  /**
+   * Default-initialises the object at `lv` ([dcl.init]/7): constructors and default member
+   * initialisers. `lenient`: a class with constructors but none callable without arguments is left
+   * as it is (elements and members, where the tree walker did not construct before).
+   */
+  private defaultConstruct(lv: LV, at: SrcLoc, lenient = false): void {
+    if (lv.t.k === 'array') {
+      // each element of class type is default-constructed; scalars stay as they are
+      let e = lv.t.of;
+      while (e.k === 'array') e = e.of;
+      if (e.k !== 'record') return;
+      const es = this.sizeOf(lv.t.of);
+      for (let k = 0; k < lv.t.n; k++)
+        this.defaultConstruct({ t: lv.t.of, addr: lv.addr + k * es }, at, true);
+      return;
+    }
+    if (lv.t.k !== 'record') return;
+    const t = lv.t;
     const cs = this.ctors(t);
     if (cs.length) {
-      this.construct(lv, [], at);
+      if (!lenient || this.hasDefaultCtor(t)) this.construct(lv, [], at);
       return;
     }
     for (const f of this.allFields(t)) {
       if (f.init) this.initObject({ t: f.t, addr: lv.addr + f.offset }, f.init, this.recordScope(t));
-      else if (f.t.k === 'record') this.defaultConstruct({ t: f.t, addr: lv.addr + f.offset }, at);
+      else if (f.t.k === 'record') this.defaultConstruct({ t: f.t, addr: lv.addr + f.offset }, at, lenient);
+      else if (f.t.k === 'array') this.defaultConstruct({ t: f.t, addr: lv.addr + f.offset }, at, true);
     }
   }
 
@@ -1288,7 +1388,7 @@ export class Evaluator {
         this.mem.zero(lv.addr, this.sizeOf(t));
         return;
       }
-      this.store(lv, args[0]!.v, at);
+      this.store(lv, this.argValue(args[0]!), at);
       return;
     }
     const cs = this.ctors(t);
@@ -1306,7 +1406,7 @@ export class Evaluator {
       args.forEach((a, k) => {
         const f = fields[k];
         if (!f) this.fail(`too many initialisers for ${typeName(t)}`, at);
-        this.store({ t: f.t, addr: lv.addr + f.offset }, a.v, at);
+        this.store({ t: f.t, addr: lv.addr + f.offset }, this.argValue(a), at);
       });
       return;
     }
@@ -2895,6 +2995,8 @@ export class Evaluator {
       const lv = this.lval(e.e, scope);
       return this.load({ t: to.to, addr: lv.addr }, e.at);
     }
+    // `(void)x` discards x without reading it (no lvalue-to-rvalue conversion, C++ [expr.context]/2)
+    if (to.k === 'void' && e.e.kind === 'name' && this.lookupName(e.e, scope).lv) return { k: 'void' };
     const v = this.eval(e.e, scope);
     if (to.k === 'record' && v.k !== 'obj') {
       const addr = this.mem.alloca(this.sizeOf(to), this.alignOf(to));
@@ -3221,14 +3323,42 @@ export class Evaluator {
   evalArg(a: Expr, scope: Scope): ArgVal {
     if (a.kind === 'name') {
       const r = this.lookupName(a, scope);
-      if (r.lv) return { v: this.load(r.lv, a.at), lv: r.lv, e: a };
+      if (r.lv) return this.lvalueArg(r.lv, a);
       return { v: r.v!, lv: undefined, e: a };
     }
-    if (this.isLvalueExpr(a)) {
-      const lv = this.lval(a, scope);
-      return { v: this.load(lv, a.at), lv, e: a };
-    }
+    if (this.isLvalueExpr(a)) return this.lvalueArg(this.lval(a, scope), a);
     return { v: this.eval(a, scope), lv: undefined, e: a };
+  }
+
+  /**
+   * An lvalue argument. Binding it to a reference reads nothing, so an object not written yet (an
+   * out-parameter) gets a placeholder value of its type, read for real only when used as a value.
+   */
+  private lvalueArg(lv: LV, a: Expr): ArgVal {
+    const t = lv.t;
+    if (
+      lv.addr < this.mem.unsetTop &&
+      (t.k === 'int' || t.k === 'bool' || t.k === 'enum' || t.k === 'float' || t.k === 'ptr') &&
+      this.mem.isUnset(lv.addr, this.sizeOf(t))
+    ) {
+      const v: Value =
+        t.k === 'float'
+          ? { k: 'float', t, v: 0 }
+          : t.k === 'ptr'
+            ? { k: 'ptr', t, addr: 0 }
+            : this.mkInt(t, 0n);
+      return { v, lv, e: a, unset: true };
+    }
+    return { v: this.load(lv, a.at), lv, e: a };
+  }
+
+  /** An argument's value, read now if `lvalueArg` deferred it (the read error, if still unwritten). */
+  private argValue(a: ArgVal): Value {
+    if (a.unset) {
+      a.v = this.load(a.lv!, a.e?.at);
+      a.unset = undefined;
+    }
+    return a.v;
   }
 
   private argOf(v: Value, e?: Expr): ArgVal {
@@ -3279,7 +3409,7 @@ export class Evaluator {
           return this.load({ t, addr });
         }
         if (args.length === 0) return this.convert({ k: 'int', t: I32, v: 0n }, t, at, true);
-        return this.convert(args[0]!.v, t, at, true);
+        return this.convert(this.argValue(args[0]!), t, at, true);
       }
       case 'ptr': {
         const f = this.fnTable[(callee.addr - FN_BASE) / 16];
@@ -3337,8 +3467,7 @@ export class Evaluator {
       if (r.k === 'obj') {
         this.mem.sp = sp;
         const size = this.sizeOf(r.t);
-        const tmp = this.mem.alloca(size, this.alignOf(r.t));
-        if (tmp !== r.addr) this.mem.copy(tmp, r.addr, size);
+        const tmp = this.mem.allocaCopy(r.addr, size, this.alignOf(r.t));
         return { k: 'obj', t: r.t, addr: tmp };
       }
       this.mem.sp = sp;
@@ -3368,7 +3497,7 @@ export class Evaluator {
       else {
         const tt = t.to.k === 'void' ? this.valueType(a.v) : t.to;
         const addr = this.mem.alloca(this.sizeOf(tt), this.alignOf(tt));
-        this.store({ t: tt, addr }, a.v, at);
+        this.store({ t: tt, addr }, this.argValue(a), at);
         target = { t: tt, addr };
       }
       if (name) scope.vars.set(name, { k: 'var', t: target.t, addr: target.addr });
@@ -3392,7 +3521,7 @@ export class Evaluator {
       this.mem.zero(addr, this.sizeOf(vt));
       if (a.v.k === 'obj' && sameType(a.v.t, vt)) this.copyRecord({ t: vt, addr }, a.v);
       else this.construct({ t: vt, addr }, [a], at);
-    } else this.store({ t: vt, addr }, a.v, at);
+    } else this.store({ t: vt, addr }, this.argValue(a), at);
     return addr;
   }
 
@@ -3816,6 +3945,8 @@ export class Evaluator {
     const body = this.parser.parseBody(f);
     if (this.jit && tb.size === 0 && !self && !rec && !f.owner && args.length === f.params.length) {
       const cf = this.jit.get(f);
+      // compiled parameters are scalars bound by value: a deferred argument is read here
+      if (cf) for (const a of args) if (a.unset) this.argValue(a);
       const r = cf?.callBoxed(args, at);
       if (r) {
         this.lastCallRef = false;
@@ -4018,9 +4149,24 @@ export class Evaluator {
   private runCtorInits(f: FuncDecl, self: LV, rec: RecordType, scope: Scope, at: SrcLoc): void {
     const fields = this.allFields(rec);
     const given = new Set((f.inits ?? []).map((i) => i.name));
+    // bases and members the mem-initialiser list does not name are default-initialised
+    // ([class.base.init]/9): a base or member of class type runs its default constructor
+    let basesEnd = 0;
+    for (const b of rec.bases) {
+      const off = Math.ceil(basesEnd / b.align) * b.align;
+      basesEnd = off + b.size;
+      if (!this.hasDefaultCtor(b)) continue;
+      const bn = b.decl.name.split('::').pop();
+      const named = (f.inits ?? []).some(
+        (i) => !fields.some((x) => x.name === i.name) && i.name.split('::').pop()!.replace(/<.*$/, '') === bn,
+      );
+      if (!named) this.construct({ t: b, addr: self.addr + off }, [], at);
+    }
     for (const fl of fields) {
       if (given.has(fl.name)) continue;
       if (fl.init) this.initObject({ t: fl.t, addr: self.addr + fl.offset }, fl.init, scope);
+      else if (fl.offset >= basesEnd && (fl.t.k === 'record' || fl.t.k === 'array'))
+        this.defaultConstruct({ t: fl.t, addr: self.addr + fl.offset }, at, true);
     }
     for (const init of f.inits ?? []) {
       const fl = fields.find((x) => x.name === init.name);
@@ -4146,6 +4292,18 @@ interface ArgVal {
   v: Value;
   lv: LV | undefined;
   e?: Expr;
+  /**
+   * The lvalue holds bytes never written: `v` is a placeholder of its type, and using it as a value
+   * (anything but binding a reference) is the read error (`argValue`).
+   */
+  unset?: true;
+}
+
+/** A local declared without an initialiser (what its marks in Memory name). */
+export interface Unset {
+  name: string;
+  t: CType;
+  at: SrcLoc;
 }
 
 /** Function "addresses" (below the data regions; never dereferenced as data). */
