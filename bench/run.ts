@@ -30,6 +30,7 @@ import { amxCRows } from './amx-c.bench.ts';
 import { AMX_WORKLOADS, setUp } from './amx-workloads.ts';
 import { PTO_WORKLOADS, taddCase, vecTile } from './pto-workloads.ts';
 import {
+  cliUsesSource,
   TARGET_MS as SFPI_COMPILE_TARGET_MS,
   sfpiCompileBench,
   sfpiFreshBench,
@@ -305,7 +306,8 @@ async function sfpiCompileRowsForTable(): Promise<BenchRow[]> {
  * Issue 12's first-compile rows: the same compile as the first one of a fresh `node` process (the
  * library imported, nothing compiled yet), median over fresh processes (3 with --quick, else 10), in
  * compiles per second of CPU time; reference = 1 / 200 ms. Two rows: the process as the CLI runs it
- * (its V8 flags, bin/v8-flags.js: what one `axsim tensix compile` pays) and with V8's default flags
+ * (its V8 flags, bin/v8-flags.js, and the code bin/which-build.js picks: dist/ after a build, else
+ * src/ through tsx — what one `axsim tensix compile` pays) and with V8's default flags through tsx
  * (a library user's process).
  */
 async function sfpiFirstCompileRowsForTable(): Promise<BenchRow[]> {
@@ -313,10 +315,12 @@ async function sfpiFirstCompileRowsForTable(): Promise<BenchRow[]> {
   if (!wanted(name)) return [];
   const rows: BenchRow[] = [];
   for (const cli of [true, false]) {
-    const r = sfpiFreshBench(quick ? 3 : 10, false, cli);
+    // as the CLI runs: its flags, and dist/ when the `axsim` command would load it (a fresh build)
+    const dist = cli && !cliUsesSource();
+    const r = sfpiFreshBench(quick ? 3 : 10, dist, cli);
     rows.push(
       row(
-        `${name}, ${cli ? "the CLI's V8 flags" : "V8's default flags"} (${process.env.AXSIM_TT_LLK ? 'tt-llk exp.h' : 'generated'})`,
+        `${name}, ${cli ? `the CLI's V8 flags, ${dist ? 'dist/' : 'src/ through tsx'}` : "V8's default flags"} (${process.env.AXSIM_TT_LLK ? 'tt-llk exp.h' : 'generated'})`,
         'wormhole',
         'compiles/s',
         1000 / r.median.firstCpuMs,

@@ -37,6 +37,10 @@ export const TARGET_MS = 200;
 const { CLI_V8_FLAGS } = (await import(new URL('../bin/v8-flags.js', import.meta.url).href)) as {
   CLI_V8_FLAGS: string[];
 };
+/** Whether the `axsim` command would run src/ through tsx (true) or dist/ (bin/which-build.js). */
+export const { useSource: cliUsesSource } = (await import(
+  new URL('../bin/which-build.js', import.meta.url).href
+)) as { useSource: () => boolean };
 
 /** An SFPI kernel file of about `lines` lines, shaped like tt-llk's exp.h (axsim's own text). */
 export function generatedKernel(lines = 900): { source: string; entry: string } {
