@@ -6,6 +6,9 @@
 // twice what it does when the optimiser waits for better type feedback. Measured per command in
 // docs/performance-tensix.md (session 9): no command got slower. The library leaves the flags of the
 // process it is loaded into alone; `node --interrupt-budget=N` (or NODE_OPTIONS) wins over this.
+// The project's own long-running scripts run with the same flags: the corpus runners (package.json
+// `kernels:*`, `corpus:*`: 20 % less CPU for kernels:llk) and the fuzzer's workers (test/fuzz/main.ts);
+// the unit tests run with V8's defaults, as a library user's process does.
 import { setFlagsFromString } from 'node:v8';
 
 /** The flags, as they would be written on node's command line. */

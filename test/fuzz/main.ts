@@ -15,6 +15,11 @@ import { join } from 'node:path';
 import { FRONTS, ROOT } from './fronts.ts';
 import { generate, type Outcome, runOne } from './worker.ts';
 
+/** The V8 flags the CLI runs with (bin/v8-flags.js), given to the workers too (throughput only). */
+const { CLI_V8_FLAGS } = (await import(new URL('../../bin/v8-flags.js', import.meta.url).href)) as {
+  CLI_V8_FLAGS: string[];
+};
+
 interface Args {
   fronts: string[];
   n: number;
@@ -174,7 +179,7 @@ function runRange(
         join(ROOT, 'test/fuzz/worker.ts'),
         [front, String(seed), String(next), String(to), markFile],
         {
-          execArgv: ['--import', 'tsx', '--max-old-space-size=3072', '--expose-gc'],
+          execArgv: [...CLI_V8_FLAGS, '--import', 'tsx', '--max-old-space-size=3072', '--expose-gc'],
           stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
         },
       );
