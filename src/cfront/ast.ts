@@ -35,7 +35,7 @@ export type Expr =
   | { kind: 'int'; value: bigint; unsigned: boolean; longs: number; text: string; at: SrcLoc }
   | { kind: 'float'; value: number; single: boolean; text: string; at: SrcLoc }
   | { kind: 'string'; value: string; at: SrcLoc }
-  | { kind: 'char'; value: number; at: SrcLoc }
+  | { kind: 'char'; value: number; at: SrcLoc; prefix?: 'u8' | 'u' | 'U' | 'L' }
   | { kind: 'bool'; value: boolean; at: SrcLoc }
   | { kind: 'nullptr'; at: SrcLoc }
   | { kind: 'this'; at: SrcLoc }

@@ -32,9 +32,9 @@ import type { SrcLoc } from './lex.ts';
 import {
   BOOL,
   type CType,
+  charType,
   F32,
   F64,
-  I8,
   type IntType,
   intOf,
   isArithmetic,
@@ -897,8 +897,10 @@ class FnCompiler {
       }
       case 'bool':
         return this.constant(BOOL, e.value ? 1n : 0n);
-      case 'char':
-        return this.constant(I8, BigInt(e.value));
+      case 'char': {
+        const c = ev.charLiteral(e) as { t: IntType; v: bigint };
+        return this.constant(c.t, c.v);
+      }
       case 'string': {
         let addr = -1;
         // the memory the address is in (a cached program runs again on a fresh memory)
@@ -906,7 +908,7 @@ class FnCompiler {
         const str = e.value;
         const scope = this.scope;
         return {
-          t: { k: 'ptr', to: I8 },
+          t: { k: 'ptr', to: charType(ev.model) },
           str,
           f: () => {
             if (where !== ev.mem) {

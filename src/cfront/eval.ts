@@ -49,20 +49,23 @@ import {
   type Binding,
   BOOL,
   builtinType,
+  CHAR8,
+  CHAR16,
+  CHAR32,
   type CType,
+  charType,
   type DataModel,
   type EnumType,
   F32,
   F64,
   type FloatType,
-  I8,
   I32,
   I64,
   type IntType,
   intOf,
-  intType,
   isArithmetic,
   isInteger,
+  longType,
   NULLPTR,
   type PtrType,
   type RecordType,
@@ -72,7 +75,9 @@ import {
   U8,
   U32,
   U64,
+  unsignedOf,
   VOID,
+  WCHAR,
 } from './types.ts';
 
 export type Value =
@@ -354,7 +359,9 @@ export class Evaluator {
   readonly records = new Map<string, RecordType>();
   readonly enums = new Map<EnumDecl, EnumType>();
   readonly methods = new Map<RecordDecl, Map<string, FuncDecl[]>>();
-  readonly staticLocals = new Map<VarDecl, LV>();
+  /** Static locals, by declaration and instance (staticLocalKey). */
+  readonly staticLocals = new Map<VarDecl | string, LV>();
+  private readonly staticLocalKeys = new WeakMap<VarDecl, number>();
   readonly strings = new Map<string, number>();
   /** Call sites, outermost first (for `userLoc`). */
   readonly callStack: SrcLoc[] = [];
@@ -376,8 +383,9 @@ export class Evaluator {
     this.host = opts.host ?? {};
     this.mainFile = opts.mainFile ?? tu.file;
     this.ptrSize = this.model === 'lp64' ? 8 : 4;
-    this.sizeT = intType(this.ptrSize * 8, false, 'size_t');
-    this.ptrdiffT = intType(this.ptrSize * 8, true, 'ptrdiff_t');
+    // <cstddef>'s size_t / ptrdiff_t of the target (types.ts): (unsigned) int on rv32, (unsigned) long on Apple arm64
+    this.sizeT = builtinType('size_t', this.model) as IntType;
+    this.ptrdiffT = builtinType('ptrdiff_t', this.model) as IntType;
     this.jit = opts.compile === false ? undefined : new Compiler(this);
     this.index(tu.decls, []);
   }
@@ -1058,12 +1066,35 @@ export class Evaluator {
     }
   }
 
+  /**
+   * A static local's identity: its declaration, in a template (or a member of a class template)
+   * also the instance — C++ [temp.inst]: `f<int>` and `f<long>`, `S<int>::g` and `S<long>::g`
+   * each have their own. Outside templates: the declaration itself.
+   */
+  private staticLocalKey(d: VarDecl): VarDecl | string {
+    const fr = this.frame;
+    const tps = fr.fn?.tparams;
+    if (!tps?.length && !fr.record?.bindings.size) return d;
+    let id = this.staticLocalKeys.get(d);
+    if (id === undefined) {
+      id = this.nextObjId++;
+      this.staticLocalKeys.set(d, id);
+    }
+    let key = `${id}|${fr.record ? this.objId(fr.record) : ''}|`;
+    for (const p of tps ?? []) {
+      const b = fr.scope.vars.get(p.name);
+      key += `${b ? this.bindingKey(b) : '?'},`;
+    }
+    return key;
+  }
+
   private varDecl(d: VarDecl, scope: Scope): void {
     if (d.static && this.frames.length > 0) {
-      let lv = this.staticLocals.get(d);
+      const key = this.staticLocalKey(d);
+      let lv = this.staticLocals.get(key);
       if (!lv) {
         lv = this.allocVar(d, scope, true);
-        this.staticLocals.set(d, lv);
+        this.staticLocals.set(key, lv);
       }
       scope.vars.set(d.name, { k: 'var', t: lv.t, addr: lv.addr });
       return;
@@ -2267,7 +2298,12 @@ export class Evaluator {
   promote(t: CType): CType {
     if (t.k === 'bool') return I32;
     if (t.k === 'enum') return t.base.bits < 32 ? I32 : t.base;
-    if (t.k === 'int' && t.bits < 32) return I32;
+    if (t.k === 'int') {
+      // rank below int: int holds all their values (8/16-bit)
+      if (t.bits < 32) return I32;
+      // wchar_t, char32_t: the first of int, unsigned int, long, … that holds all values ([conv.prom]/2)
+      if (t.bits === 32 && t.rank === 3 && t !== I32 && t !== U32) return t.signed ? I32 : U32;
+    }
     return t;
   }
 
@@ -2278,13 +2314,19 @@ export class Evaluator {
       if (a.k === 'float' && b.k === 'float') return a.bits >= b.bits ? a : b;
       return a.k === 'float' ? a : b;
     }
+    // C++ [expr.arith.conv]/1.5: promote both; the same type stays; the same signedness: the greater
+    // rank ([conv.rank]); else the unsigned one when its rank is not less, else the signed one when
+    // it holds every value of the unsigned one, else the unsigned type of the signed one's rank
+    // (ilp32 long + unsigned int: unsigned long; lp64: long)
     const pa = this.promote(a) as IntType;
     const pb = this.promote(b) as IntType;
-    if (pa.signed === pb.signed) return pa.bits >= pb.bits ? pa : pb;
+    if (sameType(pa, pb)) return pa;
+    if (pa.signed === pb.signed) return pa.rank >= pb.rank ? pa : pb;
     const u = pa.signed ? pb : pa;
     const s = pa.signed ? pa : pb;
-    if (u.bits >= s.bits) return u;
-    return s;
+    if (u.rank >= s.rank) return u;
+    if (s.bits > u.bits) return s;
+    return unsignedOf(s);
   }
 
   // ---- expressions ----
@@ -2485,7 +2527,7 @@ export class Evaluator {
       case 'bool':
         return { k: 'int', t: BOOL, v: e.value ? 1n : 0n };
       case 'char':
-        return { k: 'int', t: I8, v: BigInt(e.value) };
+        return this.charLiteral(e);
       case 'string': {
         let addr = this.strings.get(e.value);
         if (addr === undefined) {
@@ -2494,7 +2536,7 @@ export class Evaluator {
           this.mem.view(addr, bytes.length + 1).set([...bytes, 0]);
           this.strings.set(e.value, addr);
         }
-        return { k: 'ptr', t: { k: 'ptr', to: I8 }, addr, str: e.value };
+        return { k: 'ptr', t: { k: 'ptr', to: charType(this.model) }, addr, str: e.value };
       }
       case 'nullptr':
         return { k: 'ptr', t: NULLPTR, addr: 0 };
@@ -2609,25 +2651,47 @@ export class Evaluator {
     return FN_BASE + 16 * k;
   }
 
+  /**
+   * C++ [lex.ccon]: a character literal's type and value. Plain: `char` (unsigned on RISC-V,
+   * signed on Apple arm64: types.ts `charType`), its value the code unit as that type holds it;
+   * u8 char8_t, u char16_t, U char32_t, L wchar_t.
+   */
+  /** @internal */
+  charLiteral(e: Expr & { kind: 'char' }): Value {
+    const t =
+      e.prefix === 'u8'
+        ? CHAR8
+        : e.prefix === 'u'
+          ? CHAR16
+          : e.prefix === 'U'
+            ? CHAR32
+            : e.prefix === 'L'
+              ? WCHAR
+              : charType(this.model);
+    const v = BigInt(e.value);
+    // a code point the type cannot hold is ill-formed (u8, u) or a multi-unit literal (not modelled)
+    if (t.bits < 32 && v >= 1n << BigInt(t.bits))
+      this.unsupported(`character literal U+${e.value.toString(16).toUpperCase()} in a ${typeName(t)}`, e.at);
+    return this.mkInt(t, v);
+  }
+
   /** C++ [lex.icon]: the first of int, long, long long (unsigned variants for hex/octal/u) that fits. */
   /** @internal */
   literalType(e: Expr & { kind: 'int' }): IntType {
     const v = e.value;
     const dec = !/^0[xXbB0-7]/.test(e.text) || e.text === '0';
-    const longBits = this.model === 'lp64' ? 64 : 32;
     const cands: IntType[] = [];
-    const add = (bits: number, signed: boolean) =>
-      cands.push(intType(bits, signed, `${signed ? '' : 'unsigned '}${bits === 32 ? 'int' : 'long long'}`));
+    const add = (t: IntType) => cands.push(t);
     if (e.longs === 0) {
-      if (!e.unsigned) add(32, true);
-      if (!dec || e.unsigned) add(32, false);
+      if (!e.unsigned) add(I32);
+      if (!dec || e.unsigned) add(U32);
     }
     if (e.longs <= 1) {
-      if (!e.unsigned) add(longBits, true);
-      if (!dec || e.unsigned) add(longBits, false);
+      if (!e.unsigned) add(longType(this.model, true));
+      if (!dec || e.unsigned) add(longType(this.model, false));
     }
-    if (!e.unsigned) add(64, true);
-    if (!dec || e.unsigned) add(64, false);
+    if (!e.unsigned) add(I64);
+    if (!dec || e.unsigned) add(U64);
     for (const t of cands) {
       const max = t.signed ? (1n << BigInt(t.bits - 1)) - 1n : (1n << BigInt(t.bits)) - 1n;
       if (v <= max) return t;
@@ -3656,10 +3720,15 @@ export class Evaluator {
     if (memo) best = memo;
     else if (cands.length > 1) {
       let bestScore = -Infinity;
+      // per candidate whose parameters and arguments are all arithmetic: the parameter types and the
+      // rank of each argument's conversion, for the ambiguity check below
+      const arith = new Map<FuncDecl, { pts: CType[]; ranks: number[] }>();
       for (const f of cands) {
         let s = f.bodyToks || f.body ? 0.5 : 0;
         if (f.params.length === args.length) s += 1;
         if (f.packs) s -= 0.25; // a non-variadic candidate is more specialised ([temp.deduct.partial])
+        const pts: CType[] = [];
+        const ranks: number[] = [];
         try {
           const tb = this.bindTemplate(f, explicit, args, at, rec, true);
           if (!tb) continue;
@@ -3668,17 +3737,31 @@ export class Evaluator {
             const a = args[k];
             if (!a) return;
             const pt = this.withFrame(f, rec, scope, () => this.resolveType(p.type, scope, a.e));
-            s += this.matchScore(pt.k === 'ref' ? pt.to : pt, a.v);
+            const t = pt.k === 'ref' ? pt.to : pt;
+            s += this.matchScore(t, a.v);
+            const r = pt.k === 'ref' ? undefined : this.arithRank(t, this.valueType(a.v));
+            if (r !== undefined) {
+              pts.push(t);
+              ranks.push(r);
+            }
           });
         } catch (e) {
           if (!(e instanceof AxsimError)) throw e;
           continue;
         }
+        if (
+          !f.tparams?.length &&
+          !f.variadic &&
+          f.params.length === args.length &&
+          ranks.length === args.length
+        )
+          arith.set(f, { pts, ranks });
         if (s > bestScore) {
           bestScore = s;
           best = f;
         }
       }
+      this.checkAmbiguous(best, cands, arith, name, at);
       if (memoKey !== undefined) {
         if (this.overloadMemo.size >= 4096) this.overloadMemo.clear();
         this.overloadMemo.set(memoKey, best);
@@ -3826,10 +3909,73 @@ export class Evaluator {
     return out;
   }
 
+  /**
+   * C++ [over.best.ics] / [over.ics.rank] for arithmetic types: the rank of the standard conversion
+   * of an argument of type `vt` to a parameter of type `pt`: 3 Exact Match (the same type: int and
+   * long are different types even when both are 32-bit), 2 Promotion ([conv.prom]: bool, char,
+   * short, unscoped enums, wchar_t… to what they promote to; [conv.fpprom] float to double), 1
+   * Conversion (every other integral, floating or floating-integral conversion). Undefined when
+   * either type is not arithmetic.
+   */
+  private arithRank(pt: CType, vt: CType): number | undefined {
+    if (!isArithmetic(pt) || !isArithmetic(vt)) return undefined;
+    if (sameType(pt, vt)) return 3;
+    if (isInteger(vt) && pt.k === 'int' && sameType(this.promote(vt), pt)) return 2;
+    if (vt.k === 'float' && pt.k === 'float' && vt.bits === 32 && pt.bits === 64) return 2;
+    return 1;
+  }
+
+  /**
+   * C++ [over.match.best]: the chosen candidate must be better than every other viable one. Checked
+   * where the ranking above is exactly C++'s: `best` and the others non-template, non-variadic,
+   * one by-value arithmetic parameter per argument. A candidate is better when no argument's
+   * conversion is worse and one is better ([over.ics.rank]/4: Exact Match > Promotion >
+   * Conversion); `h(int)` / `h(long)` called with an `unsigned` is two Conversions each:
+   * ambiguous, an error as in GCC (never a silent pick). Redeclarations (the same parameter types)
+   * are the same function. Not checked for axsim's own environment headers (files named `axsim_*`,
+   * e.g. src/tensix/sfpi's `axsim_sfpi_vector.h`): their `vFloat(float)` / `vFloat(double)`
+   * overloads stand for sfpi.h's single constructor reached by a user-defined conversion, and the
+   * ranking above picks the first, as sfpi.h's conversion does.
+   */
+  private checkAmbiguous(
+    best: FuncDecl,
+    cands: FuncDecl[],
+    arith: Map<FuncDecl, { pts: CType[]; ranks: number[] }>,
+    name: string,
+    at: SrcLoc,
+  ): void {
+    const b = arith.get(best);
+    if (!b || isEnvironmentFile(best.at.file)) return;
+    for (const f of cands) {
+      if (f === best) continue;
+      const o = arith.get(f);
+      if (!o) continue;
+      if (o.pts.every((t, k) => sameType(t, b.pts[k]!))) continue; // a redeclaration
+      let better = false;
+      let worse = false;
+      for (let k = 0; k < b.ranks.length; k++) {
+        if (b.ranks[k]! > o.ranks[k]!) better = true;
+        else if (b.ranks[k]! < o.ranks[k]!) worse = true;
+      }
+      if (!better || worse) {
+        const sig = (x: { pts: CType[] }) => `${best.name}(${x.pts.map(typeName).join(', ')})`;
+        this.fail(
+          `call of overloaded ${name} is ambiguous: ${sig(b)} and ${sig(o)} are equally good`,
+          at,
+          'C++ [over.match.best]: no candidate is better for every argument; cast an argument to the parameter type wanted',
+        );
+      }
+    }
+  }
+
   private matchScore(pt: CType, v: Value): number {
     const vt = this.valueType(v);
     if (pt.k === 'void') return 0.5;
     if (sameType(pt, vt)) return 3;
+    // Promotion above Conversion ([over.ics.rank]); an integral or floating conversion above a
+    // floating-integral one (not C++'s order: only where checkAmbiguous does not decide)
+    const r = this.arithRank(pt, vt);
+    if (r !== undefined) return r === 2 ? 2 : pt.k === vt.k ? 1.5 : 1;
     if (pt.k === vt.k) return 2;
     if (isArithmetic(pt) && isArithmetic(vt)) return 1;
     if (pt.k === 'ptr' && (vt.k === 'ptr' || vt.k === 'nullptr' || vt.k === 'array')) return 1;
@@ -4615,4 +4761,10 @@ function require_lex() {
 export { F32, F64, I32, I64, U32, U64 };
 export function internal(msg: string): never {
   throw internalError(msg);
+}
+
+/** axsim's own environment headers (virtual include files named `axsim_*`), whose declarations model upstream ones. */
+function isEnvironmentFile(file: string): boolean {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  return base.startsWith('axsim_');
 }

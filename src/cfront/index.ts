@@ -68,7 +68,8 @@ export function loadProgram(source: string, opts: LoadOptions = {}): Program {
   const file = opts.file ?? '<input>';
   const budget = opts.budget ?? defaultBudget();
   try {
-    const pp = preprocess(source, file, { ...opts, budget });
+    const defines = { ...targetDefines(opts.model ?? 'ilp32'), ...opts.defines };
+    const pp = preprocess(source, file, { ...opts, defines, budget });
     const parser = new Parser(pp.tokens, file, {
       script: opts.script,
       budget,
@@ -86,6 +87,17 @@ export function loadProgram(source: string, opts: LoadOptions = {}): Program {
   } catch (e) {
     throw wrapInternal(e);
   }
+}
+
+/**
+ * The macros the targets' compilers predefine about their integer types (what <climits> reads):
+ * riscv32 GCC defines __CHAR_UNSIGNED__ (plain char is unsigned in the RISC-V psABI) and a 32-bit
+ * __LONG_MAX__; Apple arm64 Clang a signed char and a 64-bit long.
+ */
+export function targetDefines(model: 'ilp32' | 'lp64'): Record<string, string> {
+  return model === 'lp64'
+    ? { __LONG_MAX__: '0x7fffffffffffffffL' }
+    : { __CHAR_UNSIGNED__: '1', __LONG_MAX__: '0x7fffffffL' };
 }
 
 /** A non-AxsimError escaping a pass is a bug: report it as Internal (never a raw crash). */

@@ -93,7 +93,11 @@ const TYPE_WORDS = new Set([
   '_Float16',
 ]);
 
-/** typedef names of <cstdint>/<cstddef> (also with `std::`), and a few kernel-world spellings. */
+/**
+ * typedef names of <cstdint>/<cstddef> (also with `std::`), and a few kernel-world spellings. Those
+ * whose type depends on the target stay as their own names: types.ts `builtinType` resolves them per
+ * data model (size_t is unsigned int on riscv32, unsigned long on Apple arm64).
+ */
 export const STD_TYPEDEFS: Record<string, string> = {
   int8_t: 'signed char',
   int16_t: 'short',
@@ -103,13 +107,13 @@ export const STD_TYPEDEFS: Record<string, string> = {
   uint16_t: 'unsigned short',
   uint32_t: 'unsigned int',
   uint64_t: 'unsigned long long',
-  intptr_t: 'int',
-  uintptr_t: 'unsigned int',
-  size_t: 'unsigned int',
-  ssize_t: 'int',
-  ptrdiff_t: 'int',
-  intmax_t: 'long long',
-  uintmax_t: 'unsigned long long',
+  intptr_t: 'intptr_t',
+  uintptr_t: 'uintptr_t',
+  size_t: 'size_t',
+  ssize_t: 'ssize_t',
+  ptrdiff_t: 'ptrdiff_t',
+  intmax_t: 'intmax_t',
+  uintmax_t: 'uintmax_t',
   int_fast8_t: 'signed char',
   int_fast16_t: 'int',
   int_fast32_t: 'int',
@@ -2191,8 +2195,12 @@ export class Parser {
         this.next();
         const m = /^(u8|u|U|L)?'(.*)'$/s.exec(t.text)!;
         const s = unescapeC(m[2]!, this.loc(t));
-        if (s.length !== 1) this.unsupported(`multi-character literal ${t.text}`, t);
-        return { kind: 'char', value: s.charCodeAt(0), at };
+        const value = s.codePointAt(0)!;
+        if (s.length !== 1 && !(s.length === 2 && value > 0xffff))
+          this.unsupported(`multi-character literal ${t.text}`, t);
+        return m[1]
+          ? { kind: 'char', value, at, prefix: m[1] as 'u8' | 'u' | 'U' | 'L' }
+          : { kind: 'char', value, at };
       }
       case 'punct':
         if (t.text === '(') {
@@ -2400,9 +2408,13 @@ function normaliseBuiltin(words: string[], p: Parser, at: Token): string {
   // ARM's storage-only type: arithmetic on it is done in float (not modelled)
   if (count('__fp16')) return p.unsupported('__fp16 (use _Float16)', at);
   if (count('__int128')) return unsigned ? 'unsigned __int128' : '__int128';
-  if (count('char') || count('char8_t')) return unsigned ? 'unsigned char' : signed ? 'signed char' : 'char';
-  if (count('wchar_t') || count('char32_t')) return 'unsigned int';
-  if (count('char16_t')) return 'unsigned short';
+  // C++ [basic.fundamental]: char, signed char, unsigned char, wchar_t, char8_t, char16_t and
+  // char32_t are distinct types (types.ts gives each its representation and rank)
+  if (count('char')) return unsigned ? 'unsigned char' : signed ? 'signed char' : 'char';
+  if (count('char8_t')) return 'char8_t';
+  if (count('wchar_t')) return 'wchar_t';
+  if (count('char32_t')) return 'char32_t';
+  if (count('char16_t')) return 'char16_t';
   if (count('short')) return unsigned ? 'unsigned short' : 'short';
   if (longs >= 2) return unsigned ? 'unsigned long long' : 'long long';
   if (longs === 1) return unsigned ? 'unsigned long' : 'long';
