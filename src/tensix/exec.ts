@@ -342,6 +342,19 @@ export interface RunOptions {
  * this, generating and optimising the code costs more than it saves.
  */
 export const JIT_THRESHOLD = 4096;
+/**
+ * 'auto' compiles a program only once it has run each of its records at least this many times on
+ * average: the generated code is straight-line, about 1.5 KB of JavaScript source a record, so a
+ * long program run once costs far more to generate and compile than to interpret (a 524 224-word
+ * program run once took 69 s and 3.5 GB compiled, under 2 s interpreted; fuzz input tensix-asm seed 3
+ * #15366, test/fuzz-corpus/tensix-asm/9354d948bd36.in).
+ */
+export const JIT_MIN_RUNS_PER_RECORD = 2;
+/**
+ * The longest program 'auto' compiles (records): bounds the generated source (~25 MB) and the
+ * engine's memory for it whatever the repetitions. Real kernels are a few thousand words at most.
+ */
+export const JIT_MAX_RECORDS = 16_384;
 const executedRecords = new WeakMap<Program, number>();
 const hooks: JitHooks = { execRecord, relocate: locateRecordError };
 
@@ -352,8 +365,10 @@ const hooks: JitHooks = { execRecord, relocate: locateRecordError };
  *
  * Mode 'interpreted' runs the reference interpreter ({@link runInterpreted}); 'compiled' runs the
  * program's compiled JavaScript form (jit.ts), bit-identical to it (src/tensix/jit.test.ts);
- * 'auto' interprets a program until it has executed {@link JIT_THRESHOLD} records (this call's
- * `reps` included) and then compiles it, so that a program run once starts at once.
+ * 'auto' interprets a program until it has executed {@link JIT_THRESHOLD} records and each of its
+ * records {@link JIT_MIN_RUNS_PER_RECORD} times on average (this call's `reps` included), and then
+ * compiles it, so that a program run once starts at once; a program longer than
+ * {@link JIT_MAX_RECORDS} is always interpreted in 'auto' mode.
  */
 export function run(st: TensixState, prog: Program, reps = 1, opts: RunOptions = {}): void {
   if (prog.arch !== st.arch) throw badInput(`program compiled for ${prog.arch}, machine is ${st.arch}`);
@@ -363,7 +378,10 @@ export function run(st: TensixState, prog: Program, reps = 1, opts: RunOptions =
     if (!go) {
       const seen = (executedRecords.get(prog) ?? 0) + reps * prog.length;
       executedRecords.set(prog, seen);
-      go = seen >= JIT_THRESHOLD;
+      go =
+        seen >= JIT_THRESHOLD &&
+        seen >= JIT_MIN_RUNS_PER_RECORD * prog.length &&
+        prog.length <= JIT_MAX_RECORDS;
     }
     const f = go ? compiledProgram(prog, hooks) : null;
     if (f) {

@@ -11,8 +11,8 @@ import { requireConformanceFile } from '../conformance/shared.ts';
 import { AxsimError } from '../errors.ts';
 import { caseArch, caseWords, loadCaseState, makeSfpuRunner } from './conformance.ts';
 import { type Arch, encode, instructionSet } from './encoding.ts';
-import { JIT_THRESHOLD, type RunMode, run } from './exec.ts';
-import { programSource } from './jit.ts';
+import { JIT_MAX_RECORDS, JIT_MIN_RUNS_PER_RECORD, JIT_THRESHOLD, type RunMode, run } from './exec.ts';
+import { isCompiled, programSource } from './jit.ts';
 import { compile, compileWord, type Program } from './program.ts';
 import { LANES, LC_BITS, LC_SPLIT, TensixState } from './state.ts';
 
@@ -289,10 +289,34 @@ describe('the compiled form', () => {
     const b = new TensixState('wormhole');
     run(a, prog, JIT_THRESHOLD * 2, { mode: 'interpreted' });
     run(b, prog, JIT_THRESHOLD - 1);
+    assert.ok(!isCompiled(prog), 'below the threshold');
     run(b, prog, JIT_THRESHOLD + 1);
+    assert.ok(isCompiled(prog), 'from the threshold on');
     assertSameState(a, b, 'auto');
     // LReg[1] = 3 * 2 * JIT_THRESHOLD in every lane (it started at 0)
     assert.equal(b.lreg[LANES]!, 6 * JIT_THRESHOLD);
+  });
+
+  it("'auto' compiles a long program only once its records have run twice on average, and never one longer than JIT_MAX_RECORDS", () => {
+    // a straight-line program run once costs more to generate and compile than to interpret (fuzz:
+    // 524 224 words run once took 69 s and 3.5 GB compiled): the policy, observed through isCompiled
+    const word = encode('SFPIADD', { lreg_dest: 1, lreg_c: 1, imm12_math: 1, instr_mod1: 5 });
+    const long = compile(new Array(JIT_THRESHOLD * 2).fill(word), 'wormhole');
+    const s = new TensixState('wormhole');
+    run(s, long, 1);
+    assert.ok(!isCompiled(long), 'run once: interpreted');
+    for (let i = 1; i < JIT_MIN_RUNS_PER_RECORD; i++) run(s, long, 1);
+    assert.ok(isCompiled(long), `compiled once each record has run ${JIT_MIN_RUNS_PER_RECORD} times`);
+    const huge = compile(new Array(JIT_MAX_RECORDS + 1).fill(word), 'wormhole');
+    const h = new TensixState('wormhole');
+    run(h, huge, 3);
+    assert.ok(!isCompiled(huge), 'longer than JIT_MAX_RECORDS: interpreted whatever the repetitions');
+    // each run adds 1 per record in every lane: 2 * JIT_THRESHOLD * JIT_MIN_RUNS_PER_RECORD, and 3 * (JIT_MAX_RECORDS + 1)
+    assert.equal(s.lreg[LANES]!, 2 * JIT_THRESHOLD * JIT_MIN_RUNS_PER_RECORD);
+    assert.equal(h.lreg[LANES]!, 3 * (JIT_MAX_RECORDS + 1));
+    // 'compiled' still compiles on request
+    run(new TensixState('wormhole'), huge, 1, { mode: 'compiled' });
+    assert.ok(isCompiled(huge));
   });
 
   it('a run-time error names the same instruction and index on both paths', () => {

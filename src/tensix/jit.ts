@@ -299,6 +299,11 @@ export function programSource(prog: Program): string {
 
 const cache = new WeakMap<Program, CompiledProgram | null>();
 
+/** Whether `prog`'s compiled form has been generated (for tests of the 'auto' policy). */
+export function isCompiled(prog: Program): boolean {
+  return cache.get(prog) != null;
+}
+
 /**
  * The compiled form of `prog`, generated on first use and cached with the program. Returns null
  * when the host forbids code generation (e.g. `--disallow-code-generation-from-strings`); callers
