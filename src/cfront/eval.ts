@@ -1167,14 +1167,20 @@ export class Evaluator {
 
   /**
    * Whether initialising an object of type `t` from `init` (or from `(args)`) runs a user-declared
-   * constructor and nothing else, so members that constructor does not write stay indeterminate. Not
-   * so for aggregate and value initialisation (`{…}` of a class without constructors, `= {}`,
-   * `T{}`, `T()`), which zero what they do not set; nor for copies (the copy brings its own marks).
+   * constructor and nothing else, so members that constructor does not write stay indeterminate:
+   * `T x(args)`, `T x{args}`, and `T x{}` / `T x = {}` when T's default constructor is user-provided
+   * ([dcl.init]/8: value-initialisation is then default-initialisation). Not so for aggregate
+   * initialisation (the rest is zeroed) and other value-initialisation, nor for copy-initialisation
+   * from an expression (not checked: see docs/cfront.md).
    */
   private ctorInitialised(t: CType, init: Expr | undefined): boolean {
     if (t.k !== 'record') return false;
-    if (init && (init.kind !== 'init' || init.items.length === 0)) return false;
-    return this.ctors(t).length > 0;
+    if (init && init.kind !== 'init') return false;
+    const cs = this.ctors(t);
+    if (cs.length === 0) return false;
+    if (init && init.items.length === 0)
+      return cs.some((c) => (c.body || c.bodyToks) && c.params.every((p) => p.default || p.pack));
+    return true;
   }
 
   private bindRef(to: CType, init: Expr, scope: Scope): LV {

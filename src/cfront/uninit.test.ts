@@ -146,9 +146,9 @@ describe('uninitialised reads', () => {
       'struct W { V v; int n; W(int x) : n(x) {} };',
       'struct A { int n; V vs[2]; }; struct D : V { int n; D(int x) : n(x) {} };',
       'int f(int k) {',
-      '  C c; W w(1); V vs[3]; A ag; D dd(2);',
+      '  C c; W w(1); V vs[3]; A ag; D dd(2); C cv{};',
       '  if (k == 0) return c.a + w.v.k + w.n + vs[2].k + ag.vs[1].k + dd.k + dd.n;',
-      '  if (k == 1) return ag.n;',
+      '  if (k == 1) return ag.n; if (k == 3) return cv.b;',
       '  return c.sum();',
       '}',
     ].join('\n');
@@ -157,6 +157,8 @@ describe('uninitialised reads', () => {
     both(src, 'f(0)', `int ${4 + 9 + 1 + 9 + 9 + 9 + 2}`);
     both(src, 'f(1)', ub(8, col(src, 8, 'ag.n') + 2, 'ag.n'));
     both(src, 'f(2)', ub(1, col(src, 1, 'a + b') + 4, 'c.b'));
+    // C() is user-provided, so C cv{} only runs it ([dcl.init]/8): cv.b stays unwritten
+    both(src, 'f(3)', ub(8, col(src, 8, 'cv.b') + 2, 'cv.b'));
   });
 
   it('a struct returned by value keeps its unwritten members; a local in a loop body is new each iteration', () => {
