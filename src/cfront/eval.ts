@@ -3393,21 +3393,26 @@ export class Evaluator {
   evalArg(a: Expr, scope: Scope): ArgVal {
     if (a.kind === 'name') {
       const r = this.lookupName(a, scope);
-      if (r.lv) return this.lvalueArg(r.lv, a);
+      const lv = r.lv;
+      if (lv)
+        return lv.addr < this.mem.unsetTop ? this.lvalueArg(lv, a) : { v: this.load(lv, a.at), lv, e: a };
       return { v: r.v!, lv: undefined, e: a };
     }
-    if (this.isLvalueExpr(a)) return this.lvalueArg(this.lval(a, scope), a);
+    if (this.isLvalueExpr(a)) {
+      const lv = this.lval(a, scope);
+      return lv.addr < this.mem.unsetTop ? this.lvalueArg(lv, a) : { v: this.load(lv, a.at), lv, e: a };
+    }
     return { v: this.eval(a, scope), lv: undefined, e: a };
   }
 
   /**
-   * An lvalue argument. Binding it to a reference reads nothing, so an object not written yet (an
-   * out-parameter) gets a placeholder value of its type, read for real only when used as a value.
+   * An lvalue argument below `unsetTop`. Binding it to a reference reads nothing, so an object not
+   * written yet (an out-parameter) gets a placeholder value of its type, read for real only when
+   * used as a value.
    */
   private lvalueArg(lv: LV, a: Expr): ArgVal {
     const t = lv.t;
     if (
-      lv.addr < this.mem.unsetTop &&
       (t.k === 'int' || t.k === 'bool' || t.k === 'enum' || t.k === 'float' || t.k === 'ptr') &&
       this.mem.isUnset(lv.addr, this.sizeOf(t))
     ) {
