@@ -186,6 +186,41 @@ int g() { char c = '\\xff'; char d = 200; int sc = std::is_signed_v<char>;
     assert.equal(both(v, 'g()', 'ilp32'), 200n);
     assert.equal(both(v, 'g()', 'lp64'), -56n);
   });
+  it("character literals, <climits> and numeric_limits follow char's signedness", () => {
+    const src = `#include <climits>
+#include <limits>
+int g() { const char* s = "\\xff"; int mn = std::numeric_limits<char>::min(); int mx = std::numeric_limits<char>::max();
+  return (CHAR_MIN == mn) * 100000 + (CHAR_MAX == mx) * 10000 + (mx == 255) * 1000 + (mn == -128) * 100 + (s[0] < 0) * 10 + ('\\x80' < 0); }`;
+    // unsigned char range 0..255 on RISC-V, signed -128..127 on Apple arm64; a string's bytes are chars
+    assert.equal(int(src, 'g()', 'ilp32'), 111000n);
+    assert.equal(int(src, 'g()', 'lp64'), 110111n);
+    const lim = `#include <climits>
+long long g() { return (LONG_MAX == 2147483647L) * 100 + (ULONG_MAX == 4294967295UL) * 10 + (LONG_MIN < 0); }`;
+    assert.equal(int(lim, 'g()', 'ilp32'), 111n);
+    assert.equal(int(lim, 'g()', 'lp64'), 1n);
+  });
+  it('wchar_t, char16_t, char32_t: distinct types, promoted by their representation ([conv.prom]/2)', () => {
+    const src = `#include <type_traits>
+int g() {
+  wchar_t w = L'a'; char16_t c = u'\\u00e9'; char32_t d = U'\\U0001F600';
+  int t = std::is_same_v<wchar_t, int> + std::is_same_v<char32_t, unsigned int> + std::is_same_v<char16_t, unsigned short>;
+  int p = std::is_same_v<decltype(+w), int> * 100 + std::is_same_v<decltype(+c), int> * 10 + std::is_same_v<decltype(+d), unsigned int>;
+  return t * 10000 + p * 10 + (w == 97 && c == 0xe9 && d == 0x1F600 && sizeof(w) == 4 && sizeof(c) == 2 && sizeof(d) == 4);
+}`;
+    // none is the same type as its underlying type (t = 0); wchar_t (signed 32-bit) promotes to
+    // int, char16_t to int, char32_t (unsigned 32-bit) to unsigned int
+    for (const m of MODELS) assert.equal(int(src, 'g()', m), 1111n);
+  });
+  it('an unscoped enum without a fixed type promotes to the first type that holds its values ([conv.prom]/3)', () => {
+    const src = `#include <type_traits>
+enum E { a = 1, big = 0x10000000000 }; enum F { f1 = 0xffffffff }; enum G { g1 = -1, g2 = 0xffffffff };
+int g() { int l = std::is_same_v<decltype(+big), long>; int ll = std::is_same_v<decltype(+big), long long>;
+  int u = std::is_same_v<decltype(+f1), unsigned int>; return l * 1000 + ll * 100 + u * 10 + (sizeof(G) == 8); }`;
+    // 2^40: not int, unsigned int; long in lp64 (64-bit), long long in ilp32 (long is 32-bit).
+    // 0xffffffff: unsigned int. -1..0xffffffff: long in lp64, long long in ilp32: 8 bytes both
+    assert.equal(int(src, 'g()', 'ilp32'), 111n);
+    assert.equal(int(src, 'g()', 'lp64'), 1011n);
+  });
 
   // The integer types of both models with bits, signedness and rank, written out independently of
   // types.ts ([basic.fundamental], [conv.rank]).

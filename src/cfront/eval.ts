@@ -1981,7 +1981,18 @@ export class Evaluator {
       // unscoped enums without a fixed type: int unless a value needs more
       const max = [...t.values.values()].reduce((a, b) => (a > b ? a : b), 0n);
       const min = [...t.values.values()].reduce((a, b) => (a < b ? a : b), 0n);
-      if (max > 0x7fffffffn || min < -0x80000000n) t.base = max > 0xffffffffn || min < 0n ? I64 : U32;
+      // ([dcl.enum]/7, [conv.prom]/3): the first of int, unsigned int, long, unsigned long, long
+      // long, unsigned long long that holds every value (lp64: long before long long)
+      if (max > 0x7fffffffn || min < -0x80000000n) {
+        const m = this.model;
+        const cands = [U32, longType(m, true), longType(m, false), I64, U64];
+        t.base =
+          cands.find((c) => {
+            const lo = c.signed ? -(1n << BigInt(c.bits - 1)) : 0n;
+            const hi = c.signed ? (1n << BigInt(c.bits - 1)) - 1n : (1n << BigInt(c.bits)) - 1n;
+            return min >= lo && max <= hi;
+          }) ?? this.fail(`enum ${t.name}: its values do not fit in 64 bits`, d.at);
+      }
     }
     return t;
   }
