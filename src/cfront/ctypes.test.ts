@@ -145,6 +145,16 @@ int g() { float f = 1; short s = 1; return k(f) * 10 + k(s); }`;
     // Promotion beats short -> double Conversion
     for (const m of MODELS) assert.equal(int(src, 'g()', m), 12n);
   });
+  it('enums: no conversion to an enum or from a scoped one; a fixed type is the better promotion', () => {
+    const src = `enum E { e1 }; enum class S : int { s1 }; enum F : short { f1 };
+int h(E) { return 1; } int h(long) { return 2; }
+int k(short) { return 1; } int k(int) { return 2; }
+int m(S) { return 1; } int m(long) { return 2; }
+int g() { int i = 0; S s = S::s1; return h(i) * 100 + k(f1) * 10 + m(s); }`;
+    // h(i): int does not convert to E implicitly, so h(long) (2). k(f1): F promotes to short (its
+    // fixed type) and to int; [over.ics.rank]/4.2 prefers the former: k(short) (1). m(s): Exact (1)
+    for (const m of MODELS) assert.equal(int(src, 'g()', m), 211n);
+  });
   it('a redeclaration is not a rival', () => {
     const src =
       'int h(long); int h(long) { return 2; } int h(int) { return 1; } int g() { long x = 1; return h(x); }';
@@ -270,7 +280,14 @@ int g() { int l = std::is_same_v<decltype(+big), long>; int ll = std::is_same_v<
   const wrap = (v: bigint, bits: number, signed: boolean) =>
     signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v);
 
-  it('property: the type and value of a + b, a < b for random integer types and values', () => {
+  it('the property below runs through the closure compiler too', () => {
+    const p = loadProgram(
+      'int lt(long a, unsigned b) { return a < b; } unsigned long long sub(char a, unsigned long b) { return (unsigned long long)(a - b); }',
+      { file: 'k.cpp', model: 'ilp32' },
+    );
+    for (const d of p.ev.functionDecls()) assert.ok(p.ev.jit!.get(d.decl), d.name);
+  });
+  it('property: the type and value of a + b, a - b, a < b for random integer types and values', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...TYPES),
@@ -287,16 +304,18 @@ int g() { int l = std::is_same_v<decltype(+big), long>; int ll = std::is_same_v<
           const less = conv(a) < conv(b) ? 1n : 0n;
           // the operands are made from unsigned long long bit patterns (a modular conversion)
           const lit = (t: TT, v: bigint) => `(${t.name})${BigInt.asUintN(64, v)}ULL`;
-          const src = `${ta.name} a = ${lit(ta, a)}; ${tb.name} b = ${lit(tb, b)};
-auto add() { return a + b; }
-int lt() { return a < b; }
-unsigned long long addBits() { return (unsigned long long)(a + b); }`;
-          const v = run(src, 'add()', m, false) as { t: IntType; v: bigint };
+          const src = `auto add(${ta.name} a, ${tb.name} b) { return a + b; }
+int lt(${ta.name} a, ${tb.name} b) { return a < b; }
+unsigned long long sub(${ta.name} a, ${tb.name} b) { return (unsigned long long)(a - b); }`;
+          const args = `(${lit(ta, a)}, ${lit(tb, b)})`;
+          const v = run(src, `add${args}`, m, false) as { t: IntType; v: bigint };
           assert.equal(typeName(v.t), c.name, `${ta.name} + ${tb.name} (${m})`);
           assert.equal(v.v, sum, `${ta.name} ${a} + ${tb.name} ${b} (${m})`);
-          assert.equal(int(src, 'lt()', m, false), less);
-          assert.equal(int(src, 'lt()', m, true), less);
-          assert.equal(int(src, 'addBits()', m, true), BigInt.asUintN(64, sum));
+          // lt and sub run compiled (compile.ts) as well as tree-walked
+          for (const compile of [false, true]) {
+            assert.equal(int(src, `lt${args}`, m, compile), less);
+            assert.equal(int(src, `sub${args}`, m, compile), BigInt.asUintN(64, conv(conv(a) - conv(b))));
+          }
         },
       ),
       { numRuns: 150, seed: 9 },

@@ -3936,12 +3936,17 @@ export class Evaluator {
    * of an argument of type `vt` to a parameter of type `pt`: 3 Exact Match (the same type: int and
    * long are different types even when both are 32-bit), 2 Promotion ([conv.prom]: bool, char,
    * short, unscoped enums, wchar_t… to what they promote to; [conv.fpprom] float to double), 1
-   * Conversion (every other integral, floating or floating-integral conversion). Undefined when
-   * either type is not arithmetic.
+   * Conversion (every other integral, floating or floating-integral conversion); 2.5 an unscoped
+   * enum with a fixed type to that type. Undefined when either type is not arithmetic or there is
+   * no implicit conversion (to an enum, from a scoped enum).
    */
   private arithRank(pt: CType, vt: CType): number | undefined {
     if (!isArithmetic(pt) || !isArithmetic(vt)) return undefined;
     if (sameType(pt, vt)) return 3;
+    // nothing converts to an enum implicitly, and a scoped enum to nothing ([conv.integral]/1)
+    if (pt.k === 'enum' || (vt.k === 'enum' && vt.decl.scoped)) return undefined;
+    // an unscoped enum with a fixed type: to that type is the better promotion ([over.ics.rank]/4.2)
+    if (vt.k === 'enum' && vt.decl.underlying && sameType(vt.base, pt)) return 2.5;
     if (isInteger(vt) && pt.k === 'int' && sameType(this.promote(vt), pt)) return 2;
     if (vt.k === 'float' && pt.k === 'float' && vt.bits === 32 && pt.bits === 64) return 2;
     return 1;
@@ -3997,7 +4002,7 @@ export class Evaluator {
     // Promotion above Conversion ([over.ics.rank]); an integral or floating conversion above a
     // floating-integral one (not C++'s order: only where checkAmbiguous does not decide)
     const r = this.arithRank(pt, vt);
-    if (r !== undefined) return r === 2 ? 2 : pt.k === vt.k ? 1.5 : 1;
+    if (r !== undefined) return r >= 2 ? r : pt.k === vt.k ? 1.5 : 1;
     if (pt.k === vt.k) return 2;
     if (isArithmetic(pt) && isArithmetic(vt)) return 1;
     if (pt.k === 'ptr' && (vt.k === 'ptr' || vt.k === 'nullptr' || vt.k === 'array')) return 1;
