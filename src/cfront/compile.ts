@@ -1982,7 +1982,8 @@ class FnCompiler {
     return (a, v, vh) => {
       const r = ev.mem.find(a, n, L);
       put(r.view, a - r.base, v, vh);
-      if (r.hooks?.write) ev.mem.wrote(r, a, n);
+      // write hooks, and the written-bytes shadow of a local not written before (memory.ts)
+      if (r.hooks?.write || a < ev.mem.unsetTop) ev.mem.wrote(r, a, n);
     };
   }
 

@@ -130,13 +130,17 @@ describe('uninitialised reads', () => {
       'int rd(const int *p, int i) { return p[i]; }',
       'void fill(int *p, int n) { for (int i = 0; i < n; i++) p[i] = i + 1; }',
       'int f(int i) {',
-      '  int a[4];',
-      '  fill(a, 3);',
-      '  return rd(a, i);',
+      '  int a[4]; int b[4]; int *q = b;',
+      '  fill(a, 3); fill(q, 2);',
+      '  return i < 4 ? rd(a, i) : rd(q, i - 4);',
       '}',
     ].join('\n');
     both(src, 'f(2)', 'int 3');
     both(src, 'f(3)', ub(1, col(src, 1, 'p[i]') + 1, 'a[3]'));
+    // through a pointer variable the compiled fill and rd run (with the compiler on): their stores
+    // and loads see the same marks
+    both(src, 'f(5)', 'int 2');
+    both(src, 'f(6)', ub(1, col(src, 1, 'p[i]') + 1, 'b[2]'));
   });
 
   it('constructors: what they do not write stays unwritten; members and elements of class type are constructed', () => {
@@ -205,14 +209,17 @@ describe('uninitialised reads', () => {
   });
 
   it('random straight-line programs: the first read of an unwritten object is the error, else the sum', () => {
-    // objects: scalars v0..v2 (some declared with an initialiser), array a[3], struct s {p, q}
-    // (with scalars only the function is compiled, so both the guard slots and the shadow are tried)
+    // objects: scalars v0..v2 (some declared with an initialiser), array a[3], struct s {p, q};
+    // the elements of a[] are also written and read through a pointer by the (compiled) put/get.
+    // With scalars only, f itself is compiled: both the guard slots and the shadow are tried.
     const all = ['v0', 'v1', 'v2', 'a[0]', 'a[1]', 'a[2]', 's.p', 's.q'];
     const stmt = fc.record({
       write: fc.boolean(),
       t: fc.integer({ min: 0, max: 7 }),
       c: fc.integer({ min: -9, max: 9 }),
+      via: fc.boolean(),
     });
+    const helpers = 'void put(int *p, int v) { *p = v; } int get(const int *p) { return *p; }';
     fc.assert(
       fc.property(
         fc.boolean(),
@@ -220,25 +227,30 @@ describe('uninitialised reads', () => {
         fc.array(stmt, { maxLength: 12 }),
         (aggregates, inits, body) => {
           const targets = aggregates ? all : all.slice(0, 3);
-          const lines = ['struct S { int p; int q; };', 'int f() {', '  int acc = 0;'];
+          const lines = ['struct S { int p; int q; };', helpers, 'int f() {', '  int acc = 0;'];
           const val = new Map<string, number>();
           inits.forEach((hasInit, i) => {
             lines.push(hasInit ? `  int v${i} = ${i + 1};` : `  int v${i};`);
             if (hasInit) val.set(`v${i}`, i + 1);
           });
-          if (aggregates) lines.push('  int a[3];', '  S s;');
+          if (aggregates) lines.push('  int a[3];', '  S s;', '  int *pa = a;');
           let want: string | undefined;
           let acc = 0;
           for (const st of body) {
             const t = targets[st.t % targets.length]!;
+            const k = t.startsWith('a[') && st.via ? t[2] : undefined;
             if (st.write) {
-              lines.push(`  ${t} = ${st.c};`);
+              lines.push(k ? `  put(pa + ${k}, ${st.c});` : `  ${t} = ${st.c};`);
               if (!want) val.set(t, st.c);
             } else {
-              lines.push(`  acc += ${t};`);
+              lines.push(k ? `  acc += get(pa + ${k});` : `  acc += ${t};`);
               if (!want) {
-                // `  acc += T;`: T starts at column 10; an element or member read is at its `[` / `.`
-                if (!val.has(t)) want = ub(lines.length, 10 + Math.max(0, t.search(/[[.]/)), t);
+                // `  acc += T;`: T starts at column 10; an element or member read is at its `[` / `.`;
+                // through get, at get's `*p` (line 2)
+                if (!val.has(t))
+                  want = k
+                    ? ub(2, helpers.indexOf('*p; }') + 1, t)
+                    : ub(lines.length, 10 + Math.max(0, t.search(/[[.]/)), t);
                 else acc += val.get(t)!;
               }
             }
