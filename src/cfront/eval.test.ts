@@ -263,8 +263,11 @@ int f() {
   a[1] = twice<local>();
   return a[1] + a.size() + hi16(-2.0f) + (std::bit_cast<std::uint32_t>(1.0f) >> 20) + std::min(3, 9) * std::max(2, 1);
 }
-unsigned g() { return std::numeric_limits<std::uint16_t>::max() + UINT8_MAX; }`;
+unsigned g() { return std::numeric_limits<std::uint16_t>::max() + UINT8_MAX; }
+unsigned h() { return std::bit_cast<std::uint32_t>(std::numeric_limits<float>::signaling_NaN()); }`;
     const p = loadProgram(src, { file: 'k.cpp' });
+    // GCC: __builtin_nansf("") = quiet bit (22) clear, bit 21 set
+    assert.equal(num(p.ev.callEntry('h()')), 0x7fa00000n);
     // 42 + 3 + 0xc000 + 0x3f8 + 6
     assert.equal(num(p.ev.callEntry('f()')), 42n + 3n + 0xc000n + 0x3f8n + 6n);
     assert.equal(num(p.ev.callEntry('g()')), 65535n + 255n);

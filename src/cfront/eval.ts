@@ -4745,6 +4745,9 @@ function numericLimit(t: CType, what: string, at: SrcLoc, ev: Evaluator): Value 
         return { k: 'float', t, v: Number.POSITIVE_INFINITY };
       case 'quiet_NaN':
         return { k: 'float', t, v: Number.NaN, nan: f32 ? 0x7fc00000n : 0x7ff8000000000000n };
+      case 'signaling_NaN':
+        // GCC's __builtin_nans(""): quiet bit clear, the next mantissa bit set (IEEE 754 targets)
+        return { k: 'float', t, v: Number.NaN, nan: f32 ? 0x7fa00000n : 0x7ff4000000000000n };
       case 'denorm_min':
         return { k: 'float', t, v: f32 ? 2 ** -149 : 5e-324 };
     }

@@ -336,7 +336,7 @@ SFPI_CASES.push(
 
 /** tt-metal's compare_pcc (tests/ttnn/nightly/unit_tests/operations/eltwise/backward/utility_funcs.py), PCC
  * 0.99 by default: the check of the composite and backward op tests (tanh_bw, hardtanh, ...). */
-const COMPARE_PCC: SfpiTol = {
+export const COMPARE_PCC: SfpiTol = {
   pcc: 0.99,
   cite: 'tt-metal backward/utility_funcs.py compare_pcc (default PCC 0.99)',
 };

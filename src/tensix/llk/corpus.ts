@@ -24,6 +24,9 @@ export interface CorpusFunction {
   kind: FnKind;
   /** Uses SFPLOADMACRO / DISABLE_SFPLOADMACRO in its body. */
   macro: boolean;
+  /** The text between `template <` and `>` (absent for a plain function), and the parameter list. */
+  template?: string;
+  params?: string;
 }
 export interface CorpusFile {
   arch: Arch;
@@ -72,17 +75,23 @@ export function stripComments(s: string): string {
 }
 
 /** Classifies one kernel file and lists its public functions (definitions only). */
-export function classify(arch: Arch, path: string, text: string): CorpusFile {
+export function classify(
+  arch: Arch,
+  path: string,
+  text: string,
+  isPublic: (name: string) => boolean = (name) =>
+    name.startsWith('_calculate_') || name.startsWith('_init_') || PRIMARY.has(name),
+): CorpusFile {
   const src = stripComments(text);
   const tti = TTI_RE.test(src);
   const sfpi = SFPI_RE.test(src);
   const kind: FileKind = tti && sfpi ? 'mixed' : tti ? 'tti' : sfpi ? 'sfpi' : 'none';
   const functions: CorpusFunction[] = [];
   const re =
-    /(?:template\s*<(?:[^<>]|<[^<>]*>)*>\s*)?(?:(?:inline|static|constexpr|sfpi_inline)\s+)*[\w:]+(?:<[^>]*>)?[\s*&]+(\w+)\s*\(([^;{]*)\)\s*\{/g;
+    /(?:template\s*<((?:[^<>]|<[^<>]*>)*)>\s*)?(?:(?:inline|static|constexpr|sfpi_inline)\s+)*[\w:]+(?:<[^>]*>)?[\s*&]+(\w+)\s*\(([^;{]*)\)\s*\{/g;
   for (let m = re.exec(src); m; m = re.exec(src)) {
-    const name = m[1]!;
-    if (!(name.startsWith('_calculate_') || name.startsWith('_init_') || PRIMARY.has(name))) continue;
+    const name = m[2]!;
+    if (!isPublic(name)) continue;
     const open = m.index + m[0].length - 1;
     let depth = 0;
     let end = open;
@@ -98,6 +107,8 @@ export function classify(arch: Arch, path: string, text: string): CorpusFile {
       line: src.slice(0, m.index + m[0].indexOf(name)).split('\n').length,
       kind: t && s ? 'mixed' : t ? 'tti' : s ? 'sfpi' : 'plain',
       macro: body.includes('SFPLOADMACRO'),
+      ...(m[1] !== undefined ? { template: m[1] } : {}),
+      params: m[3]!,
     });
   }
   const file = path.split('/').pop()!;
@@ -935,6 +946,21 @@ function matches(
 
 const hex = (v: number) => `0x${(v >>> 0).toString(16).padStart(8, '0')}`;
 
+/** Where a case's kernel file is and what its includes search; `cycles`: always report cycles/32 elements. */
+export interface KernelLocation {
+  path: string;
+  includeDirs: string[];
+  cycles?: boolean;
+}
+
+/** A tt-llk kernel file of the checkout `root` and tt-llk's own include directories. */
+export function llkLocation(root: string, arch: Arch, file: string): KernelLocation {
+  return {
+    path: join(root, ARCH_DIRS[arch], 'common/inc/sfpu', `ckernel_sfpu_${file}.h`),
+    includeDirs: [join(root, ARCH_DIRS[arch], 'common/inc/sfpu'), join(root, ARCH_DIRS[arch], 'common/inc')],
+  };
+}
+
 /** Runs one case in one form; returns null when it passed, else the failure. */
 export function runCase(
   compile: KernelCompiler,
@@ -943,8 +969,9 @@ export function runCase(
   c: CorpusCase,
   form: { macro: boolean },
   seed = 1,
+  loc: KernelLocation = llkLocation(root, arch, c.file),
 ): { status: Status; detail: string; out?: Uint32Array } {
-  const path = join(root, ARCH_DIRS[arch], 'common/inc/sfpu', `ckernel_sfpu_${c.file}.h`);
+  const path = loc.path;
   const m = new TensixMachine(arch);
   const fmt =
     c.dataFormat ??
@@ -973,7 +1000,7 @@ export function runCase(
     else m.writeDstTile(t, v, 'int32');
   });
   try {
-    const inc = [join(root, ARCH_DIRS[arch], 'common/inc/sfpu'), join(root, ARCH_DIRS[arch], 'common/inc')];
+    const inc = loc.includeDirs;
     const { compiled } = compileLlk(compile, m, {
       source: readFileSync(path, 'utf8') + (c.harness ?? ''),
       file: path,
@@ -1040,7 +1067,7 @@ export function runCase(
     let extra = '';
     // every SFPI case reports its error and its cycles: the float cases against their double
     // reference (ULP, PCC); the exact ones (classification, integers) are bit-exact when they pass
-    if (c.sfpi || SFPI_CASES.includes(c)) {
+    if (c.sfpi || SFPI_CASES.includes(c) || loc.cycles) {
       if (c.sfpi) {
         const st = sfpiStats(c.sfpi, ins, out);
         if (st.failure && !bad) {
@@ -1048,8 +1075,8 @@ export function runCase(
           first = st.failure;
         }
         extra = `; max ULP error ${Number.isFinite(st.maxUlp) ? +st.maxUlp.toPrecision(3) : 'inf'}${st.pcc !== undefined ? `, PCC ${st.pcc.toFixed(6)}` : ''}`;
-      } else if (!bad) extra = '; max error 0 (bit-exact)';
-      const base = baselineCycles(compile, root, arch, c, form);
+      } else if (!bad && checked) extra = '; max error 0 (bit-exact)';
+      const base = baselineCycles(compile, arch, c, form, loc);
       if (r.cycles !== undefined && base !== undefined) {
         const rows = (c.vectorMode ?? 'rc') === 'rc' ? 32 : (c.vectorMode ?? 'rc') === 'none' ? 8 : 16;
         extra += `; ${+((r.cycles - base) / rows).toFixed(2)} cycles/32 elements`;
@@ -1076,16 +1103,16 @@ export function runCase(
 /** Cycles of the same set-up (driver, inits) with an empty entry: the part of a run that is not the kernel. */
 function baselineCycles(
   compile: KernelCompiler,
-  root: string,
   arch: Arch,
   c: CorpusCase,
   form: { macro: boolean },
+  loc: KernelLocation,
 ): number | undefined {
-  const path = join(root, ARCH_DIRS[arch], 'common/inc/sfpu', `ckernel_sfpu_${c.file}.h`);
+  const path = loc.path;
   const m = new TensixMachine(arch);
   applyHwConfigure(m, { fp32Dest: true, srcA: 'Float32' });
   try {
-    const inc = [join(root, ARCH_DIRS[arch], 'common/inc/sfpu'), join(root, ARCH_DIRS[arch], 'common/inc')];
+    const inc = loc.includeDirs;
     const { compiled } = compileLlk(compile, m, {
       source: readFileSync(path, 'utf8') + (c.harness ?? ''),
       file: path,

@@ -395,6 +395,33 @@ export function llkBuildDefines(arch: Arch): Record<string, string | number> {
   };
 }
 
+/** tt-metal's firmware NoC API: older tt-metal SFPU kernels include it and use nothing of it (the SFPU
+ * does no NoC transfers). Empty here, so a kernel that did call a NoC function fails at that call with
+ * the name unknown. */
+const NOC_NONBLOCKING_API_H = `// axsim LLK environment: noc_nonblocking_api.h — included by tt-metal SFPU kernels, used by none
+// (no NoC functions are modelled: a call to one is an unknown name at its line).
+#pragma once
+#include <cstdint>
+`;
+
+/** tt-llk common/inc/cmath_common.h: the math-thread helpers tt-metal's SFPU init functions call
+ * (`math::reset_counters(p_setrwc::SET_ABD_F)` resets the Src/Dst read-write counters with SETRWC).
+ * The real header pulls in the firmware's globals (ckernel_globals.h -> risc_attribs.h); this one has
+ * the two counter helpers and nothing else, so another name of it fails as unknown at its use. */
+const CMATH_COMMON_H = `// axsim LLK environment: cmath_common.h — the counter helpers of tt-llk common/inc/cmath_common.h
+#pragma once
+#include <cstdint>
+#include "ckernel.h"
+namespace ckernel::math {
+inline void reset_counters(const std::uint32_t setrwc) { TTI_SETRWC(p_setrwc::CLR_NONE, 0, 0, 0, 0, setrwc); }
+inline void incr_counters(const std::uint32_t incr_a, const std::uint32_t incr_b, const std::uint32_t incr_d,
+                          const std::uint32_t incr_cr) {
+  TT_INCRWC(incr_cr, incr_d, incr_b, incr_a);
+}
+}
+using namespace ckernel;
+`;
+
 /** The virtual include files for one arch: include name as written in the kernels -> text. */
 export function llkHeaders(arch: Arch): Record<string, string> {
   const files: Record<string, string> = {
@@ -410,6 +437,8 @@ export function llkHeaders(arch: Arch): Record<string, string> {
     'lltt.h': LLTT_H,
     'sfpi.h': sfpiH(),
     'axsim_sfpi_vector.h': SFPI_VECTOR_H,
+    'noc_nonblocking_api.h': NOC_NONBLOCKING_API_H,
+    'cmath_common.h': CMATH_COMMON_H,
   };
   // <array>, <climits>, <cmath>: cfront's own (src/cfront/system-headers.ts)
   for (const n of ['limits', 'utility', 'algorithm']) files[n] = STD_EMPTY(n);

@@ -37,6 +37,14 @@ typedef __vCond vBool;
 struct s2vFloat16 {
   int k;
   int v;
+  // sfpi_fp16.h (sfpi 2024, the API older tt-metal kernels use): s2vFloat16(x, format), the format a
+  // value of the nested enum (fp16a / fp16b); an integer is the pattern as given, a float is converted.
+  enum Format { fp16a = 0, fp16b = 1 };
+  s2vFloat16() {}
+  s2vFloat16(const s2vFloat16 &o) { k = o.k; v = o.v; }
+  s2vFloat16(const int in, const Format f = fp16b) { k = f == fp16a ? 8 : 7; v = in; }
+  s2vFloat16(const unsigned int in, const Format f = fp16b) { k = f == fp16a ? 8 : 7; v = static_cast<int>(in); }
+  s2vFloat16(const float in, const Format f = fp16b) { k = f == fp16a ? 8 : 7; v = __sfpi_f16bits(f == fp16a ? 1 : 0, in); }
   // sfpi_fp16.h get(): the 16-bit pattern, a scalar (kernels build packed LUT words from it)
   int get() const { return v; }
 };
@@ -272,6 +280,9 @@ struct __vLReg {
   int k;
   int v;
   void operator=(const __vAny o) const { __sfpi_lwrite(v, o.k, o.v); }
+  // in_use() (sfpi_classes.h, sfpi 2026: \`*this = *this\`): LReg N is written with what it holds, so the
+  // value TTI_ code left there is live at this point and the register is not given to another value before.
+  void in_use() const { __sfpi_lwrite(v, 6, v); }
 };
 struct __LReg {
   __vLReg operator[](const LRegs r) const { return __vLReg{6, static_cast<int>(r)}; }
@@ -350,6 +361,28 @@ inline vInt exexp_nodebias(const vFloat a) { vInt r; r.v = __sfpi_op("exexp_node
 // SUBVEC_SHFLSHR1 (4); approx_recip / approx_exp (Blackhole) = SFPARECIP RECIP (0) or COND_RECIP (1) / EXP (2);
 // lut / lut_sign = SFPLUT (table in LRegs 0..2, input in LReg 3; SGN_RETAIN 4 / SGN_UPDATE 0).
 inline vFloat setsgn(const vFloat a, const vFloat s) { return __sfpi_mk(__sfpi_op("setsgn_v", a.k, a.v, s.k, s.v)); }
+// copysgn(v, sgn) (sfpi_lib.h of later sfpi versions; the register form of setsgn under its new name):
+// v's magnitude with sgn's sign bit, SFPSETSGN register form. sfpi accepts a float (or vSMag) v and a
+// float or integer sgn; for an integer v it returns a vSMag, a type axsim does not model: said at the call.
+inline vFloat copysgn(const __vAny a, const __vAny s) {
+  if (a.k == 5) __sfpi_unsupported("copysgn of an integer vector (sfpi returns a vSMag, which axsim does not model)");
+  return __sfpi_mk(__sfpi_op("setsgn_v", a.k, a.v, s.k, s.v));
+}
+// ExponentMode / MantissaMode (later sfpi_lib.h): exexp(v, Biased) = SFPEXEXP NODEBIAS (exexp_nodebias),
+// exman(v[, FractionOnly]) = SFPEXMAN PAD9 (exman9), exman(v, WithUnitBit / ImplicitOne) = PAD8 (exman8).
+// sfpi's exman returns a vMag (an unsigned magnitude); here a vInt: the field is below 2^24, so the
+// integer operations kernels apply to it (shifts, adds, compares) give the same bits.
+enum class ExponentMode { Unbiased = 0, Biased = 1 };
+enum class MantissaMode { FractionOnly = 0, WithUnitBit = 1, ImplicitOne = 1 };
+inline vInt exexp(const vFloat a, const ExponentMode m) {
+  vInt r; r.v = __sfpi_op(m == ExponentMode::Biased ? "exexp_nodebias" : "exexp", a.k, a.v, 0, -1); return r;
+}
+inline vInt exman(const vFloat a) { vInt r; r.v = __sfpi_op("exman9", a.k, a.v, 0, -1); return r; }
+inline vInt exman(const vFloat a, const MantissaMode m) {
+  vInt r; r.v = __sfpi_op(m == MantissaMode::FractionOnly ? "exman9" : "exman8", a.k, a.v, 0, -1); return r;
+}
+// is_nan(v) (later sfpi_lib.h): biased exponent 255 and a non-zero fraction, as sfpi composes it.
+inline __vCond is_nan(const vFloat v) { return exexp(v, ExponentMode::Biased) >= 255 && exman(v) != 0; }
 inline vFloat addexp(const vFloat a, const int e) { return __sfpi_mk(__sfpi_opi("addexp", a.k, a.v, e)); }
 inline void vec_min_max(vFloat &a, vFloat &b) {
   const int r = __sfpi_swap(1, a.k, a.v, b.k, b.v);
@@ -478,6 +511,8 @@ using sfpi::setsgn;
 using sfpi::setexp;
 using sfpi::exexp;
 using sfpi::exexp_nodebias;
+using sfpi::exman;
+using sfpi::copysgn;
 using sfpi::addexp;
 using sfpi::vec_min_max;
 using sfpi::lut2;
