@@ -43,11 +43,14 @@ export const isMetalPublic = (name: string) => /^(calculate_\w+|_calculate_\w+_)
 export function discoverMetal(root: string, arch: Arch): CorpusFile[] {
   const dir = metalDir(root, arch);
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => /^ckernel_sfpu_\w+\.h$/.test(f))
-    .sort()
-    .map((f) => classify(arch, join(dir, f), readFileSync(join(dir, f), 'utf8'), isMetalPublic))
-    .filter((c) => c.kind === 'sfpi' || c.kind === 'mixed');
+  return (
+    readdirSync(dir)
+      .filter((f) => /^ckernel_sfpu_\w+\.h$/.test(f))
+      .sort()
+      .map((f) => classify(arch, join(dir, f), readFileSync(join(dir, f), 'utf8'), isMetalPublic))
+      // SFPI files, and wrappers of tt-llk's SFPI functions (no SFPI token of their own; TTI-only files are not this sweep's)
+      .filter((c) => c.kind === 'sfpi' || c.kind === 'mixed' || (c.kind === 'none' && c.functions.length > 0))
+  );
 }
 
 /** Splits a template or parameter list at its top-level commas. */
@@ -237,13 +240,21 @@ export const METAL_CASES: CorpusCase[] = [
       what: `x ${{ ne: '!=', eq: '==', gt: '>', lt: '<' }[op]} 2.0 as 1.0 / 0.0`,
     }),
   ),
-  own('prelu', 'calculate_prelu', 'calculate_prelu<false, 8>(0, 0, 0x3e800000u)', {
-    expect: (x) => {
-      const v = f32(x);
-      return Number.isNaN(v) ? undefined : v < 0 ? bits(Math.fround(v * 0.25)) : x;
-    },
-    what: 'prelu(x, 0.25): x below zero times 0.25 (exact: a power of two), else x',
-  }),
+  ...(
+    [
+      ['wormhole', 'calculate_prelu<false, 8>(0, 0, 0x3e800000u)'],
+      ['blackhole', 'calculate_prelu<false, 8>(0x3e800000u)'],
+    ] as const
+  ).map(([arch, entry]) => ({
+    ...own('prelu', 'calculate_prelu', entry, {
+      expect: (x) => {
+        const v = f32(x);
+        return Number.isNaN(v) ? undefined : v < 0 ? bits(Math.fround(v * 0.25)) : x;
+      },
+      what: 'prelu(x, 0.25): x below zero times 0.25 (exact: a power of two), else x',
+    }),
+    arches: [arch] as Arch[],
+  })),
   own('logical_not_noti', 'calculate_logical_not_unary', 'calculate_logical_not_unary<false>', {
     // -0.0 not checked: \`v == 0\` is SFPSETCC EQ0, whose contract excludes -0 (tt-metal's own
     // ckernel_sfpu_binary.h records it measured: "a bare pow == 0.0f does not fire for pow == -0.0")
@@ -370,7 +381,9 @@ export function runMetalCorpus(
       if (files && !files.includes(short)) continue;
       const loc = metalLocation(metalRoot, llkRoot, arch, f.file);
       for (const g of f.functions) {
-        const cases = METAL_CASES.filter((c) => c.file === short && c.covers.includes(g.name));
+        const cases = METAL_CASES.filter(
+          (c) => c.file === short && c.covers.includes(g.name) && (!c.arches || c.arches.includes(arch)),
+        );
         const forms = g.macro ? [{ macro: true }, { macro: false }] : [{ macro: false }];
         const results: { status: MetalStatus; detail: string; entry: string }[] = [];
         if (cases.length === 0) {

@@ -436,10 +436,18 @@ inline vFloat setman(const vFloat a, const int m) { return setman(a, static_cast
 inline vFloat int32_to_float(const vInt a, const int round_mode = 1) {
   return __sfpi_mk(__sfpi_opi("cast", a.k, a.v, round_mode ? 1 : 0));
 }
+// RoundMode (later sfpi_lib.h) as the rounding argument: on Wormhole / Blackhole Nearest = NearestAway and the
+// deprecated NearestEven are one value, which selects SFPCAST RNE / SFP_STOCH_RND's round-to-nearest (the old
+// round_mode 0); NearestStochastic the stochastic forms (round_mode 1).
+enum class RoundMode { NearestAway = 0, Nearest = 0, NearestEven = 0, NearestStochastic = 1 };
+inline vFloat int32_to_float(const vInt a, const RoundMode m) {
+  return int32_to_float(a, m == RoundMode::NearestStochastic ? 1 : 0);
+}
 #define __SFPI_STOCH(NAME, MOD) \\
   inline vUInt NAME(const vFloat a, const int round_mode = 1) { \\
     vUInt r; r.v = __sfpi_opi("stoch", a.k, a.v, (MOD) | (round_mode ? 0x10 : 0)); return r; \\
-  }
+  } \\
+  inline vUInt NAME(const vFloat a, const RoundMode m) { return NAME(a, m == RoundMode::NearestStochastic ? 1 : 0); }
 __SFPI_STOCH(float_to_fp16a, 0)
 __SFPI_STOCH(float_to_fp16b, 1)
 __SFPI_STOCH(float_to_uint8, 2)

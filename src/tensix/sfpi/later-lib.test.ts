@@ -110,6 +110,26 @@ describe('later SFPI library members (tt-metal kernels)', () => {
     ]);
   });
 
+  it('RoundMode::Nearest / NearestEven = rounding argument 0, NearestStochastic = 1 (int32_to_float, float_to_fp16b)', () => {
+    const near = listing('axsim_later_lib::rounding_enum<0>');
+    assert.deepEqual(near, listing('axsim_later_lib::rounding_int<0>'));
+    assert.deepEqual(
+      listing('axsim_later_lib::rounding_enum<1>'),
+      listing('axsim_later_lib::rounding_int<1>'),
+    );
+    // SFPCAST Mod1 0 = RNE (SFPCAST.md); SFP_STOCH_RND FP32 -> FP16B (Mod1 1), round mode 0 (not stochastic)
+    assert.ok(
+      near.some((w) => /^TTI_SFPCAST\(p_sfpu::LREG\d, p_sfpu::LREG\d, 0\);$/.test(w)),
+      near.join('\n'),
+    );
+    assert.ok(
+      near.some((w) =>
+        /^TTI_SFP_STOCH_RND\(0, 0, p_sfpu::LREG\d, p_sfpu::LREG\d, p_sfpu::LREG\d, 1\);$/.test(w),
+      ),
+      near.join('\n'),
+    );
+  });
+
   it('l_reg[LReg2].in_use(): no instruction, and no SFPI value is placed in LReg 2 before the TTI_ store of it', () => {
     const lst = listing('axsim_later_lib::keep_lreg2');
     assert.equal(lst[0], `TTI_SFPLOADI(${L(2)}, 0, 0x40e0);`);
