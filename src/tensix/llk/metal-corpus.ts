@@ -289,6 +289,25 @@ export const METAL_CASES: CorpusCase[] = [
     }),
   ),
   reuse('rounding_ops', 'calculate_round', 'calculate_round<false, 8>(2)', '_calculate_round_'),
+  own('identity', 'calculate_identity_uint', 'calculate_identity_uint<false, 8>', {
+    inputs: ['int32'],
+    out: { tile: 0, view: 'raw32' },
+    // INT_MIN not checked: vUInt loads read Dst as sign-magnitude (SFPLOAD Mod0 12), where it is -0
+    expect: (x) => (x === 0x80000000 ? undefined : x),
+    what: 'copy (uint32; INT_MIN not checked: it reads as sign-magnitude -0)',
+  }),
+  own('mask', 'calculate_int_mask', 'calculate_int_mask<false, 8>', {
+    inputs: ['int32', 'int32'],
+    gen: (rng, t) => {
+      const v = K.int32Inputs(rng);
+      if (t === 1) for (let i = 0; i < v.length; i += 3) v[i] = 0; // many zero mask entries
+      return v;
+    },
+    out: { tile: 0, view: 'raw32' },
+    // x is written only where the mask (tile 1) is zero; a mask of INT_MIN (sign-magnitude -0) not checked
+    expect: (x, m) => (m === 0x80000000 ? undefined : m === 0 ? 0 : x),
+    what: 'x where the int mask (tile 1) is non-zero, else 0 (a mask of INT_MIN not checked: sign-magnitude -0)',
+  }),
   own('relu', 'calculate_lrelu', 'calculate_lrelu<false, 8>(0x3e800000u)', {
     expect: (x) => {
       const v = f32(x);
