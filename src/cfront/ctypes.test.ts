@@ -162,6 +162,30 @@ int g() { int i = 0; S s = S::s1; return h(i) * 100 + k(f1) * 10 + m(s); }`;
   });
 });
 
+describe('references to another integer type ([dcl.init.ref]/5)', () => {
+  it('a const reference binds a temporary; a plain one is an error', () => {
+    // int and long are not reference-compatible (even where both are 32-bit): const long& r = i
+    // binds a temporary holding the converted value, so a later i = 5 does not show through r
+    const tmp = 'int g() { int i = 1; const long& r = i; i = 5; return r; }';
+    const arg = 'long f(const long& x) { return x + 1; } int g() { int i = 1; return f(i); }';
+    const same = 'int g() { long l = 1; long& r = l; r = 9; return l; }';
+    for (const m of MODELS) {
+      assert.equal(int(tmp, 'g()', m), 1n);
+      assert.equal(int(arg, 'g()', m), 2n);
+      assert.equal(int(same, 'g()', m), 9n);
+      // long& to an int lvalue, unsigned& to an int lvalue: ill-formed (GCC: "cannot bind")
+      for (const src of [
+        'int g() { int i = 1; long& r = i; return r; }',
+        'void f(unsigned& x) { x = 7; } int g() { int i = 1; f(i); return i; }',
+      ])
+        assert.throws(
+          () => run(src, 'g()', m),
+          (e: unknown) => e instanceof AxsimError && /cannot bind/.test(e.message),
+        );
+    }
+  });
+});
+
 describe('usual arithmetic conversions ([expr.arith.conv]) and char signedness', () => {
   const T = `#include <type_traits>
 int g() {

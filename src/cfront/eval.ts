@@ -1124,7 +1124,7 @@ export class Evaluator {
     let t = this.resolveType(d.type, scope, d.init);
     if (t.k === 'ref') {
       if (!d.init) this.fail(`reference ${d.name} needs an initialiser`, d.at);
-      const target = this.bindRef(t.to, d.init, scope);
+      const target = this.bindRef(t.to, d.init, scope, plainLvalueRef(d.type));
       return target;
     }
     if (t.k === 'array' && t.n < 0) {
@@ -1183,17 +1183,12 @@ export class Evaluator {
     return true;
   }
 
-  private bindRef(to: CType, init: Expr, scope: Scope): LV {
+  private bindRef(to: CType, init: Expr, scope: Scope, plain = false): LV {
     if (this.isLvalueExpr(init)) {
       const lv = this.lval(init, scope);
-      if (
-        to.k === 'void' ||
-        to.k === 'record' ||
-        to.k === 'array' ||
-        sameType(to, lv.t) ||
-        (isInteger(to) && isInteger(lv.t) && this.sizeOf(to) === this.sizeOf(lv.t))
-      )
+      if (to.k === 'void' || to.k === 'record' || to.k === 'array' || sameType(to, lv.t))
         return { t: to.k === 'void' ? lv.t : lv.t, addr: lv.addr };
+      if (plain) this.refMismatch(to, lv.t, init.at);
     }
     // a temporary (const T& = rvalue)
     const v = this.eval(init, scope);
@@ -3568,19 +3563,28 @@ export class Evaluator {
     }
   }
 
+  /**
+   * C++ [dcl.init.ref]/5: an lvalue of another integer type (int for a long&, even where both are
+   * 32-bit; unsigned for an int&) is not reference-compatible: a const (or rvalue) reference binds
+   * a temporary holding the converted value, a plain `T&` is ill-formed — an error here, as in GCC,
+   * rather than a reference to the other object or to a temporary that writes would miss.
+   */
+  private refMismatch(to: CType, from: CType, at: SrcLoc): void {
+    if (isInteger(to) && isInteger(from))
+      this.fail(
+        `cannot bind ${typeName(to)}& to an lvalue of type ${typeName(from)}`,
+        at,
+        `C++ [dcl.init.ref]: the types differ; declare the reference as ${typeName(from)}& or const ${typeName(to)}&`,
+      );
+  }
+
   private bindParam(pt: TypeSyntax, name: string | undefined, a: ArgVal, scope: Scope, at: SrcLoc): void {
     const t = this.resolveType(pt, scope, a.e);
     if (t.k === 'ref') {
       let target: LV;
-      if (
-        a.lv &&
-        (t.to.k === 'void' ||
-          sameType(t.to, a.lv.t) ||
-          t.to.k === 'record' ||
-          (isInteger(t.to) && isInteger(a.lv.t) && this.sizeOf(t.to) === this.sizeOf(a.lv.t)))
-      )
-        target = a.lv;
+      if (a.lv && (t.to.k === 'void' || sameType(t.to, a.lv.t) || t.to.k === 'record')) target = a.lv;
       else {
+        if (a.lv && plainLvalueRef(pt)) this.refMismatch(t.to, a.lv.t, a.e?.at ?? at);
         const tt = t.to.k === 'void' ? this.valueType(a.v) : t.to;
         const addr = this.mem.alloca(this.sizeOf(tt), this.alignOf(tt));
         this.store({ t: tt, addr }, this.argValue(a), at);
@@ -4797,4 +4801,9 @@ export function internal(msg: string): never {
 function isEnvironmentFile(file: string): boolean {
   const base = file.slice(file.lastIndexOf('/') + 1);
   return base.startsWith('axsim_');
+}
+
+/** A reference type written as `T&` with T not const (its constness is visible in the syntax). */
+function plainLvalueRef(t: TypeSyntax): boolean {
+  return t.kind === 'ref' && !t.rvalue && !t.to.cv?.const && t.to.kind !== 'auto' && t.to.kind !== 'named';
 }
