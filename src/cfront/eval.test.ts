@@ -200,13 +200,13 @@ int f() { counter(); counter(); auto add = [&](int x) { return x + TABLE[0]; }; 
 });
 
 describe('eval: errors and budgets', () => {
-  it('names unknown names with a hint, and SFPI as issue 12', () => {
+  it('names unknown names with a hint, and an SFPI name without the SFPI library', () => {
     throwsAt(() => run('int value = 3;\nint f() { return valeu; }', 'f()'), 2, 18, "unknown name 'valeu'");
     throwsAt(
       () => run('void f() {\n  sfpi::vFloat v = 1.0f;\n}', 'f()'),
       2,
       3,
-      'SFPI (issue 12)',
+      "SFPI: 'sfpi::vFloat' is not defined here",
       'Unsupported',
     );
   });

@@ -1656,10 +1656,10 @@ export class Evaluator {
 
   private sfpi(name: string, at: SrcLoc): AxsimError {
     return unsupported(
-      `SFPI (issue 12): '${name}' is part of the SFPI vector language, which axsim does not compile yet`,
+      `SFPI: '${name}' is not defined here: axsim's SFPI library (the LLK environment's sfpi.h) lacks it or is not included (later sfpi versions added names it does not model)`,
       {
         location: this.loc(at),
-        hint: 'functions written with TTI_* instructions compile; SFPI (sfpi::vFloat, dst_reg, v_if) is the next step',
+        hint: 'docs/sfpi-library.md lists what is modelled (src/tensix/sfpi/header.ts); docs/tensix-metal-corpus.md the later members tt-metal kernels use',
       },
     );
   }

@@ -166,14 +166,14 @@ describe('compileKernel', () => {
       'Unsupported',
     );
   });
-  it("says SFPI is issue 12, and compiles the file's other functions", () => {
+  it("says an SFPI name is not defined without the SFPI library, and compiles the file's other functions", () => {
     const src = 'void v() {\n  sfpi::vFloat x = sfpi::dst_reg[0];\n}\nvoid t() { TTI_SFPNOP; }';
     throwsAt(
       () => compileKernel(src, { arch: 'wormhole', file: 'k.h', entry: 'v' }),
       'k.h',
       2,
       3,
-      'SFPI (issue 12)',
+      "SFPI: 'sfpi::vFloat' is not defined here",
       'Unsupported',
     );
     assert.equal(compileKernel(src, { arch: 'wormhole', file: 'k.h', entry: 't' }).words.length, 1);
