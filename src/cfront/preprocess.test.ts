@@ -221,3 +221,28 @@ describe('preprocess: budgets', () => {
     );
   });
 });
+
+describe('#line and line markers', () => {
+  it('are not applied, and say so once per file (Unsupported warning at the directive)', () => {
+    const src = 'int a = __LINE__;\n#line 500 "other.h"\nint b = __LINE__;\n# 9 "gen.c"\nint c = __LINE__;\n';
+    const r = preprocess(src, 'main.c', {});
+    const texts = r.tokens.filter((t) => t.kind !== 'eof').map((t) => t.text);
+    // physical lines: __LINE__ is 1, 3 and 5 (not 500 / 9); the file stays main.c
+    assert.deepEqual(
+      texts.filter((t) => /^\d+$/.test(t)),
+      ['1', '3', '5'],
+    );
+    assert.ok(r.tokens.every((t) => t.kind === 'eof' || tokLoc(t).file === 'main.c'));
+    assert.equal(r.warnings.length, 1, 'one warning for the file');
+    const w = r.warnings[0]!;
+    assert.equal(w.category, 'Unsupported');
+    assert.deepEqual([w.location?.file, w.location?.line, w.location?.col], ['main.c', 2, 2]);
+    assert.match(w.message, /#line and line markers are not applied/);
+    // a line marker alone warns too, at its number
+    const m = preprocess('# 7 "gen.c"\nint x;\n', 'marker.c', {});
+    assert.deepEqual(
+      m.warnings.map((x) => [x.category, x.location?.line, x.location?.col]),
+      [['Unsupported', 1, 3]],
+    );
+  });
+});

@@ -309,13 +309,40 @@ export class Preprocessor {
         );
         return;
       case 'line':
+        this.lineNotApplied(name);
+        return;
       case 'ident':
       case 'sccs':
         return;
     }
-    if (name.kind === 'number') return; // `# 12 "file"` line markers
+    if (name.kind === 'number') {
+      // `# 12 "file"` line markers (a preprocessor's output)
+      this.lineNotApplied(name);
+      return;
+    }
     throw badInput(`unknown preprocessor directive #${d}`, { location: loc(name) });
   }
+
+  /**
+   * `#line` and `# N "file"` markers are not applied: locations (and `__LINE__`, `__FILE__`) stay the
+   * physical ones of the file being read. Said once per file, so no location is silently remapped.
+   */
+  private lineNotApplied(at: Token): void {
+    const l = loc(at);
+    const file = l.file ?? '';
+    if (this.lineWarned.has(file)) return;
+    this.lineWarned.add(file);
+    this.warnings.push(
+      unsupported(
+        '#line and line markers are not applied: locations after them are the physical ones of this file',
+        {
+          location: l,
+          hint: 'errors, listings and __LINE__ / __FILE__ name the line of the text as read',
+        },
+      ),
+    );
+  }
+  private readonly lineWarned = new Set<string>();
 
   define(args: Token[], at: Token): void {
     const nameTok = args[0]!;

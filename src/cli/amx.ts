@@ -187,6 +187,7 @@ function runC(path: string, opts: CRunOpts & { mem?: string[]; dump?: string[] }
   const common = { file: path, gen, includeDirs: opts.include, defines };
   const r = runAmxC(source, { ...common, entry, args, trace: opts.cycles, budget: budget() });
   const result: Record<string, unknown> = { gen, entry, issued: r.issued };
+  if (r.warnings.length > 0) result.warnings = r.warnings.map((w) => w.format());
   if (r.returned !== undefined)
     result.returned = typeof r.returned === 'bigint' ? r.returned.toString() : r.returned;
   const saved: { name: string; file: string; dtype: string; shape: number[] }[] = [];
@@ -246,8 +247,9 @@ function runC(path: string, opts: CRunOpts & { mem?: string[]; dump?: string[] }
     printJson(result);
     return;
   }
+  for (const w of r.warnings) process.stderr.write(`axsim: warning: ${w.format()}\n`);
   for (const [k, v] of Object.entries(result)) {
-    if (k === 'cycles' || k === 'ref') continue;
+    if (k === 'cycles' || k === 'ref' || k === 'warnings') continue;
     process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
   }
   for (const d of (result.ref as ReturnType<typeof diffArrays>[] | undefined) ?? [])

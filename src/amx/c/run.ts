@@ -82,6 +82,8 @@ export interface AmxCResult {
   returned?: number | bigint;
   /** The run reused the program of an earlier run of the same source (not preprocessed, parsed or compiled again). */
   reused: boolean;
+  /** The preprocessor's warnings (`#warning`, `#line` not applied), in source order. */
+  warnings: AxsimError[];
 }
 
 const C_TYPE_OF: Record<NpyDtype, string> = {
@@ -384,7 +386,16 @@ export function runAmxC(source: string, opts: AmxCOptions): AmxCResult {
     programs.set(key, cached);
     if (programs.size > MAX_PROGRAMS) programs.delete(programs.keys().next().value!);
   }
-  return { state, issued: run.issued, ops: run.ops, arrays, addresses, returned, reused };
+  return {
+    state,
+    issued: run.issued,
+    ops: run.ops,
+    arrays,
+    addresses,
+    returned,
+    reused,
+    warnings: prog.pp.warnings,
+  };
 }
 
 /** A zero-filled host array of `dtype` and `shape` (for outputs). */

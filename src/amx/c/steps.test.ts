@@ -131,3 +131,19 @@ test('a recording over maxRecordBytes leaves stepping out and says why', () => {
   assert.match(r.why ?? '', /more than 100 bytes/);
   assert.equal(r.result.ops.length, 2);
 });
+
+test("runAmxC: the preprocessor's warnings are in the result (#warning, a line marker not applied)", () => {
+  const r = runAmxC('#warning old kernel\n# 7 "gen.c"\nint f(void) { return 3; }\n', {
+    file: 'w.c',
+    entry: 'f()',
+    cache: false,
+  });
+  assert.equal(r.returned, 3n);
+  assert.deepEqual(
+    r.warnings.map((w) => [w.category, w.location?.file, w.location?.line]),
+    [
+      ['BadInput', 'w.c', 1],
+      ['Unsupported', 'w.c', 2],
+    ],
+  );
+});

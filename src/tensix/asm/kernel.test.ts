@@ -139,6 +139,21 @@ describe('compileKernel', () => {
       'Unsupported',
     );
   });
+  it("the preprocessor's warnings reach the result, first (#warning, #line not applied)", () => {
+    const r = compileKernel('#warning an old kernel\n#line 40\nvoid k() { __axsim_warn("later"); }\n', {
+      arch: 'wormhole',
+      file: 'k.h',
+      entry: 'k',
+    });
+    assert.deepEqual(
+      r.warnings.map((w) => [w.category, w.location?.line, w.message.slice(0, 22)]),
+      [
+        ['BadInput', 1, '#warning an old kernel'],
+        ['Unsupported', 2, '#line and line markers'],
+        ['NonContractual', 3, 'later'],
+      ],
+    );
+  });
   it('provides the __axsim_* builtins', () => {
     const r = compileKernel(
       'void k() { __axsim_emit(0x8f000000); __axsim_cfg_write(5, 0xffffffff); __axsim_warn("not modelled"); }',

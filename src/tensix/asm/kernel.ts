@@ -987,6 +987,8 @@ export function compileKernel(source: string, opts: KernelOptions): AssembleResu
       vectorTypedef: 'int',
     });
     em.ev = prog.ev;
+    // the preprocessor's warnings (#warning, #line not applied) come first, as they were met first
+    em.warnings.unshift(...prog.pp.warnings);
     em.mapConfigSpace(prog.ev);
     for (const m of opts.memory ?? []) {
       if (!Number.isInteger(m.base) || m.base < 4096 || m.base + m.bytes.length > 2 ** 32)
@@ -1062,6 +1064,8 @@ export function assemble(source: string, arch: Arch, opts: AssembleOptions = {})
       optionalSemicolon: true,
     });
     em.ev = prog.ev;
+    // the preprocessor's warnings (#warning, #line not applied) come first, as they were met first
+    em.warnings.unshift(...prog.pp.warnings);
     em.mapConfigSpace(prog.ev);
     const ev = prog.ev;
     const get = (name: string): Value | undefined => {
