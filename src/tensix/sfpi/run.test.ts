@@ -11,27 +11,15 @@ import { describe, it } from 'node:test';
 import { AxsimError } from '../../errors.ts';
 import { disassemble } from '../asm/index.ts';
 import type { Arch } from '../encoding.ts';
-import { TensixMachine } from '../index.ts';
 import { f32ToBits } from '../llk/checks.ts';
-import { runLlkKernel } from '../llk/run.ts';
 import { compileSfpi } from './compile.ts';
 import { wordsAsListing } from './gold.ts';
+import { runOnTile, tileInput } from './testkit.ts';
 
 const FILE = join(import.meta.dirname, '../../../test/fixtures/sfpi/basic.h');
 const SOURCE = readFileSync(FILE, 'utf8');
-/** Element i of the input tile: (i % 17) - 8, so -8..8 with zeros (as +0). */
-const input = (i: number) => (i % 17) - 8;
-
-async function run(arch: Arch, entry: string) {
-  const m = new TensixMachine(arch);
-  m.writeDstTile(
-    0,
-    Array.from({ length: 1024 }, (_, i) => f32ToBits(input(i))),
-    'fp32',
-  );
-  const r = await runLlkKernel(m, { source: SOURCE, file: FILE, entry });
-  return { r, out: Array.from(m.readDstTile(0, 'fp32'), (b) => b >>> 0) };
-}
+const input = tileInput;
+const run = (arch: Arch, entry: string) => runOnTile(arch, SOURCE, FILE, entry);
 
 const cases: [string, (x: number) => number][] = [
   ['axsim_sfpi::calculate_relu<false, 8>', (x) => Math.max(x, 0)],
@@ -119,18 +107,11 @@ for (const arch of ['wormhole', 'blackhole'] as const) {
         '}',
       ].join('\n');
       const c = compileSfpi(src, arch, { file: 'defs.h', entry: 'k' });
-      const m = new TensixMachine(arch);
-      m.writeDstTile(
-        0,
-        Array.from({ length: 1024 }, (_, i) => f32ToBits(input(i))),
-        'fp32',
-      );
-      const r = await runLlkKernel(m, { source: src, file: 'defs.h', entry: 'k' });
+      const { r, out } = await runOnTile(arch, src, 'defs.h', 'k');
       // x + x + 3 * 1 (WH) or 3 * 2 (BH), exact for these small integers; every face ran
       const add = arch === 'wormhole' ? 3 : 6;
-      const out = m.readDstTile(0, 'fp32');
       for (let i = 0; i < out.length; i++)
-        assert.equal(out[i]! >>> 0, f32ToBits(2 * input(i) + add), `element ${i}`);
+        assert.equal(out[i], f32ToBits(2 * input(i) + add), `element ${i}`);
       // the kernel's own words are the same in both (runLlkKernel adds the driver's set-up around them)
       const kw = Array.from(c.words);
       const all = Array.from(r.words);

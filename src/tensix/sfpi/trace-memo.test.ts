@@ -12,10 +12,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Arch } from '../encoding.ts';
-import { TensixMachine } from '../index.ts';
 import { f32ToBits } from '../llk/checks.ts';
-import { runLlkKernel } from '../llk/run.ts';
 import { compileTrace } from './passes.ts';
+import { runOnTile, tileInput } from './testkit.ts';
 import type { Cond, TraceOp } from './trace.ts';
 import { setSfpiTraceMemo, sfpiTraceMemoHits, shiftEquivalent } from './trace-memo.ts';
 
@@ -196,19 +195,13 @@ describe('sfpi trace memo: the passes do not depend on where the ids start', () 
 
 const FILE = join(import.meta.dirname, '../../../test/fixtures/sfpi/basic.h');
 const SOURCE = readFileSync(FILE, 'utf8');
-const input = (i: number) => (i % 17) - 8;
+const input = tileInput;
 
 async function runWith(memo: boolean, arch: Arch, source: string, file: string, entry: string) {
   const was = setSfpiTraceMemo(memo);
   try {
-    const m = new TensixMachine(arch);
-    m.writeDstTile(
-      0,
-      Array.from({ length: 1024 }, (_, i) => f32ToBits(input(i))),
-      'fp32',
-    );
-    const r = await runLlkKernel(m, { source, file, entry, includeCache: false });
-    return { words: Array.from(r.words), sources: r.sources, dst: Array.from(m.readDstTile(0, 'fp32')) };
+    const { r, out } = await runOnTile(arch, source, file, entry, { includeCache: false });
+    return { words: Array.from(r.words), sources: r.sources, dst: out };
   } finally {
     setSfpiTraceMemo(was);
   }
@@ -253,7 +246,7 @@ describe('sfpi trace memo: whole runs', () => {
       const added = new Map<number, number>();
       on.dst.forEach((b, i) => {
         const bits = f32ToBits(input(i) + 1);
-        const k = [1, 2, 3, 4].find((a) => f32ToBits(input(i) + a) === b >>> 0);
+        const k = [1, 2, 3, 4].find((a) => f32ToBits(input(i) + a) === b);
         assert.ok(k !== undefined, `element ${i}: ${b >>> 0} is x + 1..4 (x + 1 = ${bits})`);
         added.set(k, (added.get(k) ?? 0) + 1);
       });

@@ -9,9 +9,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AxsimError } from '../../errors.ts';
 import type { Arch } from '../encoding.ts';
-import { TensixMachine } from '../index.ts';
 import { f32ToBits } from '../llk/checks.ts';
-import { runLlkKernel } from '../llk/run.ts';
+import { runOnTile, tileInput } from './testkit.ts';
 
 const FILE = 'uninit_kernels.h';
 const SOURCE = `#pragma once
@@ -41,18 +40,8 @@ inline void calculate_scaled() {
 }
 }
 `;
-const input = (i: number) => (i % 17) - 8;
-
-async function run(arch: Arch, entry: string) {
-  const m = new TensixMachine(arch);
-  m.writeDstTile(
-    0,
-    Array.from({ length: 1024 }, (_, i) => f32ToBits(input(i))),
-    'fp32',
-  );
-  await runLlkKernel(m, { source: SOURCE, file: FILE, entry });
-  return Array.from(m.readDstTile(0, 'fp32'), (b) => b >>> 0);
-}
+const input = tileInput;
+const run = async (arch: Arch, entry: string) => (await runOnTile(arch, SOURCE, FILE, entry)).out;
 
 describe('SFPI kernels and uninitialised reads', () => {
   for (const arch of ['wormhole', 'blackhole'] as const) {
